@@ -1,0 +1,14 @@
+// What the composition root hands to every route module.
+import type { MetaStore } from "@lookout/storage";
+import type { AuthService } from "./auth/auth-service.js";
+import type { Config } from "./config/config.js";
+import type { Presence } from "./live/presence.js";
+import type { Mailer } from "./mail/mailer.js";
+
+export interface AppDeps {
+  config: Config;
+  meta: MetaStore;
+  mailer: Mailer;
+  auth: AuthService;
+  presence: Presence;
+}

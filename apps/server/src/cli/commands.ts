@@ -1,0 +1,114 @@
+// The CLI's commands: each parses its own flags strictly and runs against an opened Runtime.
+import { parseArgs } from "node:util";
+import { isValidTimezone } from "@lookout/schema";
+import { checkPassword, createUserWithAccount, ProvisionError } from "../accounts/provision.js";
+import { generatePassword, hashPassword } from "../auth/passwords.js";
+import type { Runtime } from "../runtime.js";
+
+export class UsageError extends Error {}
+
+type Flags = Record<string, string | undefined>;
+type Print = (line: string) => void;
+
+export interface Command {
+  usage: string;
+  summary: string;
+  parse(argv: string[]): Flags;
+  run(rt: Runtime, flags: Flags, print: Print): Promise<void>;
+}
+
+function flags(argv: string[], names: string[], required: string[], usage: string): Flags {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: Object.fromEntries(names.map((n) => [n, { type: "string" as const }])),
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\nusage: ${usage}`);
+  }
+  for (const r of required) {
+    if (typeof values[r] !== "string" || values[r] === "") throw new UsageError(`--${r} is required\nusage: ${usage}`);
+  }
+  return values as Flags;
+}
+
+function command(spec: { usage: string; summary: string; options: string[]; required: string[]; run: Command["run"] }): Command {
+  return {
+    usage: spec.usage,
+    summary: spec.summary,
+    parse: (argv) => flags(argv, spec.options, spec.required, spec.usage),
+    run: spec.run,
+  };
+}
+
+export const COMMANDS: Record<string, Command> = {
+  "user:create": command({
+    usage: "user:create --email E [--password P] [--name N]",
+    summary: "Creates a user with an account of their own; prints a generated password when none is given.",
+    options: ["email", "password", "name"],
+    required: ["email"],
+    async run(rt, f, print) {
+      const created = await createUserWithAccount(rt.meta, {
+        email: f.email ?? "",
+        ...(f.password !== undefined ? { password: f.password } : {}),
+        ...(f.name !== undefined ? { name: f.name } : {}),
+      });
+      print(`Created user ${created.user.email} (account ${created.accountId}).`);
+      if (created.generated) print(`Password (shown once): ${created.password}`);
+    },
+  }),
+  "user:reset-password": command({
+    usage: "user:reset-password --email E [--password P]",
+    summary: "Sets a user's password (generated and printed when none is given) and signs them out everywhere.",
+    options: ["email", "password"],
+    required: ["email"],
+    async run(rt, f, print) {
+      const user = await rt.meta.users.findByEmail(f.email ?? "");
+      if (!user) throw new ProvisionError(`no user with the e-mail ${f.email}`);
+      const password = f.password ?? generatePassword();
+      checkPassword(password);
+      await rt.meta.users.setPasswordHash(user.id, await hashPassword(password));
+      await rt.meta.tokens.revokeAllForUser(user.id);
+      await rt.meta.audit.record({ action: "password.reset_cli", userId: user.id });
+      print(`Password of ${user.email} changed; their sessions were signed out.`);
+      if (f.password === undefined) print(`New password (shown once): ${password}`);
+    },
+  }),
+  "property:create": command({
+    usage: "property:create --email E --url URL [--name N] [--timezone TZ]",
+    summary: "Adds a property to the user's first account and prints its unique_id for the tracker snippet.",
+    options: ["email", "url", "name", "timezone"],
+    required: ["email", "url"],
+    async run(rt, f, print) {
+      const url = f.url ?? "";
+      let host: string;
+      try {
+        const u = new URL(url);
+        if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error();
+        host = u.hostname;
+      } catch {
+        throw new UsageError(`--url must be an http(s) URL, got "${url}"`);
+      }
+      const timezone = f.timezone ?? "UTC";
+      if (!isValidTimezone(timezone))
+        throw new UsageError(`--timezone must be an IANA timezone such as Europe/Berlin, got "${timezone}"`);
+      const user = await rt.meta.users.findByEmail(f.email ?? "");
+      if (!user) throw new ProvisionError(`no user with the e-mail ${f.email}`);
+      const account = (await rt.meta.accounts.listForUser(user.id))[0];
+      if (!account) throw new ProvisionError(`${user.email} belongs to no account`);
+      const p = await rt.meta.properties.create({
+        accountId: account.id,
+        websiteUrl: url.replace(/\/$/, ""),
+        name: f.name ?? host,
+        timezone,
+      });
+      print(p.unique_id);
+      process.stderr.write(
+        `Created property "${p.name}" in ${account.name}. Add to your pages:\n  <script defer src="${rt.config.publicUrl ?? "http://localhost:3000"}/js/script.js" data-property="${p.unique_id}"></script>\n`,
+      );
+    },
+  }),
+};

@@ -1,0 +1,76 @@
+// Server configuration: every environment variable Lookout reads, validated once at start.
+// The README's configuration table lists the same variables.
+import { resolve } from "node:path";
+import { z } from "zod";
+
+const bool = z.enum(["0", "1", "true", "false", "yes", "no", ""]).transform((v) => v === "1" || v === "true" || v === "yes");
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  LOOKOUT_DATA_DIR: z.string().default("data"),
+  LOOKOUT_PUBLIC_URL: z.string().url().optional(),
+  DATABASE_URL: z.string().url().optional(),
+  SMTP_URL: z.string().url().optional(),
+  REDIS_URL: z.string().url().optional(),
+  LOOKOUT_MAIL_FROM: z.string().default("Lookout <no-reply@lookout.local>"),
+  LOOKOUT_ADMIN_EMAIL: z.string().email().optional(),
+  LOOKOUT_ADMIN_PASSWORD: z.string().min(10).max(256).optional(),
+  LOOKOUT_SESSION_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 365)
+    .default(24 * 14),
+  LOOKOUT_TRUSTED_PROXIES: z.string().default(""),
+  LOOKOUT_COOKIE_SECURE: bool.optional(),
+  LOOKOUT_DEMO: bool.default(true),
+  LOOKOUT_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  publicUrl: string | undefined;
+  databaseUrl: string | undefined;
+  smtpUrl: string | undefined;
+  redisUrl: string | undefined;
+  mailFrom: string;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  sessionTtlMs: number;
+  trustedProxies: string[];
+  cookieSecure: boolean | undefined;
+  demo: boolean;
+  logLevel: z.infer<typeof EnvSchema>["LOOKOUT_LOG_LEVEL"];
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: resolve(e.LOOKOUT_DATA_DIR),
+    publicUrl: e.LOOKOUT_PUBLIC_URL?.replace(/\/$/, ""),
+    databaseUrl: e.DATABASE_URL,
+    smtpUrl: e.SMTP_URL,
+    redisUrl: e.REDIS_URL,
+    mailFrom: e.LOOKOUT_MAIL_FROM,
+    adminEmail: e.LOOKOUT_ADMIN_EMAIL,
+    adminPassword: e.LOOKOUT_ADMIN_PASSWORD,
+    sessionTtlMs: e.LOOKOUT_SESSION_TTL_HOURS * 3_600_000,
+    trustedProxies: e.LOOKOUT_TRUSTED_PROXIES.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+    cookieSecure: e.LOOKOUT_COOKIE_SECURE,
+    demo: e.LOOKOUT_DEMO,
+    logLevel: e.LOOKOUT_LOG_LEVEL,
+  };
+}

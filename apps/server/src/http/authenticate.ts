@@ -1,0 +1,59 @@
+// Who is calling: a Bearer token (API clients and the web app) or the session cookie (browser
+// navigations, the socket). Cookie-authenticated writes must carry the XSRF double-submit header.
+import { timingSafeEqual } from "node:crypto";
+import type { MetaStore } from "@lookout/storage";
+import type { FastifyRequest } from "fastify";
+import { SESSION_COOKIE, XSRF_COOKIE, XSRF_HEADER } from "./cookies.js";
+import { forbidden, unauthorized } from "./errors.js";
+
+export interface Actor {
+  userId: string;
+  tokenId: string;
+  token: string;
+  via: "bearer" | "cookie";
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+export function bearerToken(req: FastifyRequest): string | null {
+  const h = req.headers.authorization;
+  if (typeof h !== "string") return null;
+  const m = /^Bearer\s+(\S{1,512})\s*$/i.exec(h);
+  return m?.[1] ?? null;
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** The caller's identity from a request, or null when it carries no credential. */
+export async function identify(meta: MetaStore, req: FastifyRequest): Promise<Actor | null> {
+  const bearer = bearerToken(req);
+  const token = bearer ?? req.cookies[SESSION_COOKIE] ?? null;
+  if (!token) return null;
+  const resolved = await meta.tokens.resolve(token);
+  if (!resolved) return null;
+  return { userId: resolved.userId, tokenId: resolved.tokenId, token, via: bearer ? "bearer" : "cookie" };
+}
+
+/** Requires a live credential; for cookie-authenticated writes also the matching XSRF header. */
+export async function authenticate(meta: MetaStore, req: FastifyRequest): Promise<Actor> {
+  const actor = await identify(meta, req);
+  if (!actor) {
+    throw unauthorized(
+      bearerToken(req) || req.cookies[SESSION_COOKIE]
+        ? "Your session has expired. Please log in again."
+        : "Authentication token is missing.",
+    );
+  }
+  if (actor.via === "cookie" && !SAFE_METHODS.has(req.method)) {
+    const cookie = req.cookies[XSRF_COOKIE];
+    const header = req.headers[XSRF_HEADER];
+    if (!cookie || typeof header !== "string" || !sameSecret(cookie, header)) {
+      throw forbidden("Missing or invalid XSRF token.", "xsrf_failed");
+    }
+  }
+  return actor;
+}

@@ -1,0 +1,30 @@
+// The one authorization policy: every route and the socket ask it whether an actor may act on an
+// account or property. Unknown and foreign ids answer the same way, so ids cannot be probed.
+import type { Role } from "@lookout/schema";
+import type { MetaStore, PropertyRow } from "@lookout/storage";
+import type { Actor } from "./authenticate.js";
+import { forbidden, notFound } from "./errors.js";
+
+export type Action = "read" | "write" | "admin" | "own";
+
+const RANK: Record<Role, number> = { viewer: 0, editor: 1, admin: 2, owner: 3 };
+const NEEDS: Record<Action, Role> = { read: "viewer", write: "editor", admin: "admin", own: "owner" };
+
+export function allows(role: Role | null, action: Action): boolean {
+  return role !== null && RANK[role] >= RANK[NEEDS[action]];
+}
+
+/** The actor's role in the account, or 403 when it does not allow `action`. */
+export async function authorizeAccount(meta: MetaStore, actor: Actor, accountId: string, action: Action): Promise<Role> {
+  const role = await meta.accounts.roleOf(actor.userId, accountId);
+  if (!role || !allows(role, action)) throw forbidden("You do not have access to this account.");
+  return role;
+}
+
+/** The property named by its public id, or 404 when it does not exist or the actor may not `action` it. */
+export async function authorizeProperty(meta: MetaStore, actor: Actor, uniqueId: string, action: Action): Promise<PropertyRow> {
+  const property = await meta.properties.findByUniqueId(uniqueId);
+  const role = property ? await meta.accounts.roleOf(actor.userId, property.account_id) : null;
+  if (!property || !allows(role, action)) throw notFound("Property not found.", "property_not_found");
+  return property;
+}

@@ -1,0 +1,127 @@
+// Live presence (DESIGN.md §4): who is on each property right now. The collector signals
+// sightings and leaves onto the LiveBus; every server process applies the same signals to its own
+// table, so each can answer its sockets. A visitor is live while seen within 60 s and not gone:
+// a pageleave of their last open page ends it at once.
+import { LIVE_WINDOW_MS, type LiveVisitor } from "@lookout/schema";
+import type { LiveBus } from "@lookout/storage";
+
+export const PRESENCE_CHANNEL = "presence.v1";
+/** A page not heard from for longer than a heartbeat (20 s) plus grace is taken as closed. */
+const PAGE_OPEN_MS = 25_000;
+
+export type Sighting = Omit<LiveVisitor, "active" | "arrivedAt" | "lastSeen"> & { ts: number; pageKey: string };
+export type PresenceSignal =
+  | { kind: "seen"; s: Sighting }
+  | { kind: "leave"; propertyId: string; clientid: string; pageKey: string; ts: number };
+
+export type PresenceChange = { type: "add"; visitor: LiveVisitor } | { type: "remove"; clientid: string };
+
+interface Entry {
+  visitor: LiveVisitor;
+  pages: Map<string, number>;
+}
+
+const VISIBLE_FIELDS = ["page", "title", "country", "email", "source", "device", "browser", "os"] as const;
+
+export class Presence {
+  readonly #byProperty = new Map<string, Map<string, Entry>>();
+  readonly #listeners = new Set<(propertyId: string, change: PresenceChange) => void>();
+  #sweeper: NodeJS.Timeout | null = null;
+  #unsubscribe: (() => void) | null = null;
+
+  constructor(
+    private readonly bus: LiveBus,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async start(sweepEveryMs = 1000): Promise<void> {
+    this.#unsubscribe = await this.bus.subscribe(PRESENCE_CHANNEL, (m) => this.apply(m as PresenceSignal));
+    this.#sweeper = setInterval(() => this.sweep(), sweepEveryMs);
+    this.#sweeper.unref();
+  }
+
+  stop(): void {
+    this.#unsubscribe?.();
+    if (this.#sweeper) clearInterval(this.#sweeper);
+  }
+
+  /** Collector side: announce a sighting or a leave to every process. */
+  signal(signal: PresenceSignal): Promise<void> {
+    return this.bus.publish(PRESENCE_CHANNEL, signal);
+  }
+
+  onChange(listener: (propertyId: string, change: PresenceChange) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  list(propertyIds: Iterable<string>): LiveVisitor[] {
+    const out: LiveVisitor[] = [];
+    for (const id of propertyIds) for (const e of this.#byProperty.get(id)?.values() ?? []) out.push(e.visitor);
+    return out;
+  }
+
+  count(propertyId: string): number {
+    let n = 0;
+    for (const e of this.#byProperty.get(propertyId)?.values() ?? []) if (e.visitor.country) n++;
+    return n;
+  }
+
+  /** Applies a signal from the bus. Malformed signals are ignored. */
+  apply(signal: PresenceSignal): void {
+    if (signal?.kind === "seen" && signal.s) this.#seen(signal.s);
+    else if (signal?.kind === "leave") this.#leave(signal.propertyId, signal.clientid, signal.pageKey, signal.ts);
+  }
+
+  sweep(now = this.now()): void {
+    for (const [propertyId, visitors] of this.#byProperty) {
+      for (const [clientid, e] of visitors) {
+        if (now - e.visitor.lastSeen >= LIVE_WINDOW_MS) this.#remove(propertyId, clientid);
+      }
+    }
+  }
+
+  #seen(s: Sighting): void {
+    if (this.now() - s.ts >= LIVE_WINDOW_MS) return;
+    let visitors = this.#byProperty.get(s.propertyId);
+    if (!visitors) this.#byProperty.set(s.propertyId, (visitors = new Map()));
+    const { ts, pageKey, ...fields } = s;
+    const e = visitors.get(s.clientid);
+    if (!e) {
+      const visitor: LiveVisitor = { ...fields, active: true, arrivedAt: ts, lastSeen: ts };
+      visitors.set(s.clientid, { visitor, pages: new Map([[pageKey, ts]]) });
+      this.#emit(s.propertyId, { type: "add", visitor });
+      return;
+    }
+    e.pages.set(pageKey, Math.max(ts, e.pages.get(pageKey) ?? 0));
+    e.visitor.lastSeen = Math.max(e.visitor.lastSeen, ts);
+    const changed = VISIBLE_FIELDS.some((k) => fields[k] !== undefined && fields[k] !== e.visitor[k]);
+    if (changed) {
+      e.visitor = { ...e.visitor, ...definedOnly(fields), active: true, lastSeen: e.visitor.lastSeen };
+      this.#emit(s.propertyId, { type: "add", visitor: e.visitor });
+    }
+  }
+
+  #leave(propertyId: string, clientid: string, pageKey: string, ts: number): void {
+    const e = this.#byProperty.get(propertyId)?.get(clientid);
+    if (!e) return;
+    e.pages.delete(pageKey);
+    const stillOpen = [...e.pages.values()].some((seen) => ts - seen < PAGE_OPEN_MS);
+    if (!stillOpen) this.#remove(propertyId, clientid);
+  }
+
+  #remove(propertyId: string, clientid: string): void {
+    const visitors = this.#byProperty.get(propertyId);
+    if (!visitors?.delete(clientid)) return;
+    if (visitors.size === 0) this.#byProperty.delete(propertyId);
+    this.#emit(propertyId, { type: "remove", clientid });
+  }
+
+  #emit(propertyId: string, change: PresenceChange): void {
+    for (const l of this.#listeners) l(propertyId, change);
+  }
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

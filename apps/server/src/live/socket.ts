@@ -1,0 +1,166 @@
+// The dashboard socket at /api (SPEC.md §4, §7; DESIGN.md §5). One guard at subscribe time: the
+// upgrade must carry a live session (cookie from our own origin, or a Bearer header), and
+// agentInfo must name an account the user belongs to. A periodic recheck closes sockets whose
+// token was revoked or whose membership was removed.
+import { ClientSocketMessageSchema, type ServerSocketMessage, SocketCloseCode } from "@lookout/schema";
+import type { MetaStore } from "@lookout/storage";
+import type { FastifyBaseLogger, FastifyRequest } from "fastify";
+import type { WebSocket } from "ws";
+import { type Actor, identify } from "../http/authenticate.js";
+import { allows } from "../http/policy.js";
+import type { Presence, PresenceChange } from "./presence.js";
+
+export const MAX_SOCKETS_PER_USER = 20;
+export const SOCKET_MAX_PAYLOAD = 4096;
+const RECHECK_MS = 2500;
+
+interface Client {
+  socket: WebSocket;
+  actor: Actor;
+  accountId: string | null;
+  properties: Set<string>;
+}
+
+export class LiveSockets {
+  readonly #clients = new Set<Client>();
+  readonly #byProperty = new Map<string, Set<Client>>();
+  readonly #timer: NodeJS.Timeout;
+  readonly #unlisten: () => void;
+
+  constructor(
+    private readonly meta: MetaStore,
+    private readonly presence: Presence,
+    private readonly log: FastifyBaseLogger,
+    private readonly publicUrl: string | undefined,
+  ) {
+    this.#unlisten = presence.onChange((propertyId, change) => this.#broadcast(propertyId, change));
+    this.#timer = setInterval(() => void this.recheck(), RECHECK_MS);
+    this.#timer.unref();
+  }
+
+  get size(): number {
+    return this.#clients.size;
+  }
+
+  /** Cookie-authenticated upgrades must come from the app's own origin (cross-site hijacking). */
+  #originAllowed(req: FastifyRequest): boolean {
+    const origin = req.headers.origin;
+    if (!origin) return true;
+    try {
+      const expected = this.publicUrl ? new URL(this.publicUrl).host : req.host;
+      return new URL(origin).host === expected;
+    } catch {
+      return false;
+    }
+  }
+
+  async handle(socket: WebSocket, req: FastifyRequest): Promise<void> {
+    // Buffer messages that arrive while the upgrade is being authenticated.
+    const early: string[] = [];
+    const onEarly = (data: unknown) => early.push(String(data));
+    socket.on("message", onEarly);
+    const actor = await identify(this.meta, req).catch(() => null);
+    if (!actor) return socket.close(SocketCloseCode.unauthenticated, "authentication required");
+    if (actor.via === "cookie" && !this.#originAllowed(req)) return socket.close(SocketCloseCode.forbidden, "origin not allowed");
+    const mine = [...this.#clients].filter((c) => c.actor.userId === actor.userId).length;
+    if (mine >= MAX_SOCKETS_PER_USER) return socket.close(SocketCloseCode.tooManySockets, "too many sockets");
+
+    const client: Client = { socket, actor, accountId: null, properties: new Set() };
+    this.#clients.add(client);
+    socket.off("message", onEarly);
+    socket.on("message", (data) => void this.#onMessage(client, String(data)));
+    socket.on("close", () => this.#drop(client));
+    socket.on("error", (err) => this.log.debug({ err }, "live socket error"));
+    for (const m of early) await this.#onMessage(client, m);
+  }
+
+  async #onMessage(client: Client, raw: string): Promise<void> {
+    let parsed: ReturnType<typeof ClientSocketMessageSchema.safeParse>;
+    try {
+      parsed = ClientSocketMessageSchema.safeParse(JSON.parse(raw));
+    } catch {
+      this.log.warn({ userId: client.actor.userId }, "live socket: ignored a message that is not JSON");
+      return;
+    }
+    if (!parsed.success) {
+      this.log.warn(
+        { userId: client.actor.userId, issue: parsed.error.issues[0]?.message },
+        "live socket: ignored a malformed message",
+      );
+      return;
+    }
+    const msg = parsed.data;
+    if (msg.type === "ping2") return;
+    const accountId = msg.data.customerId;
+    const role = await this.meta.accounts.roleOf(client.actor.userId, accountId);
+    if (!allows(role, "read")) {
+      client.socket.close(SocketCloseCode.forbidden, "not a member of this account");
+      return;
+    }
+    client.accountId = accountId;
+    await this.#refreshProperties(client);
+    this.#send(client, { type: "initial_customers", data: this.presence.list(client.properties) });
+  }
+
+  async #refreshProperties(client: Client): Promise<void> {
+    if (!client.accountId) return;
+    const ids = new Set((await this.meta.properties.listByAccount(client.accountId)).map((p) => p.unique_id));
+    for (const id of client.properties) if (!ids.has(id)) this.#byProperty.get(id)?.delete(client);
+    for (const id of ids) {
+      let set = this.#byProperty.get(id);
+      if (!set) this.#byProperty.set(id, (set = new Set()));
+      set.add(client);
+    }
+    client.properties = ids;
+  }
+
+  /** Closes sockets whose token or membership is gone; picks up new and deleted properties. */
+  async recheck(): Promise<void> {
+    for (const client of [...this.#clients]) {
+      try {
+        const live = await this.meta.tokens.resolve(client.actor.token);
+        if (!live) {
+          client.socket.close(SocketCloseCode.unauthenticated, "session ended");
+          this.#drop(client);
+          continue;
+        }
+        if (!client.accountId) continue;
+        if (!allows(await this.meta.accounts.roleOf(client.actor.userId, client.accountId), "read")) {
+          client.socket.close(SocketCloseCode.forbidden, "membership removed");
+          this.#drop(client);
+          continue;
+        }
+        await this.#refreshProperties(client);
+      } catch (err) {
+        this.log.warn({ err }, "live socket recheck failed");
+      }
+    }
+  }
+
+  #broadcast(propertyId: string, change: PresenceChange): void {
+    const clients = this.#byProperty.get(propertyId);
+    if (!clients?.size) return;
+    const msg: ServerSocketMessage =
+      change.type === "add"
+        ? { type: "add_customer", data: change.visitor }
+        : { type: "remove_customer", customerId: change.clientid };
+    const text = JSON.stringify(msg);
+    for (const c of clients) if (c.socket.readyState === c.socket.OPEN) c.socket.send(text);
+  }
+
+  #send(client: Client, msg: ServerSocketMessage): void {
+    if (client.socket.readyState === client.socket.OPEN) client.socket.send(JSON.stringify(msg));
+  }
+
+  #drop(client: Client): void {
+    this.#clients.delete(client);
+    for (const id of client.properties) this.#byProperty.get(id)?.delete(client);
+  }
+
+  close(): void {
+    clearInterval(this.#timer);
+    this.#unlisten();
+    for (const c of this.#clients) c.socket.close(1001, "server shutting down");
+    this.#clients.clear();
+  }
+}

@@ -1,0 +1,43 @@
+// `npm start`: the Lookout server. Loads configuration, opens the stores, creates the first owner
+// on an empty store, serves HTTP, and drains cleanly on SIGTERM/SIGINT.
+import { ensureOwner } from "./accounts/provision.js";
+import { buildApp } from "./app.js";
+import { ConfigError, loadConfig } from "./config/config.js";
+import { DataDirBusyError } from "./config/data-dir-lock.js";
+import { openRuntime } from "./runtime.js";
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const runtime = await openRuntime(config);
+  const ownerNote = await ensureOwner(runtime.meta, config);
+  if (ownerNote) process.stdout.write(`${ownerNote}\n`);
+  const app = await buildApp(runtime);
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, "shutting down");
+    try {
+      await app.close();
+      await runtime.close();
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, "shutdown failed");
+      process.exit(1);
+    }
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  await app.listen({ port: config.port, host: config.host });
+  if (!config.publicUrl) app.log.warn("LOOKOUT_PUBLIC_URL is not set: links in e-mails use the request's host");
+  process.stdout.write(`Lookout is running at http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${config.port}\n`);
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError || err instanceof DataDirBusyError) {
+    process.stderr.write(`lookout: ${err.message}\n`);
+  } else {
+    process.stderr.write(`lookout: failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  }
+  process.exit(1);
+});

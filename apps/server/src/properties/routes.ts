@@ -1,0 +1,29 @@
+// The properties call of SPEC.md §7: the account's properties for a signed-in member.
+import { GetPropertiesBodySchema, type Property } from "@lookout/schema";
+import type { PropertyRow } from "@lookout/storage";
+import type { FastifyInstance } from "fastify";
+import type { AppDeps } from "../app-deps.js";
+import { authenticate } from "../http/authenticate.js";
+import { authorizeAccount } from "../http/policy.js";
+
+export function toProperty(p: PropertyRow): Property & { is_demo: boolean } {
+  return {
+    unique_id: p.unique_id,
+    website_url: p.website_url,
+    name: p.name,
+    timezone: p.timezone,
+    account_id: p.account_id,
+    created_at: p.created_at.toISOString(),
+    is_demo: p.is_demo,
+  };
+}
+
+export function registerPropertyRoutes(app: FastifyInstance, { meta }: AppDeps): void {
+  app.post("/static-api/get-properties", async (req) => {
+    const actor = await authenticate(meta, req);
+    const body = GetPropertiesBodySchema.parse(req.body ?? {});
+    await authorizeAccount(meta, actor, body.accountId, "read");
+    const rows = await meta.properties.listByAccount(body.accountId);
+    return rows.map(toProperty);
+  });
+}

@@ -1,0 +1,58 @@
+// Opens what a Lookout process needs (stores, mailer, services) from the configuration, for the
+// server and the CLI alike, and closes it in reverse order.
+import { join } from "node:path";
+import { type LiveBus, type MetaStore, memoryLiveBus, openMetaStore, redisLiveBus } from "@lookout/storage";
+import type { AppDeps } from "./app-deps.js";
+import { createAuthService } from "./auth/auth-service.js";
+import type { Config } from "./config/config.js";
+import { lockDataDir } from "./config/data-dir-lock.js";
+import { Presence } from "./live/presence.js";
+import { type Mailer, outboxMailer, smtpMailer } from "./mail/mailer.js";
+
+export interface Runtime extends AppDeps {
+  close(): Promise<void>;
+}
+
+export function openMeta(config: Config): Promise<MetaStore> {
+  return config.databaseUrl
+    ? openMetaStore({ kind: "postgres", url: config.databaseUrl })
+    : openMetaStore({ kind: "pglite", dir: join(config.dataDir, "meta") });
+}
+
+export async function openRuntime(
+  config: Config,
+  print: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
+): Promise<Runtime> {
+  const unlock = lockDataDir(config.dataDir);
+  let meta: MetaStore | undefined;
+  let bus: LiveBus | undefined;
+  try {
+    meta = await openMeta(config);
+    const mailer: Mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(meta, print);
+    const auth = createAuthService({ meta, mailer, sessionTtlMs: config.sessionTtlMs });
+    bus = config.redisUrl ? await redisLiveBus(config.redisUrl) : memoryLiveBus();
+    const presence = new Presence(bus);
+    await presence.start();
+    const opened = meta;
+    const openedBus = bus;
+    return {
+      config,
+      meta: opened,
+      mailer,
+      auth,
+      presence,
+      async close() {
+        presence.stop();
+        await openedBus.close();
+        await mailer.close();
+        await opened.close();
+        unlock();
+      },
+    };
+  } catch (err) {
+    await bus?.close().catch(() => {});
+    await meta?.close().catch(() => {});
+    unlock();
+    throw err;
+  }
+}

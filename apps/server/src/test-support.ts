@@ -1,0 +1,83 @@
+// Test support: a fully wired app on a real metadata store (PGlite in a temp dir, or a fresh
+// schema on the machine's PostgreSQL), driven through Fastify's inject.
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type MetaStore, memoryLiveBus, openMetaStore } from "@lookout/storage";
+import { requirePostgres } from "@lookout/storage/test-services";
+import type { FastifyInstance } from "fastify";
+import pg from "pg";
+import { createUserWithAccount } from "./accounts/provision.js";
+import { buildApp } from "./app.js";
+import { createAuthService } from "./auth/auth-service.js";
+import { loadConfig } from "./config/config.js";
+import { Presence } from "./live/presence.js";
+import { type Mailer, outboxMailer } from "./mail/mailer.js";
+
+export type Backend = "pglite" | "postgres";
+
+export interface TestApp {
+  app: FastifyInstance;
+  meta: MetaStore;
+  presence: Presence;
+  mail: string[];
+  close(): Promise<void>;
+  user(email: string, password?: string): Promise<{ id: string; accountId: string; email: string; password: string }>;
+  login(
+    email: string,
+    password: string,
+  ): Promise<{ token: string; accountId: string; accountId2: string; cookies: Record<string, string> }>;
+}
+
+export async function createTestApp(
+  backend: Backend,
+  opts: { mailer?: Mailer; env?: Record<string, string> } = {},
+): Promise<TestApp> {
+  const dir = mkdtempSync(join(tmpdir(), "lookout-app-"));
+  let dropSchema: (() => Promise<void>) | undefined;
+  let meta: MetaStore;
+  if (backend === "pglite") {
+    meta = await openMetaStore({ kind: "pglite", dir: join(dir, "meta") });
+  } else {
+    const url = await requirePostgres();
+    const schema = `t_${randomBytes(6).toString("hex")}`;
+    meta = await openMetaStore({ kind: "postgres", url, schema });
+    dropSchema = async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop schema if exists ${schema} cascade`);
+      await c.end();
+    };
+  }
+  const config = loadConfig({ LOOKOUT_DATA_DIR: dir, LOOKOUT_LOG_LEVEL: "silent", ...opts.env });
+  const mail: string[] = [];
+  const mailer = opts.mailer ?? outboxMailer(meta, (line) => mail.push(line));
+  const auth = createAuthService({ meta, mailer, sessionTtlMs: config.sessionTtlMs });
+  const presence = new Presence(memoryLiveBus());
+  await presence.start();
+  const app = await buildApp({ config, meta, mailer, auth, presence }, { webDist: join(dir, "no-web") });
+  return {
+    app,
+    meta,
+    presence,
+    mail,
+    async close() {
+      presence.stop();
+      await app.close();
+      await meta.close();
+      await dropSchema?.();
+      rmSync(dir, { recursive: true, force: true });
+    },
+    async user(email, password = "a-good-long-password") {
+      const u = await createUserWithAccount(meta, { email, password });
+      return { id: u.user.id, accountId: u.accountId, email, password };
+    },
+    async login(email, password) {
+      const r = await app.inject({ method: "POST", url: "/wp-json/custom/v1/login", payload: { username: email, password } });
+      if (r.statusCode !== 200) throw new Error(`login failed: ${r.statusCode} ${r.body}`);
+      const cookies = Object.fromEntries(r.cookies.map((c) => [c.name, c.value]));
+      return { ...r.json(), cookies };
+    },
+  };
+}

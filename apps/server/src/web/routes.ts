@@ -1,0 +1,53 @@
+// Serves the built web app (apps/web/dist) with SPA fallback, and the full-page /logout, which
+// revokes the cookie session before the app clears browser storage.
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import fastifyStatic from "@fastify/static";
+import type { FastifyInstance } from "fastify";
+import type { AppDeps } from "../app-deps.js";
+import { identify } from "../http/authenticate.js";
+import { clearSessionCookies } from "../http/cookies.js";
+
+export const WEB_DIST = resolve(import.meta.dirname, "../../../web/dist");
+const API_PREFIXES = ["/api/", "/static-api/", "/wp-json/", "/js/"];
+
+export async function registerWebRoutes(app: FastifyInstance, deps: AppDeps, webDist = WEB_DIST): Promise<void> {
+  const indexFile = join(webDist, "index.html");
+  const hasBuild = existsSync(indexFile);
+  if (hasBuild) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      index: false,
+      wildcard: false,
+      setHeaders(res, path) {
+        res.setHeader("cache-control", path.includes("/assets/") ? "public, max-age=31536000, immutable" : "no-cache");
+      },
+    });
+  }
+  const index = () => (hasBuild ? readFileSync(indexFile, "utf8") : null);
+
+  const sendApp = (reply: import("fastify").FastifyReply) => {
+    const html = index();
+    if (html === null) {
+      return reply
+        .code(503)
+        .type("text/plain")
+        .send("The web app is not built. Run `npm start`, which builds it, or `npm run build`.");
+    }
+    return reply.type("text/html; charset=utf-8").header("cache-control", "no-cache").send(html);
+  };
+
+  app.get("/logout", async (req, reply) => {
+    const actor = await identify(deps.meta, req);
+    if (actor?.via === "cookie") await deps.auth.logout(actor.token);
+    clearSessionCookies(reply);
+    return sendApp(reply);
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split("?")[0] ?? "/";
+    const isApi = API_PREFIXES.some((p) => path.startsWith(p)) || path === "/api";
+    if ((req.method === "GET" || req.method === "HEAD") && !isApi && !/\.[a-z0-9]{1,8}$/i.test(path)) return sendApp(reply);
+    return reply.code(404).send({ message: `No route for ${req.method} ${path}`, code: "not_found" });
+  });
+}

@@ -1,0 +1,62 @@
+// The route tree (SPEC.md §2): the public screens, /logout, and everything else behind the
+// authentication gate inside the shell. Screens load lazily so the first page stays small.
+import { type ComponentType, type LazyExoticComponent, lazy, Suspense } from "react";
+import { createBrowserRouter, Navigate, type RouteObject } from "react-router-dom";
+import { LogoutPage } from "../features/auth/LogoutPage";
+import { RequireAuth } from "../features/auth/RequireAuth";
+import { SIGNED_IN_ROUTES, type SignedInPath } from "../features/shell/route-names";
+
+const LoginPage = lazy(() => import("../features/auth/LoginPage"));
+const RecoverPasswordPage = lazy(() => import("../features/auth/RecoverPasswordPage"));
+const ResetPasswordPage = lazy(() => import("../features/auth/ResetPasswordPage"));
+const DefaultLayout = lazy(() => import("../features/shell/DefaultLayout"));
+
+const SCREENS: Record<SignedInPath, LazyExoticComponent<ComponentType>> = {
+  "/dashboard": lazy(() => import("../features/dashboard/DashboardPage")),
+  "/customers/:clientId": lazy(() => import("../features/visitors/CustomerPage")),
+  "/live": lazy(() => import("../features/live/LivePage")),
+  "/product-analytics": lazy(() => import("../features/insights/ProductAnalyticsPage")),
+  "/product-analytics/insights/:insightId": lazy(() => import("../features/insights/InsightPage")),
+  "/settings": lazy(() => import("../features/settings/SettingsPage")),
+  "/team": lazy(() => import("../features/team/TeamPage")),
+  "/billing": lazy(() => import("../features/billing/BillingPage")),
+  "/reports": lazy(() => import("../features/reports/ReportsPage")),
+};
+
+function page(Screen: LazyExoticComponent<ComponentType>) {
+  // No visible fallback: the chunks are small and a flash of spinner reads worse than a blank frame.
+  return (
+    <Suspense fallback={null}>
+      <Screen />
+    </Suspense>
+  );
+}
+
+const toDashboard = <Navigate to="/dashboard" replace />;
+
+const routes: RouteObject[] = [
+  { path: "/login", element: page(LoginPage) },
+  { path: "/recover-password", element: page(RecoverPasswordPage) },
+  { path: "/reset-password", element: page(ResetPasswordPage) },
+  { path: "/logout", element: <LogoutPage /> },
+  {
+    element: <RequireAuth />,
+    children: [
+      {
+        element: page(DefaultLayout),
+        children: [
+          { index: true, element: toDashboard },
+          ...SIGNED_IN_ROUTES.map((r) => {
+            const Screen = SCREENS[r.path];
+            return { path: r.path, element: <Screen /> };
+          }),
+          { path: "*", element: toDashboard },
+        ],
+      },
+    ],
+  },
+];
+
+export function createRouter() {
+  return createBrowserRouter(routes);
+}

@@ -1,0 +1,76 @@
+// The one HTTP client of the web app (SPEC.md §7): sends the stored bearer token, echoes the
+// XSRF-TOKEN cookie as the X-XSRF-TOKEN header, never times out, and treats 200–299 as success.
+// Failures surface as HttpError carrying the server's `message` when it sent one.
+import { readCookie } from "./cookies";
+import { StorageKey } from "./storage-keys";
+
+const XSRF_COOKIE = "XSRF-TOKEN";
+const XSRF_HEADER = "X-XSRF-TOKEN";
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    /** The server's `message` field, when the answer had one. */
+    readonly serverMessage: string | null,
+    readonly code: string | null,
+  ) {
+    super(serverMessage ?? `HTTP ${status}`);
+    this.name = "HttpError";
+  }
+}
+
+type Body = { json: unknown } | { form: Record<string, string> };
+
+function isSuccess(status: number): boolean {
+  return status >= 200 && status <= 299;
+}
+
+function headersFor(body: Body | undefined, token: string | null): Headers {
+  const headers = new Headers({ accept: "application/json" });
+  if (body && "json" in body) headers.set("content-type", "application/json");
+  if (body && "form" in body) headers.set("content-type", "application/x-www-form-urlencoded");
+  if (token) headers.set("authorization", `Bearer ${token}`);
+  const xsrf = readCookie(document.cookie, XSRF_COOKIE);
+  if (xsrf) headers.set(XSRF_HEADER, xsrf);
+  return headers;
+}
+
+function encode(body: Body | undefined): string | undefined {
+  if (!body) return undefined;
+  return "json" in body ? JSON.stringify(body.json) : new URLSearchParams(body.form).toString();
+}
+
+async function errorFrom(res: Response): Promise<HttpError> {
+  let message: string | null = null;
+  let code: string | null = null;
+  try {
+    const data: unknown = await res.json();
+    if (data && typeof data === "object") {
+      const { message: m, code: c } = data as Record<string, unknown>;
+      if (typeof m === "string" && m.trim() !== "") message = m;
+      if (typeof c === "string") code = c;
+    }
+  } catch {
+    // Not JSON (a proxy's HTML error page, say): callers fall back to their own text.
+  }
+  return new HttpError(res.status, message, code);
+}
+
+/** Sends a request; resolves to the parsed JSON body (undefined for an empty body). */
+export async function request(method: "GET" | "POST", url: string, body?: Body): Promise<unknown> {
+  const token = localStorage.getItem(StorageKey.token);
+  const res = await fetch(url, {
+    method,
+    headers: headersFor(body, token),
+    body: encode(body),
+    credentials: "same-origin",
+  });
+  if (!isSuccess(res.status)) throw await errorFrom(res);
+  const text = await res.text();
+  return text === "" ? undefined : (JSON.parse(text) as unknown);
+}
+
+/** The message to show for a failed call: the server's own words first, else the caller's fallback. */
+export function messageOf(err: unknown, fallback: string): string {
+  return err instanceof HttpError && err.serverMessage ? err.serverMessage : fallback;
+}

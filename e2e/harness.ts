@@ -1,0 +1,103 @@
+// Starts a real Lookout server (the same entry point as `npm start`) on a free port with a fresh
+// data directory, for integration and browser tests. Stops it and removes the data afterwards.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const ROOT = resolve(import.meta.dirname, "..");
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  adminEmail: string;
+  adminPassword: string;
+  logs: () => string;
+  /** SIGTERM and wait for exit; `keepData` leaves the data directory for a restart. */
+  stop: (opts?: { keepData?: boolean; signal?: NodeJS.Signals }) => Promise<void>;
+  proc: ChildProcess;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.once("error", rej);
+    s.listen(0, "127.0.0.1", () => {
+      const addr = s.address();
+      const port = typeof addr === "object" && addr ? addr.port : 0;
+      s.close(() => res(port));
+    });
+  });
+}
+
+export async function startServer(
+  opts: { env?: Record<string, string>; dataDir?: string; port?: number } = {},
+): Promise<RunningServer> {
+  const port = opts.port ?? (await freePort());
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "lookout-e2e-"));
+  const adminEmail = "owner@example.com";
+  const adminPassword = "correct-horse-battery-staple";
+  let out = "";
+  const proc = spawn(process.execPath, ["--import", "tsx", join(ROOT, "apps/server/src/main.ts")], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      LOOKOUT_DATA_DIR: dataDir,
+      LOOKOUT_ADMIN_EMAIL: adminEmail,
+      LOOKOUT_ADMIN_PASSWORD: adminPassword,
+      LOOKOUT_DEMO: "0",
+      LOOKOUT_LOG_LEVEL: "warn",
+      ...opts.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  proc.stdout?.on("data", (d) => (out += d));
+  proc.stderr?.on("data", (d) => (out += d));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`server exited early (${proc.exitCode}):\n${out}`);
+    try {
+      const r = await fetch(`${url}/healthz`);
+      if (r.ok) break;
+    } catch {}
+    if (Date.now() > deadline) {
+      proc.kill("SIGKILL");
+      throw new Error(`server did not become healthy:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    port,
+    dataDir,
+    adminEmail,
+    adminPassword,
+    proc,
+    logs: () => out,
+    stop: async ({ keepData = false, signal = "SIGTERM" } = {}) => {
+      if (proc.exitCode === null && proc.signalCode === null) {
+        const exited = new Promise((r) => proc.once("exit", r));
+        proc.kill(signal);
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+        if (proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");
+      }
+      if (!keepData && !opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs in through the public login call and returns the session the client would store. */
+export async function login(server: RunningServer, email = server.adminEmail, password = server.adminPassword) {
+  const r = await fetch(`${server.url}/wp-json/custom/v1/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username: email, password }),
+  });
+  if (!r.ok) throw new Error(`login failed: ${r.status} ${await r.text()}`);
+  return (await r.json()) as { token: string; accountId: string; accountId2: string; email: string };
+}

@@ -1,0 +1,165 @@
+// Screenshots of every screen in light and dark, at desktop (1280x800) and phone (375x812) widths,
+// saved as test artifacts (test-artifacts/web-*.png) for people to look at. Each shot also checks
+// the page has no horizontal overflow and logged no errors.
+// Callbacks passed to page.evaluate run in the browser, hence the DOM types.
+/// <reference lib="dom" />
+import { existsSync } from "node:fs";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { artifactPath, launchPlainBrowser } from "../browser";
+import { login } from "../harness";
+import { DESKTOP, type LoginAnswer, openPage, PHONE, signIn, startWebServer, THEME_KEY, type WebServer } from "./support";
+
+let web: WebServer;
+let browser: Browser;
+let session: LoginAnswer;
+
+beforeAll(async () => {
+  web = await startWebServer([
+    { url: "https://shop.example", name: "Shop" },
+    { url: "https://a-rather-long-subdomain.blog.example.org", name: "Engineering blog" },
+    { url: "https://intranet.example", name: "Intranet" },
+  ]);
+  browser = await launchPlainBrowser();
+  session = await login(web.server);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await web?.stop();
+});
+
+interface Shot {
+  name: string;
+  path: string;
+  signedIn: boolean;
+  /** Whether a current property is chosen before the shot. */
+  property?: boolean;
+  /** Something to do on the page before the shot (open a menu...). */
+  prepare?: (page: Page, device: keyof typeof SIZES) => Promise<void>;
+}
+
+const SIZES = { desktop: DESKTOP, phone: PHONE };
+
+const SHOTS: Shot[] = [
+  { name: "login", path: "/login", signedIn: false },
+  {
+    name: "login-error",
+    path: "/login",
+    signedIn: false,
+    prepare: async (page) => {
+      await page.locator("#login-email").fill("someone@example.com");
+      await page.locator("#login-password").fill("wrong password");
+      await page.getByRole("button", { name: "Log In" }).click();
+      await page.locator(".alert-danger").waitFor();
+    },
+  },
+  { name: "recover-password", path: "/recover-password", signedIn: false },
+  {
+    name: "recover-password-sent",
+    path: "/recover-password",
+    signedIn: false,
+    prepare: async (page) => {
+      await page.locator("#recover-email").fill("someone@example.com");
+      await page.getByRole("button", { name: "Recover Password" }).click();
+      await page.locator(".alert-success").waitFor();
+    },
+  },
+  { name: "reset-password", path: "/reset-password?token=a-token-from-an-email", signedIn: false },
+  { name: "property-picker", path: "/dashboard", signedIn: true },
+  { name: "dashboard", path: "/dashboard", signedIn: true, property: true },
+  { name: "live", path: "/live", signedIn: true, property: true },
+  { name: "product-analytics", path: "/product-analytics", signedIn: true, property: true },
+  { name: "insight", path: "/product-analytics/insights/weekly-signups", signedIn: true, property: true },
+  { name: "customer", path: "/customers/c-8f3a2b", signedIn: true, property: true },
+  { name: "settings", path: "/settings", signedIn: true, property: true },
+  { name: "reports", path: "/reports", signedIn: true, property: true },
+  { name: "team", path: "/team", signedIn: true },
+  { name: "billing", path: "/billing", signedIn: true },
+  {
+    name: "theme-menu",
+    path: "/team",
+    signedIn: true,
+    prepare: async (page) => {
+      await page.getByRole("button", { name: /^Theme:/ }).click();
+      await page.locator(".dropdown-menu.show").waitFor();
+    },
+  },
+  {
+    name: "account-menu",
+    path: "/team",
+    signedIn: true,
+    prepare: async (page) => {
+      await page.getByRole("button", { name: "Account menu" }).click();
+      await page.locator(".dropdown-menu.show").waitFor();
+    },
+  },
+  {
+    name: "sidebar",
+    path: "/dashboard",
+    signedIn: true,
+    property: true,
+    prepare: async (page, device) => {
+      if (device === "phone") {
+        await page.locator(".header-toggler-start").click();
+        await page.waitForFunction(() => (document.querySelector(".sidebar")?.getBoundingClientRect().left ?? -1) >= 0);
+      } else {
+        await page.locator(".sidebar-toggler").click();
+        await page.mouse.move(900, 500);
+        await page.waitForFunction(
+          () => getComputedStyle(document.querySelector(".wrapper") as Element).paddingInlineStart === "64px",
+        );
+      }
+    },
+  },
+];
+
+async function shoot(shot: Shot, theme: "light" | "dark", device: keyof typeof SIZES) {
+  const watched = await openPage(browser, { viewport: SIZES[device], colorScheme: theme });
+  const { page } = watched;
+  try {
+    if (shot.signedIn) await signIn(page, web.server, session);
+    else await page.goto(`${web.server.url}/login`);
+    await page.evaluate(
+      ({ key, theme, property }) => {
+        localStorage.setItem(key, theme);
+        if (property) localStorage.setItem("currentProperty", JSON.stringify(property));
+        else localStorage.removeItem("currentProperty");
+      },
+      {
+        key: THEME_KEY,
+        theme,
+        property: shot.property ? { unique_id: web.propertyIds[0], website_url: "https://shop.example" } : null,
+      },
+    );
+    await page.goto(`${web.server.url}${shot.path}`);
+    await page.locator("main h1").first().waitFor();
+    if (shot.signedIn) await page.locator(".property-card, .empty-state").first().waitFor();
+    await shot.prepare?.(page, device);
+    await page.evaluate(async () => {
+      await document.fonts.ready;
+      await Promise.all(Array.from(document.images).map((img) => img.decode().catch(() => undefined)));
+    });
+    // Let CoreUI's 150 ms fades finish.
+    await page.waitForTimeout(200);
+    expect(await page.evaluate(() => document.documentElement.dataset.coreuiTheme)).toBe(theme);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, `${shot.name} overflows sideways at ${device} width`).toBeLessThanOrEqual(0);
+    const file = artifactPath(`web-${shot.name}-${theme}-${device}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    expect(existsSync(file)).toBe(true);
+    expect(watched.problems).toEqual([]);
+  } finally {
+    await watched.close();
+  }
+}
+
+describe("screenshots", () => {
+  for (const device of ["desktop", "phone"] as const) {
+    for (const theme of ["light", "dark"] as const) {
+      it(`every screen, ${theme}, ${device}`, { timeout: 120_000 }, async () => {
+        for (const shot of SHOTS) await shoot(shot, theme, device);
+      });
+    }
+  }
+});

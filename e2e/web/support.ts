@@ -1,0 +1,124 @@
+// Shared set-up of the web app's browser tests: a real server with users and properties made by
+// the CLI beforehand (the embedded store admits one process), pages that fail on CSP violations
+// and page errors, an offline stand-in for Gravatar, and a quick sign-in.
+// Callbacks passed to page.evaluate run in the browser, hence the DOM types.
+/// <reference lib="dom" />
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
+import { login, ROOT, type RunningServer, startServer } from "../harness";
+
+export const OWNER = { email: "owner@example.com", password: "correct-horse-battery-staple" };
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 375, height: 812 };
+export const THEME_KEY = "coreui-free-react-admin-template-theme";
+export const SESSION_KEYS = ["userToken", "accountId", "accountId2", "userEmail"] as const;
+
+export interface SiteSpec {
+  url: string;
+  name: string;
+}
+
+export interface WebServer {
+  server: RunningServer;
+  /** unique_id of each created property, in the order given. */
+  propertyIds: string[];
+  stop: () => Promise<void>;
+}
+
+function cli(dataDir: string, args: string[]): string {
+  return execFileSync(process.execPath, ["--import", "tsx", join(ROOT, "apps/server/src/cli/main.ts"), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOOKOUT_DATA_DIR: dataDir, LOOKOUT_LOG_LEVEL: "warn" },
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+}
+
+/** Starts a server whose owner (OWNER) already has the given properties. */
+export async function startWebServer(sites: SiteSpec[] = []): Promise<WebServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), "lookout-web-e2e-"));
+  cli(dataDir, ["user:create", "--email", OWNER.email, "--password", OWNER.password]);
+  const propertyIds = sites.map((s) => {
+    // The command prints the snippet for people on stderr and the bare unique_id on stdout.
+    const out = cli(dataDir, ["property:create", "--email", OWNER.email, "--url", s.url, "--name", s.name]).trim();
+    if (!/^[\w-]+$/.test(out)) throw new Error(`property:create printed no unique_id:\n${out}`);
+    return out;
+  });
+  const server = await startServer({ dataDir });
+  return {
+    server,
+    propertyIds,
+    stop: async () => {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const PLACEHOLDER_AVATAR =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill="#6261cc"/></svg>';
+
+export interface WatchedPage {
+  page: Page;
+  context: BrowserContext;
+  /** Console errors and page errors seen so far (CSP violations land here). */
+  problems: string[];
+  close: () => Promise<void>;
+}
+
+/** A fresh context and page; Gravatar answers with a local image because the test machine is offline. */
+export async function openPage(browser: Browser, options: BrowserContextOptions = {}): Promise<WatchedPage> {
+  const context = await browser.newContext({ viewport: DESKTOP, ...options });
+  await context.route("https://www.gravatar.com/**", (route) =>
+    route.fulfill({ status: 200, contentType: "image/svg+xml", body: PLACEHOLDER_AVATAR }),
+  );
+  const page = await context.newPage();
+  const problems: string[] = [];
+  watch(page, problems);
+  return { page, context, problems, close: () => context.close() };
+}
+
+/** Records console errors and uncaught errors of a page, except the expected failed calls. */
+export function watch(page: Page, problems: string[]): void {
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  page.on("console", (m) => {
+    if (m.type() !== "error") return;
+    const text = m.text();
+    // Failed calls the test provoked on purpose (401, 400...) are logged by the browser itself.
+    if (/^Failed to load resource: the server responded with a status of (4\d\d|5\d\d)/.test(text)) return;
+    problems.push(`console: ${text}`);
+  });
+}
+
+export type LoginAnswer = Awaited<ReturnType<typeof login>>;
+
+/** Signs in through the API (or reuses an earlier answer) and stores the session as the login screen would. */
+export async function signIn(page: Page, server: RunningServer, earlier?: LoginAnswer): Promise<LoginAnswer> {
+  const answer = earlier ?? (await login(server, OWNER.email, OWNER.password));
+  await page.goto(`${server.url}/login`);
+  await page.evaluate((a) => {
+    localStorage.setItem("userToken", a.token);
+    localStorage.setItem("accountId", a.accountId);
+    localStorage.setItem("accountId2", a.accountId2);
+    localStorage.setItem("userEmail", a.email);
+  }, answer);
+  return answer;
+}
+
+export async function storage(page: Page, keys: readonly string[]): Promise<Record<string, string | null>> {
+  return page.evaluate((ks) => Object.fromEntries(ks.map((k) => [k, localStorage.getItem(k)])), [...keys]);
+}
+
+/** Holds a matching request until `release` is called, so a test can look at the busy state. */
+export async function holdRequests(page: Page, urlPart: string): Promise<{ release: () => void }> {
+  let release: () => void = () => {};
+  const gate = new Promise<void>((r) => (release = r));
+  await page.route(`**${urlPart}`, async (route) => {
+    await gate;
+    await route.continue();
+  });
+  return { release: () => release() };
+}

@@ -1,0 +1,56 @@
+// The buckets of a chart: every local-time bucket of the interval that the range touches, labelled
+// exactly as the SQL labels them (see Dialect.bucketLabel), so that the executor can put empty
+// buckets in place. Hour and minute buckets follow the wall clock: the repeated hour of a
+// fall-back day is one bucket, the skipped hour of a spring-forward day none.
+import type { Interval } from "@lookout/schema";
+import type { ResolvedRange } from "./date-range.js";
+import { QueryError } from "./errors.js";
+import { addDays, addMonths, type Day, formatDay, naiveOfDay, parseDay, wallMs } from "./tz.js";
+
+/** A chart never has more buckets than this; finer intervals must use shorter ranges. */
+export const MAX_BUCKETS = 1500;
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+export function formatBucket(interval: Interval, naiveMs: number): string {
+  const iso = new Date(naiveMs).toISOString();
+  return interval === "hour" || interval === "minute" ? `${iso.slice(0, 10)} ${iso.slice(11, 19)}` : iso.slice(0, 10);
+}
+
+function mondayOf(day: Day): Day {
+  const dow = new Date(naiveOfDay(day)).getUTCDay(); // 0 = Sunday
+  return addDays(day, -((dow + 6) % 7));
+}
+
+function tooMany(): never {
+  throw new QueryError("interval_too_fine", `a chart has at most ${MAX_BUCKETS} buckets; choose a coarser interval`);
+}
+
+export function bucketLabels(range: ResolvedRange, interval: Interval, tz: string): string[] {
+  const first = parseDay(range.firstDay);
+  const last = parseDay(range.lastDay);
+  const out: string[] = [];
+  const push = (label: string) => {
+    if (out[out.length - 1] !== label) out.push(label);
+    if (out.length > MAX_BUCKETS) tooMany();
+  };
+  if (interval === "day" || interval === "week" || interval === "month") {
+    let d = interval === "week" ? mondayOf(first) : interval === "month" ? { ...first, d: 1 } : first;
+    while (naiveOfDay(d) <= naiveOfDay(last)) {
+      push(formatDay(d));
+      d = interval === "day" ? addDays(d, 1) : interval === "week" ? addDays(d, 7) : addMonths(d, 1);
+    }
+    return out;
+  }
+  const step = interval === "hour" ? HOUR : MINUTE;
+  if ((range.to.getTime() - range.from.getTime()) / step > MAX_BUCKETS + 2) tooMany();
+  // Walk instants, label them by their local wall time: offsets are whole quarter hours, so a
+  // quarter-hour walk meets every local hour and a minute walk every local minute.
+  const walk = interval === "hour" ? 15 * MINUTE : MINUTE;
+  for (let t = range.from.getTime(); t < range.to.getTime(); t += walk) {
+    const w = wallMs(tz, t);
+    push(formatBucket(interval, w - (w % step)));
+  }
+  return out;
+}

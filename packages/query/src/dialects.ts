@@ -1,0 +1,177 @@
+// The per-dialect function tables: everything the base printer (compile.ts) says differently for
+// DuckDB and for ClickHouse 18.16. Nothing here sees a user value: values arrive as placeholders.
+//
+// Differences worth knowing:
+// - ClickHouse 18.16 allows one JOIN per SELECT, so joins nest; DuckDB chains them.
+// - ClickHouse has no rollup tables: `sessions`, `session_pages` and `session_events` are derived
+//   from `events` in a subquery, reading one day either side of the range so that a visit's start
+//   is its real start (visits longer than a day are cut at that margin). It counts distinct
+//   visitors with uniqExact, so it never uses the prev_* columns.
+// - ClickHouse has no Map before 21.x: props are the Nested columns props.key / props.value.
+// - In ClickHouse an alias may not reuse the name of a column it reads (cyclic aliases), so the
+//   derived subqueries first rename the event columns to e_*.
+import type { Interval } from "@lookout/schema";
+import { type DerivedTable, NON_CUSTOM_EVENT_NAMES, SESSION_ATTRIBUTE_COLUMNS } from "./tables.js";
+
+export type SqlDialect = "duckdb" | "clickhouse";
+export type ParamType = "string" | "timestamp";
+
+/** Where the events a derived subquery reads may lie: printed placeholders. */
+export interface EventBounds {
+  property: string;
+  from: string;
+  to: string;
+}
+
+export interface Dialect {
+  readonly name: SqlDialect;
+  placeholder(name: string, type: ParamType): string;
+  countIf(cond: string): string;
+  uniq(expr: string): string;
+  uniqIf(expr: string, cond: string): string;
+  anyValue(expr: string): string;
+  /** Floating division, NULL when the divisor is 0. */
+  div(a: string, b: string): string;
+  /** Case-insensitive substring test. */
+  contains(haystack: string, needle: string): string;
+  /** RE2 match (both engines use RE2: linear time). */
+  matches(haystack: string, pattern: string): string;
+  /** A custom-event prop's value on an `events` row, '' when absent. */
+  propValue(key: string): string;
+  hasProp(key: string): string;
+  addMinutes(ts: string, minutes: string): string;
+  /** Truncates a local wall time to the start of its bucket (still a timestamp). */
+  trunc(interval: Interval, ts: string): string;
+  /** The bucket label: 'YYYY-MM-DD', or 'YYYY-MM-DD HH:MM:SS' for hours and minutes. */
+  label(interval: Interval, truncated: string): string;
+  limit(n: number, offset: number): string;
+  /** The FROM item of a derived table. */
+  derived(table: DerivedTable, bounds: () => EventBounds): string;
+  /** The event columns holding the visit and visitor keys. */
+  readonly eventSkey: string;
+  readonly eventVkey: string;
+  /** Whether derived rows carry prev_* columns (exact visitors by a filtered COUNT). */
+  readonly prevColumns: boolean;
+  /** Joins `right` to `left` on skey, keeping `columns`. */
+  join(left: string, right: string, kind: "inner" | "left", columns: readonly string[]): string;
+}
+
+const FMT: Record<Interval, string> = {
+  minute: "%Y-%m-%d %H:%M:%S",
+  hour: "%Y-%m-%d %H:%M:%S",
+  day: "%Y-%m-%d",
+  week: "%Y-%m-%d",
+  month: "%Y-%m-%d",
+};
+
+const customNames = NON_CUSTOM_EVENT_NAMES.map((n) => `'${n}'`).join(", ");
+
+export const duckdb: Dialect = {
+  name: "duckdb",
+  placeholder: (n, t) => (t === "timestamp" ? `CAST($${n} AS TIMESTAMP)` : `CAST($${n} AS VARCHAR)`),
+  countIf: (c) => `count_if(${c})`,
+  uniq: (e) => `count(DISTINCT ${e})`,
+  uniqIf: (e, c) => `count(DISTINCT CASE WHEN ${c} THEN ${e} END)`,
+  anyValue: (e) => `any_value(${e})`,
+  div: (a, b) => `(CAST(${a} AS DOUBLE) / NULLIF(${b}, 0))`,
+  contains: (h, n) => `contains(lower(${h}), lower(${n}))`,
+  matches: (h, p) => `regexp_matches(${h}, ${p})`,
+  propValue: (k) => `coalesce(props[${k}], '')`,
+  hasProp: (k) => `map_contains(props, ${k})`,
+  addMinutes: (ts, m) => `(${ts} + to_minutes(${m}))`,
+  trunc: (i, ts) => `date_trunc('${i}', ${ts})`,
+  label: (i, t) => `strftime(${t}, '${FMT[i]}')`,
+  limit: (n, o) => (o > 0 ? `LIMIT ${n} OFFSET ${o}` : `LIMIT ${n}`),
+  derived: (table) => table,
+  eventSkey: "skey",
+  eventVkey: "vkey",
+  prevColumns: true,
+  join: (left, right, kind) => `${left} ${kind === "left" ? "LEFT JOIN" : "JOIN"} ${right} USING (skey)`,
+};
+
+const CH_TRUNC: Record<Interval, string> = {
+  minute: "toStartOfMinute",
+  hour: "toStartOfHour",
+  day: "toStartOfDay",
+  week: "toMonday",
+  month: "toStartOfMonth",
+};
+
+/** The event columns a derived ClickHouse subquery needs, renamed to e_* (see the header). */
+function chEvents(b: EventBounds): string {
+  const cols = [
+    "property",
+    "session_id",
+    "visitor_id",
+    "ts",
+    "name",
+    "path",
+    "engaged_ms",
+    "revenue",
+    ...SESSION_ATTRIBUTE_COLUMNS,
+  ];
+  const renamed = cols.map((c) => `${c} AS e_${c}`).join(", ");
+  return `(SELECT ${renamed} FROM events WHERE property = ${b.property} AND ts >= ${b.from} AND ts < ${b.to})`;
+}
+
+function chSessions(b: EventBounds): string {
+  const attrs = SESSION_ATTRIBUTE_COLUMNS.map((c) => `argMin(e_${c}, e_ts) AS ${c}`).join(", ");
+  const pv = "countIf(e_name = 'pageview')";
+  const custom = `countIf(e_name NOT IN (${customNames}))`;
+  return (
+    `(SELECT any(e_property) AS property, e_session_id AS skey, any(e_visitor_id) AS vkey, min(e_ts) AS start_ts, ` +
+    `max(e_ts) AS end_ts, toFloat64(max(e_ts) - min(e_ts)) AS duration, ${pv} AS pageviews, ${custom} AS events, ` +
+    `(${pv} = 1 AND ${custom} = 0) AS bounce, sumIf(e_engaged_ms, e_name = 'engagement') AS engaged_ms, ` +
+    `argMinIf(e_path, e_ts, e_name = 'pageview') AS entry_page, argMaxIf(e_path, e_ts, e_name = 'pageview') AS exit_page, ` +
+    `${attrs} FROM ${chEvents(b)} GROUP BY e_session_id)`
+  );
+}
+
+function chStarts(b: EventBounds): string {
+  return `(SELECT e_session_id AS skey, min(e_ts) AS start_ts FROM ${chEvents(b)} GROUP BY e_session_id)`;
+}
+
+function chSessionPages(b: EventBounds): string {
+  const pages =
+    `(SELECT any(e_property) AS property, e_session_id AS skey, any(e_visitor_id) AS vkey, e_path AS path, ` +
+    `countIf(e_name = 'pageview') AS pageviews, sumIf(e_engaged_ms, e_name = 'engagement') AS engaged_ms ` +
+    `FROM ${chEvents(b)} GROUP BY e_session_id, e_path HAVING pageviews > 0)`;
+  return `(SELECT property, skey, vkey, start_ts, path, pageviews, engaged_ms FROM ${pages} ANY INNER JOIN ${chStarts(b)} USING (skey))`;
+}
+
+function chSessionEvents(b: EventBounds): string {
+  const evs =
+    `(SELECT any(e_property) AS property, e_session_id AS skey, any(e_visitor_id) AS vkey, e_name AS name, ` +
+    `count() AS events, sum(e_revenue) AS revenue FROM ${chEvents(b)} WHERE e_name NOT IN (${customNames}) ` +
+    `GROUP BY e_session_id, e_name)`;
+  return `(SELECT property, skey, vkey, start_ts, name, events, revenue FROM ${evs} ANY INNER JOIN ${chStarts(b)} USING (skey))`;
+}
+
+export const clickhouse: Dialect = {
+  name: "clickhouse",
+  placeholder: (n, t) => (t === "timestamp" ? `toDateTime({${n}:String}, 'UTC')` : `{${n}:String}`),
+  countIf: (c) => `countIf(${c})`,
+  uniq: (e) => `uniqExact(${e})`,
+  uniqIf: (e, c) => `uniqExactIf(${e}, ${c})`,
+  anyValue: (e) => `any(${e})`,
+  div: (a, b) => `(toFloat64(${a}) / nullIf(${b}, 0))`,
+  contains: (h, n) => `(positionCaseInsensitiveUTF8(${h}, ${n}) > 0)`,
+  matches: (h, p) => `match(${h}, ${p})`,
+  propValue: (k) => `props.value[indexOf(props.key, ${k})]`,
+  hasProp: (k) => `has(props.key, ${k})`,
+  addMinutes: (ts, m) => `addMinutes(${ts}, ${m})`,
+  trunc: (i, ts) => (i === "week" || i === "month" ? `toDateTime(${CH_TRUNC[i]}(${ts}), 'UTC')` : `${CH_TRUNC[i]}(${ts})`),
+  label: (i, t) => `formatDateTime(${t}, '${FMT[i]}', 'UTC')`,
+  limit: (n, o) => `LIMIT ${o}, ${n}`,
+  derived: (table, bounds) => {
+    const b = bounds();
+    return table === "sessions" ? chSessions(b) : table === "session_pages" ? chSessionPages(b) : chSessionEvents(b);
+  },
+  eventSkey: "session_id",
+  eventVkey: "visitor_id",
+  prevColumns: false,
+  join: (left, right, kind, columns) =>
+    `(SELECT ${columns.join(", ")} FROM ${left} ANY ${kind === "left" ? "LEFT" : "INNER"} JOIN ${right} USING (skey))`,
+};
+
+export const DIALECTS: Record<SqlDialect, Dialect> = { duckdb, clickhouse };

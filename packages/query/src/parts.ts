@@ -1,0 +1,160 @@
+// Shared pieces of the base printer: the property + period predicate every table read gets, local
+// wall time as an offset CASE, and the visit-level semi-joins that event-level filters become.
+import type { Filter } from "@lookout/schema";
+import type { Dialect } from "./dialects.js";
+import { isNegative, matchCondition, propCondition, rowCondition, type SessionFilter } from "./filters.js";
+import type { Params } from "./params.js";
+import { type DerivedTable, NON_CUSTOM_EVENT_NAMES } from "./tables.js";
+import { offsetSegments } from "./tz.js";
+
+const DAY = 86_400_000;
+
+export interface Period {
+  from: number;
+  to: number;
+}
+
+/** What every printer helper needs: the dialect, the parameters, the property and the periods. */
+export class Scope {
+  readonly property: string;
+  readonly hullFrom: number;
+  readonly hullTo: number;
+  #aliases = 0;
+
+  constructor(
+    readonly d: Dialect,
+    readonly p: Params,
+    property: string,
+    readonly periods: readonly Period[],
+    readonly timezone: string,
+  ) {
+    this.property = p.add(property);
+    this.hullFrom = Math.min(...periods.map((x) => x.from));
+    this.hullTo = Math.max(...periods.map((x) => x.to));
+  }
+
+  alias(): string {
+    return `r${this.#aliases++}`;
+  }
+
+  /** start_ts (or another column) inside one of the periods. */
+  inPeriods(column = "start_ts"): string {
+    const parts = this.periods.map((x) => `(${column} >= ${this.p.ts(x.from)} AND ${column} < ${this.p.ts(x.to)})`);
+    return parts.length === 1 ? (parts[0] as string) : `(${parts.join(" OR ")})`;
+  }
+
+  /** The FROM item of a derived table (ClickHouse derives it, reading a day either side). */
+  derived(table: DerivedTable): string {
+    return this.d.derived(table, () => ({
+      property: this.property,
+      from: this.p.ts(this.hullFrom - DAY),
+      to: this.p.ts(this.hullTo + DAY),
+    }));
+  }
+
+  /** Predicate for reads of a derived table: its property and its visits' start. */
+  derivedWhere(): string[] {
+    return [`property = ${this.property}`, this.inPeriods()];
+  }
+
+  /**
+   * Predicate for reads of raw `events` custom events: a visit that started in the range may run
+   * on past its end, so events are read until a day later (a visit longer than that is cut).
+   */
+  customEventsWhere(): string[] {
+    const names = NON_CUSTOM_EVENT_NAMES.map((n) => `'${n}'`).join(", ");
+    return [
+      `property = ${this.property}`,
+      `ts >= ${this.p.ts(this.hullFrom)}`,
+      `ts < ${this.p.ts(this.hullTo + DAY)}`,
+      `name NOT IN (${names})`,
+    ];
+  }
+
+  /** The local wall time of a UTC timestamp column, valid for instants inside the hull. */
+  local(column: string): string {
+    const segs = offsetSegments(this.timezone, this.hullFrom, this.hullTo);
+    const last = segs[segs.length - 1];
+    if (segs.length === 1 || !last) return this.d.addMinutes(column, String(segs[0]?.offsetMinutes ?? 0));
+    const whens = segs
+      .slice(0, -1)
+      .map((s) => `WHEN ${column} < ${this.p.ts(s.untilMs ?? 0)} THEN ${s.offsetMinutes}`)
+      .join(" ");
+    return this.d.addMinutes(column, `CASE ${whens} ELSE ${last.offsetMinutes} END`);
+  }
+
+  /** The start of the period a visit belongs to (for prev_* comparisons). */
+  periodStart(): string {
+    const [cur, cmp] = this.periods;
+    if (!cur) throw new Error("no period");
+    if (!cmp) return this.p.ts(cur.from);
+    return `CASE WHEN start_ts >= ${this.p.ts(cur.from)} THEN ${this.p.ts(cur.from)} ELSE ${this.p.ts(cmp.from)} END`;
+  }
+
+  /** 0 for the main period, 1 for the comparison. */
+  periodIndex(): string {
+    const cur = this.periods[0];
+    if (!cur) throw new Error("no period");
+    return `CASE WHEN start_ts >= ${this.p.ts(cur.from)} THEN 0 ELSE 1 END`;
+  }
+}
+
+export interface EventFilters {
+  page: Filter[];
+  event: Filter[];
+  prop: Filter[];
+}
+
+/** The conditions that make one custom event match every positive event_name and prop filter. */
+export function customEventCore(s: Scope, f: EventFilters): string[] {
+  return [
+    ...f.event.filter((x) => !isNegative(x)).map((x) => matchCondition(x, "name", s.p, s.d)),
+    ...f.prop.filter((x) => !isNegative(x)).map((x) => propCondition(x, s.p, s.d)),
+  ];
+}
+
+function subquery(key: string, negate: boolean, select: string, from: string, where: string[]): string {
+  return `${key} ${negate ? "NOT IN" : "IN"} (SELECT ${select} FROM ${from} WHERE ${where.join(" AND ")})`;
+}
+
+export interface SemiJoinOptions {
+  /** The visit key column of the relation being filtered. */
+  key: string;
+  /** Leave out the positive filters the relation applies to its own rows. */
+  skipPositivePage?: boolean;
+  skipPositiveCustom?: boolean;
+  sessionFilters?: SessionFilter[];
+}
+
+/** Event-level filters as conditions on a relation's visit key (see filters.ts for semantics). */
+export function semiJoins(s: Scope, f: EventFilters, o: SemiJoinOptions): string[] {
+  const out: string[] = [];
+  const pages = s.derived("session_pages");
+  for (const x of f.page) {
+    if (!isNegative(x) && o.skipPositivePage) continue;
+    out.push(subquery(o.key, isNegative(x), "skey", pages, [...s.derivedWhere(), matchCondition(x, "path", s.p, s.d)]));
+  }
+  const core = o.skipPositiveCustom ? [] : customEventCore(s, f);
+  if (core.length > 0 && f.prop.length === 0) {
+    out.push(subquery(o.key, false, "skey", s.derived("session_events"), [...s.derivedWhere(), ...core]));
+  } else if (core.length > 0) {
+    out.push(subquery(o.key, false, s.d.eventSkey, "events", [...s.customEventsWhere(), ...core]));
+  }
+  for (const x of f.event.filter(isNegative)) {
+    const cond = matchCondition(x, "name", s.p, s.d);
+    out.push(subquery(o.key, true, "skey", s.derived("session_events"), [...s.derivedWhere(), cond]));
+  }
+  for (const x of f.prop.filter(isNegative)) {
+    out.push(subquery(o.key, true, s.d.eventSkey, "events", [...s.customEventsWhere(), propCondition(x, s.p, s.d)]));
+  }
+  if (o.sessionFilters && o.sessionFilters.length > 0) {
+    const conds = o.sessionFilters.map((x) => rowCondition(x.filter, x.column, s.p, s.d));
+    out.push(subquery(o.key, false, "skey", s.derived("sessions"), [...s.derivedWhere(), ...conds]));
+  }
+  return out;
+}
+
+export function relation(s: Scope, cols: readonly string[], from: string, where: readonly string[], groupBy?: string): string {
+  const group = groupBy ? ` GROUP BY ${groupBy}` : "";
+  return `(SELECT ${cols.join(", ")} FROM ${from} WHERE ${where.join(" AND ")}${group}) AS ${s.alias()}`;
+}

@@ -1,0 +1,188 @@
+// The QuerySpec (DESIGN.md §4, §6): what the dashboard asks the query engine. Shared by the web
+// app (which builds specs) and the server (which validates them and hands them to @lookout/query).
+// Every limit lives here so that a spec that parses can always be compiled safely.
+import { z } from "zod";
+
+export const METRICS = [
+  "visitors",
+  "visits",
+  "pageviews",
+  "views_per_visit",
+  "bounce_rate",
+  "visit_duration",
+  "events",
+  "conversions",
+  "conversion_rate",
+  "time_on_page",
+] as const;
+export type Metric = (typeof METRICS)[number];
+
+/** Dimensions with a fixed column; `prop:<key>` (a custom event property) comes on top. */
+export const BASE_DIMENSIONS = [
+  "page",
+  "entry_page",
+  "exit_page",
+  "hostname",
+  "source",
+  "referrer",
+  "channel",
+  "utm_source",
+  "utm_medium",
+  "utm_campaign",
+  "utm_term",
+  "utm_content",
+  "country",
+  "region",
+  "city",
+  "browser",
+  "browser_version",
+  "os",
+  "os_version",
+  "device",
+  "screen",
+  "event_name",
+] as const;
+export type BaseDimension = (typeof BASE_DIMENSIONS)[number];
+export type PropDimension = `prop:${string}`;
+export type Dimension = BaseDimension | PropDimension;
+
+export const DATE_PRESETS = [
+  "today",
+  "yesterday",
+  "last_7_days",
+  "last_30_days",
+  "last_90_days",
+  "month_to_date",
+  "last_month",
+  "year_to_date",
+  "last_12_months",
+  "all_time",
+  "custom",
+] as const;
+export type DatePreset = (typeof DATE_PRESETS)[number];
+
+export const FILTER_OPS = ["is", "is_not", "contains", "not_contains", "matches"] as const;
+export type FilterOp = (typeof FILTER_OPS)[number];
+
+export const INTERVALS = ["minute", "hour", "day", "week", "month"] as const;
+export type Interval = (typeof INTERVALS)[number];
+
+export const COMPARISONS = ["previous_period", "year_over_year"] as const;
+export type Comparison = (typeof COMPARISONS)[number];
+
+export const QUERY_KINDS = ["aggregate", "timeseries", "breakdown"] as const;
+export type QueryKind = (typeof QUERY_KINDS)[number];
+
+export const QUERY_LIMITS = {
+  /** Rows a breakdown may return at once. */
+  maxLimit: 1000,
+  maxOffset: 100_000,
+  maxFilters: 20,
+  maxValuesPerFilter: 50,
+  maxValueLength: 2000,
+  maxRegexLength: 500,
+  maxPropKeyLength: 300,
+  maxGoalLength: 120,
+} as const;
+
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A real calendar date: 2024-02-30 is refused rather than silently rolled over. */
+export function isCalendarDate(s: string): boolean {
+  if (!DATE_RE.test(s)) return false;
+  const [y, m, d] = s.split("-").map(Number) as [number, number, number];
+  const t = new Date(Date.UTC(y, m - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d && y >= 1970 && y <= 9999;
+}
+
+const CalendarDate = z.string().refine(isCalendarDate, "expected a date YYYY-MM-DD");
+
+export const DateRangeSchema = z
+  .object({
+    preset: z.enum(DATE_PRESETS).default("last_7_days"),
+    from: CalendarDate.optional(),
+    to: CalendarDate.optional(),
+  })
+  .refine((r) => r.preset !== "custom" || (r.from !== undefined && r.to !== undefined), "custom needs from and to")
+  .refine((r) => r.preset !== "custom" || (r.from ?? "") <= (r.to ?? ""), "from must not be after to");
+export type DateRange = z.infer<typeof DateRangeSchema>;
+
+const PROP_RE = /^prop:(.+)$/s;
+export function isPropDimension(d: string): d is PropDimension {
+  return PROP_RE.test(d) && d.length - 5 <= QUERY_LIMITS.maxPropKeyLength;
+}
+export function propKey(d: PropDimension): string {
+  return d.slice(5);
+}
+
+export const DimensionSchema = z.custom<Dimension>(
+  (v) => typeof v === "string" && ((BASE_DIMENSIONS as readonly string[]).includes(v) || isPropDimension(v)),
+  "unknown dimension",
+);
+
+/**
+ * Regexes run on RE2 in both engines (DuckDB and ClickHouse): linear time, so no ReDoS, but
+ * without look-around or back-references. Refusing those here turns an engine error into a 400.
+ */
+export function regexProblem(source: string): string | null {
+  if (source.length > QUERY_LIMITS.maxRegexLength) return "regex too long";
+  if (/\(\?<?[=!]|\\[1-9]|\\k</.test(source)) return "look-around and back-references are not supported";
+  try {
+    new RegExp(source, "u");
+  } catch {
+    return "invalid regular expression";
+  }
+  return null;
+}
+
+export const FilterSchema = z
+  .object({
+    dimension: DimensionSchema,
+    op: z.enum(FILTER_OPS),
+    values: z.array(z.string().max(QUERY_LIMITS.maxValueLength)).min(1).max(QUERY_LIMITS.maxValuesPerFilter),
+  })
+  .superRefine((f, ctx) => {
+    if (f.op !== "matches") return;
+    for (const v of f.values) {
+      const problem = regexProblem(v);
+      if (problem) ctx.addIssue({ code: "custom", message: problem, path: ["values"] });
+    }
+  });
+export type Filter = z.infer<typeof FilterSchema>;
+
+export const OrderSchema = z.object({
+  /** A metric of the spec, or "dimension" for the breakdown's value. */
+  by: z.union([z.enum(METRICS), z.literal("dimension")]),
+  direction: z.enum(["asc", "desc"]).default("desc"),
+});
+
+export const QuerySpecSchema = z
+  .object({
+    kind: z.enum(QUERY_KINDS).default("aggregate"),
+    property: z.string().min(1).max(64),
+    date_range: DateRangeSchema.default({ preset: "last_7_days" }),
+    metrics: z.array(z.enum(METRICS)).min(1).max(METRICS.length).default(["visitors"]),
+    dimensions: z.array(DimensionSchema).max(1).default([]),
+    filters: z.array(FilterSchema).max(QUERY_LIMITS.maxFilters).default([]),
+    interval: z.enum(INTERVALS).optional(),
+    comparison: z.enum(COMPARISONS).nullable().optional(),
+    order: OrderSchema.optional(),
+    limit: z.number().int().min(1).max(QUERY_LIMITS.maxLimit).default(100),
+    offset: z.number().int().min(0).max(QUERY_LIMITS.maxOffset).default(0),
+    /** The custom event name that counts as a conversion. */
+    goal: z.string().min(1).max(QUERY_LIMITS.maxGoalLength).optional(),
+  })
+  .superRefine((q, ctx) => {
+    const issue = (message: string, path: string) => ctx.addIssue({ code: "custom", message, path: [path] });
+    if (new Set(q.metrics).size !== q.metrics.length) issue("metrics must be unique", "metrics");
+    if (q.kind === "breakdown" && q.dimensions.length !== 1) issue("a breakdown needs exactly one dimension", "dimensions");
+    if (q.kind !== "breakdown" && q.dimensions.length > 0) issue("only a breakdown takes a dimension", "dimensions");
+    if (q.kind === "breakdown" && q.comparison) issue("a breakdown has no comparison", "comparison");
+    if (q.comparison && q.date_range.preset === "all_time") issue("all_time has no comparison period", "comparison");
+    const needsGoal = q.metrics.includes("conversions") || q.metrics.includes("conversion_rate");
+    if (needsGoal && !q.goal) issue("conversions need a goal", "goal");
+    if (q.order && q.order.by !== "dimension" && !q.metrics.includes(q.order.by)) issue("order by a requested metric", "order");
+  });
+
+export type QuerySpecInput = z.input<typeof QuerySpecSchema>;
+export type QuerySpec = z.output<typeof QuerySpecSchema>;

@@ -1,0 +1,105 @@
+// Table DDL for both dialects from the one column list (EVENT_COLUMNS in @lookout/schema, the
+// rollup columns in @lookout/query). Each dialect is a table of differences: its type names, the
+// columns only it stores, and how a table is laid out. The ClickHouse text targets 18.16: no Map
+// type there, so props are the Nested pair props.key / props.value (Array(String) each).
+
+import { DERIVED_TABLES, type DerivedColumnType, type DerivedTable, type SqlDialect } from "@lookout/query";
+import { type ColumnType, EVENT_COLUMNS } from "@lookout/schema";
+
+interface DialectDdl {
+  types: Record<ColumnType, string>;
+  /** Columns the adapter adds to `events` for its own use. */
+  internalEventColumns: readonly (readonly [string, string])[];
+  /** Printed after the column list of `events`. */
+  eventsLayout: string;
+  visitorsKey: string;
+  visitorsLayout: string;
+}
+
+export const DDL_DIFFERENCES: Record<SqlDialect, DialectDdl> = {
+  duckdb: {
+    types: {
+      string: "VARCHAR",
+      timestamp: "TIMESTAMP",
+      uint16: "USMALLINT",
+      float64: "DOUBLE",
+      map: "MAP(VARCHAR, VARCHAR)",
+    },
+    // 64-bit keys of (property, visitor_id) and (property, session_id): the rollups join and count
+    // on them, which is several times faster than on 36-character strings. `batch` numbers each
+    // append so that the rollup finds the rows it just wrote (its zone maps skip older data).
+    internalEventColumns: [
+      ["vkey", "BIGINT"],
+      ["skey", "BIGINT"],
+      ["batch", "BIGINT"],
+    ],
+    // DuckDB has no clustered index: rows stay in arrival order, i.e. ordered by ts, and the
+    // min/max zone maps of each 122 880-row group let a (property, ts) predicate skip the rest.
+    eventsLayout: "",
+    visitorsKey: "PRIMARY KEY (property, client_id)",
+    visitorsLayout: "",
+  },
+  clickhouse: {
+    types: {
+      string: "String",
+      timestamp: "DateTime('UTC')",
+      uint16: "UInt16",
+      float64: "Float64",
+      map: "Nested(key String, value String)",
+    },
+    internalEventColumns: [],
+    eventsLayout: "ENGINE = MergeTree() PARTITION BY toYYYYMM(ts) ORDER BY (property, ts)",
+    visitorsKey: "",
+    // Replacing on last_seen keeps the newest profile; the adapter merges fields before writing.
+    visitorsLayout: "ENGINE = ReplacingMergeTree(last_seen) ORDER BY (property, client_id)",
+  },
+};
+
+export const VISITOR_COLUMNS = {
+  property: "string",
+  client_id: "string",
+  email: "string",
+  name: "string",
+  traits: "map",
+  first_seen: "timestamp",
+  last_seen: "timestamp",
+} as const satisfies Record<string, ColumnType>;
+
+function table(name: string, cols: string[], after: string): string {
+  return `CREATE TABLE IF NOT EXISTS ${name} (\n  ${cols.join(",\n  ")}\n)${after ? ` ${after}` : ""}`;
+}
+
+export function eventsDdl(dialect: SqlDialect): string {
+  const d = DDL_DIFFERENCES[dialect];
+  const cols = Object.entries(EVENT_COLUMNS).map(([name, type]) => `${name} ${d.types[type]}`);
+  for (const [name, type] of d.internalEventColumns) cols.push(`${name} ${type}`);
+  return table("events", cols, d.eventsLayout);
+}
+
+export function visitorsDdl(dialect: SqlDialect): string {
+  const d = DDL_DIFFERENCES[dialect];
+  const cols = Object.entries(VISITOR_COLUMNS).map(([name, type]) => `${name} ${d.types[type]}`);
+  if (d.visitorsKey) cols.push(d.visitorsKey);
+  return table("visitors", cols, d.visitorsLayout);
+}
+
+const DERIVED_TYPES: Record<DerivedColumnType, string> = {
+  string: "VARCHAR",
+  key: "BIGINT",
+  timestamp: "TIMESTAMP",
+  float64: "DOUBLE",
+  int32: "INTEGER",
+  bool: "BOOLEAN",
+};
+
+/** The rollup tables exist in DuckDB only (ClickHouse derives them per query: see @lookout/query). */
+export function derivedDdl(name: DerivedTable): string {
+  const cols = Object.entries(DERIVED_TABLES[name]).map(([c, type]) => `${c} ${DERIVED_TYPES[type]} NOT NULL`);
+  return table(name, cols, "");
+}
+
+export function allDdl(dialect: SqlDialect): string[] {
+  const base = [eventsDdl(dialect), visitorsDdl(dialect)];
+  if (dialect !== "duckdb") return base;
+  return [...base, ...(Object.keys(DERIVED_TABLES) as DerivedTable[]).map(derivedDdl)];
+}

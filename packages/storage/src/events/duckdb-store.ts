@@ -1,0 +1,331 @@
+// The embedded EventStore on DuckDB (DESIGN.md §1). One writer connection, used by one write at a
+// time (appends, profile upserts, deletions queue behind each other), and a small pool of reader
+// connections so dashboard queries run alongside writes and each other (DuckDB's MVCC gives each
+// query a consistent snapshot; a reader never sees half a batch).
+//
+// Durability: DuckDB writes each commit to its write-ahead log and fsyncs the WAL before COMMIT
+// returns (checked with strace on 1.5.6: write + fsync of the .wal per commit). So when append()
+// resolves, the batch survives kill -9 and power loss. Checkpoints (WAL folded into the database
+// file) happen automatically once the WAL passes `checkpoint_threshold` (default 16 MiB) and on
+// close; a crash between them only means the WAL is replayed on the next open.
+import { type DuckDBConnection, DuckDBInstance, type DuckDBValue, MAP, TIMESTAMP, VARCHAR } from "@duckdb/node-api";
+import { EVENT_COLUMN_NAMES, type EventRow, type VisitorProfile } from "@lookout/schema";
+import { allDdl } from "./ddl.js";
+import { appendEvents, stringMap, timestampValue } from "./duckdb-append.js";
+import { rebuildSql, rollupBatches } from "./duckdb-rollup.js";
+import type { CompiledQuery, EventStore, EventsQuery, RecentSession } from "./event-store.js";
+
+/** Bump when the rollup tables change shape or meaning: migrate() rebuilds them from events. */
+const ROLLUP_VERSION = "1";
+
+export interface DuckDbOptions {
+  /** Reader connections (default 4). */
+  readers?: number;
+  /** DuckDB memory_limit (default 1GB: DESIGN.md §8 allows 2 GB peak for the whole process). */
+  memoryLimit?: string;
+  threads?: number;
+  /**
+   * How long after an append the rollups catch up (default 250 ms; DESIGN.md §8 wants an event on
+   * the dashboard within 1 s). One rollup covers every batch appended meanwhile, so its fixed cost
+   * (a scan of the visitors' history) is shared by all of them. 0 rolls up inside each append's
+   * transaction: simplest for tests, slower under load.
+   */
+  rollupDelayMs?: number;
+}
+
+export interface DuckDbEventStore extends EventStore {
+  /** Rebuilds the rollups from the events table (after a bulk import with rollups deferred). */
+  rebuildRollups(): Promise<void>;
+  /** Folds the WAL into the database file. */
+  checkpoint(): Promise<void>;
+}
+
+/** Turns engine values into plain JS: BIGINT/HUGEINT counts become numbers, MAPs records. */
+function plain(v: unknown): unknown {
+  if (typeof v === "bigint") return Number(v);
+  if (Array.isArray(v) && v.every((e) => e && typeof e === "object" && "key" in e && "value" in e)) {
+    return Object.fromEntries((v as { key: string; value: string }[]).map((e) => [e.key, e.value]));
+  }
+  return v;
+}
+
+function plainRow(r: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k in r) out[k] = plain(r[k]);
+  return out;
+}
+
+class Pool {
+  #idle: DuckDBConnection[];
+  #waiting: ((c: DuckDBConnection) => void)[] = [];
+  #busy = 0;
+  #drained: (() => void)[] = [];
+  #closed = false;
+  constructor(conns: DuckDBConnection[]) {
+    this.#idle = [...conns];
+  }
+  async use<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
+    if (this.#closed) throw new Error("event store is closed");
+    this.#busy++;
+    const c = this.#idle.pop() ?? (await new Promise<DuckDBConnection>((r) => this.#waiting.push(r)));
+    try {
+      return await fn(c);
+    } finally {
+      this.#busy--;
+      const next = this.#waiting.shift();
+      if (next) next(c);
+      else this.#idle.push(c);
+      if (this.#busy === 0) for (const d of this.#drained.splice(0)) d();
+    }
+  }
+  /** Refuses new work and resolves once running queries are done. */
+  close(): Promise<void> {
+    this.#closed = true;
+    return this.#busy === 0 ? Promise.resolve() : new Promise((r) => this.#drained.push(r));
+  }
+}
+
+export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {}): Promise<DuckDbEventStore> {
+  const config: Record<string, string> = { memory_limit: opts.memoryLimit ?? "1GB" };
+  if (opts.threads) config.threads = String(opts.threads);
+  const instance = await DuckDBInstance.create(path, config);
+  const writer = await instance.connect();
+  const readerConns = await Promise.all(Array.from({ length: Math.max(1, opts.readers ?? 4) }, () => instance.connect()));
+  const readers = new Pool(readerConns);
+  const rollupDelay = Math.max(0, opts.rollupDelayMs ?? 250);
+  let batch = 0n;
+  let rolled = 0n;
+  let timer: NodeJS.Timeout | null = null;
+  let tail: Promise<unknown> = Promise.resolve();
+  let closed = false;
+
+  /** Runs `fn` after every earlier write; failures do not block later writes. */
+  function write<T>(fn: () => Promise<T>): Promise<T> {
+    if (closed) return Promise.reject(new Error("event store is closed"));
+    const run = tail.then(fn, fn);
+    tail = run.catch(() => undefined);
+    return run;
+  }
+
+  async function transaction(fn: () => Promise<void>): Promise<void> {
+    await writer.run("BEGIN TRANSACTION");
+    try {
+      await fn();
+      await writer.run("COMMIT");
+    } catch (err) {
+      await writer.run("ROLLBACK").catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** Rolls up the batches after `rolled` up to `upto`, inside the caller's transaction. */
+  async function rollupTo(upto: bigint): Promise<void> {
+    if (rolled >= upto) return;
+    await rollupBatches(writer, rolled, upto);
+    await writer.run("INSERT OR REPLACE INTO lookout_meta VALUES ('rolled_batch', $v)", { v: upto.toString() });
+  }
+
+  /** Queued on the writer: callers wait for it like for any write. */
+  const rollupNow = () =>
+    write(async () => {
+      const upto = batch;
+      if (rolled >= upto) return;
+      await transaction(() => rollupTo(upto));
+      rolled = upto; // only once committed: a failed rollup is retried from the same place
+    });
+
+  function scheduleRollup(): void {
+    if (timer || closed) return;
+    timer = setTimeout(() => {
+      timer = null;
+      // A failed rollup leaves `rolled` behind; the next append or sync() retries it.
+      rollupNow().catch(() => undefined);
+    }, rollupDelay);
+    timer.unref();
+  }
+
+  async function rows(c: DuckDBConnection, sql: string, params?: Record<string, DuckDBValue>) {
+    const reader = await c.runAndReadAll(sql, params);
+    return (await reader.getRowObjectsJS()).map(plainRow);
+  }
+
+  const store: DuckDbEventStore = {
+    dialect: "duckdb",
+
+    migrate: () =>
+      write(async () => {
+        for (const ddl of allDdl("duckdb")) await writer.run(ddl);
+        await writer.run("CREATE TABLE IF NOT EXISTS lookout_meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)");
+        const max = await rows(writer, "SELECT coalesce(max(batch), 0)::VARCHAR AS b FROM events");
+        batch = BigInt(String(max[0]?.b ?? "0"));
+        const meta = Object.fromEntries(
+          (await rows(writer, "SELECT key, value FROM lookout_meta")).map((r) => [String(r.key), String(r.value)]),
+        );
+        if (meta.rollup_version !== ROLLUP_VERSION) {
+          await transaction(async () => {
+            await writer.run(rebuildSql());
+            await writer.run("INSERT OR REPLACE INTO lookout_meta VALUES ('rollup_version', $v)", { v: ROLLUP_VERSION });
+            await writer.run("INSERT OR REPLACE INTO lookout_meta VALUES ('rolled_batch', $v)", { v: batch.toString() });
+          });
+          rolled = batch;
+        } else {
+          rolled = BigInt(meta.rolled_batch ?? "0");
+          // Appends committed before a crash but not yet rolled up.
+          const upto = batch;
+          if (rolled < upto) {
+            await transaction(() => rollupTo(upto));
+            rolled = upto;
+          }
+        }
+      }),
+
+    append: (events) =>
+      write(async () => {
+        if (events.length === 0) return;
+        const b = ++batch;
+        await transaction(async () => {
+          const appender = await writer.createAppender("events");
+          try {
+            appendEvents(appender, events, b);
+          } finally {
+            appender.closeSync(); // flushes into the open transaction
+          }
+          if (rollupDelay === 0) await rollupTo(b);
+        });
+        if (rollupDelay === 0) rolled = b;
+        else scheduleRollup();
+      }),
+
+    sync: () => {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      return rollupNow();
+    },
+
+    upsertVisitors: (profiles) =>
+      write(async () => {
+        if (profiles.length === 0) return;
+        const merged = mergeProfiles(profiles);
+        const sql =
+          "INSERT INTO visitors VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (property, client_id) DO UPDATE SET " +
+          "email = CASE WHEN excluded.email <> '' THEN excluded.email ELSE visitors.email END, " +
+          "name = CASE WHEN excluded.name <> '' THEN excluded.name ELSE visitors.name END, " +
+          "traits = map_concat(visitors.traits, excluded.traits), " +
+          "first_seen = least(visitors.first_seen, excluded.first_seen), last_seen = greatest(visitors.last_seen, excluded.last_seen)";
+        const types = [VARCHAR, VARCHAR, VARCHAR, VARCHAR, MAP(VARCHAR, VARCHAR), TIMESTAMP, TIMESTAMP];
+        await transaction(async () => {
+          for (const p of merged) {
+            const values = [
+              p.property,
+              p.client_id,
+              p.email,
+              p.name,
+              stringMap(p.traits),
+              timestampValue(p.first_seen),
+              timestampValue(p.last_seen),
+            ];
+            await writer.run(sql, values, types);
+          }
+        });
+      }),
+
+    query: <T>(q: CompiledQuery) =>
+      readers.use(async (c) => (await rows(c, q.sql, q.params as Record<string, DuckDBValue>)) as T[]),
+
+    events: (property, q: EventsQuery = {}) =>
+      readers.use(async (c) => {
+        const where = ["property = $property"];
+        const params: Record<string, DuckDBValue> = { property };
+        if (q.clientId !== undefined) {
+          where.push("client_id = $client");
+          params.client = q.clientId;
+        }
+        if (q.from) {
+          where.push("ts >= $from");
+          params.from = timestampValue(q.from);
+        }
+        if (q.to) {
+          where.push("ts < $to");
+          params.to = timestampValue(q.to);
+        }
+        const limit = Math.min(Math.max(1, Math.floor(q.limit ?? 1000)), 10_000);
+        const sql = `SELECT ${EVENT_COLUMN_NAMES.join(", ")} FROM events WHERE ${where.join(" AND ")} ORDER BY ts ${q.newestFirst ? "DESC" : "ASC"}, batch LIMIT ${limit}`;
+        return (await rows(c, sql, params)) as unknown as EventRow[];
+      }),
+
+    visitor: (property, clientId) =>
+      readers.use(async (c) => {
+        const r = await rows(c, "SELECT * FROM visitors WHERE property = $p AND client_id = $c", { p: property, c: clientId });
+        return (r[0] as unknown as VisitorProfile | undefined) ?? null;
+      }),
+
+    recentSessions: (since) =>
+      readers.use(
+        async (c) =>
+          (await rows(
+            c,
+            "SELECT property, visitor_id, arg_max(session_id, ts) AS session_id, max(ts) AS last_ts FROM events WHERE ts >= $since GROUP BY property, visitor_id",
+            { since: timestampValue(since) },
+          )) as unknown as RecentSession[],
+      ),
+
+    deleteProperty: (property) =>
+      write(() =>
+        transaction(async () => {
+          for (const t of ["events", "visitors", "sessions", "session_pages", "session_events"]) {
+            await writer.run(`DELETE FROM ${t} WHERE property = $p`, { p: property });
+          }
+        }),
+      ),
+
+    rebuildRollups: () =>
+      write(() =>
+        transaction(async () => {
+          await writer.run(rebuildSql());
+          await writer.run("INSERT OR REPLACE INTO lookout_meta VALUES ('rolled_batch', $v)", { v: batch.toString() });
+          rolled = batch;
+        }),
+      ),
+
+    checkpoint: () => write(() => writer.run("CHECKPOINT").then(() => undefined)),
+
+    close: async () => {
+      if (closed) return;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await rollupNow().catch(() => undefined);
+      await write(() => writer.run("CHECKPOINT").then(() => undefined)).catch(() => undefined);
+      closed = true;
+      await tail;
+      // Readers finish their current query first: closing under a running query is unsafe.
+      await readers.close();
+      for (const c of readerConns) c.closeSync();
+      writer.closeSync();
+      instance.closeSync();
+    },
+  };
+  await store.migrate();
+  return store;
+}
+
+/** Folds several profiles of one visitor in a batch into one, in order (ON CONFLICT may not touch a row twice). */
+function mergeProfiles(profiles: readonly VisitorProfile[]): VisitorProfile[] {
+  const byKey = new Map<string, VisitorProfile>();
+  for (const p of profiles) {
+    const key = JSON.stringify([p.property, p.client_id]);
+    const prev = byKey.get(key);
+    if (!prev) {
+      byKey.set(key, { ...p, traits: { ...p.traits } });
+      continue;
+    }
+    byKey.set(key, {
+      ...prev,
+      email: p.email || prev.email,
+      name: p.name || prev.name,
+      traits: { ...prev.traits, ...p.traits },
+      first_seen: p.first_seen < prev.first_seen ? p.first_seen : prev.first_seen,
+      last_seen: p.last_seen > prev.last_seen ? p.last_seen : prev.last_seen,
+    });
+  }
+  return [...byKey.values()];
+}

@@ -1,0 +1,58 @@
+// The EventStore interface: the one contract the DuckDB (embedded) and ClickHouse (scale-out)
+// adapters implement and the conformance suite checks.
+import type { CompiledQuery, SqlDialect } from "@lookout/query";
+import type { EventRow, VisitorProfile } from "@lookout/schema";
+
+export type { CompiledQuery, SqlDialect };
+
+export interface EventsQuery {
+  /** Only this visitor's events (the tracker's client id). */
+  clientId?: string;
+  from?: Date;
+  to?: Date;
+  /** Newest first when true; oldest first otherwise. */
+  newestFirst?: boolean;
+  /** At most 10 000. */
+  limit?: number;
+}
+
+/** A visitor's latest visit: what the collector's sessionizer needs to continue visits after a restart. */
+export interface RecentSession {
+  property: string;
+  visitor_id: string;
+  session_id: string;
+  last_ts: Date;
+}
+
+export interface EventStore {
+  readonly dialect: SqlDialect;
+  /** Creates tables if missing. Idempotent. */
+  migrate(): Promise<void>;
+  /**
+   * Appends a batch in one transaction. Resolves only once the rows are durable (they survive
+   * kill -9 of this process); rejects and stores nothing of the batch on failure.
+   */
+  append(rows: readonly EventRow[]): Promise<void>;
+  /**
+   * Upserts identified visitor profiles: first_seen keeps the earliest, last_seen the latest;
+   * a non-empty email or name replaces the stored one; traits merge key by key, newer values win.
+   * Several profiles for one (property, client_id) in a batch apply in order.
+   */
+  upsertVisitors(profiles: readonly VisitorProfile[]): Promise<void>;
+  /**
+   * Resolves once everything appended so far is visible to query(): adapters may bring derived
+   * tables up to date shortly after an append rather than inside it (the DuckDB rollups).
+   */
+  sync(): Promise<void>;
+  /** Runs compiled, parameterised SQL (from @lookout/query) and returns plain JS rows. */
+  query<T = Record<string, unknown>>(q: CompiledQuery): Promise<T[]>;
+  /** Raw events of a property (a visitor's history, exports, tests), ordered by time. */
+  events(property: string, q?: EventsQuery): Promise<EventRow[]>;
+  /** An identified visitor's profile, or null. */
+  visitor(property: string, clientId: string): Promise<VisitorProfile | null>;
+  /** Each visitor's latest session among events since `since`. */
+  recentSessions(since: Date): Promise<RecentSession[]>;
+  /** Deletes every event and profile of a property (property deletion). */
+  deleteProperty(property: string): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,8 @@
+// The event store: the EventStore interface, its DuckDB adapter, the DDL of both dialects, the
+// conformance suite every adapter runs, and runStats (QuerySpec -> compiled SQL -> shaped results).
+
+export * from "./ddl.js";
+export { type DuckDbEventStore, type DuckDbOptions, openDuckDbEventStore } from "./duckdb-store.js";
+export * from "./event-store.js";
+export { idKey } from "./hash.js";
+export * from "./stats.js";

@@ -1,0 +1,2 @@
+export * from "./live-bus.js";
+export * from "./redis-live-bus.js";

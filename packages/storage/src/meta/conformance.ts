@@ -1,0 +1,105 @@
+// The MetaStore conformance suite: every backend (PGlite, PostgreSQL) runs exactly these tests.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashSecret } from "./ids.js";
+import type { MetaStore } from "./meta-store.js";
+
+export function metaStoreConformance(name: string, open: () => Promise<MetaStore>) {
+  describe(`MetaStore conformance: ${name}`, () => {
+    let store: MetaStore;
+    beforeAll(async () => {
+      store = await open();
+    });
+    afterAll(async () => {
+      await store?.close();
+    });
+
+    it("creates users with case-insensitively unique e-mail", async () => {
+      const u = await store.users.create({ email: " Alice@Example.COM ", passwordHash: "h" });
+      expect(u.email).toBe("Alice@Example.COM");
+      expect((await store.users.findByEmail("alice@example.com"))?.id).toBe(u.id);
+      await expect(store.users.create({ email: "ALICE@example.com", passwordHash: "h" })).rejects.toThrow();
+    });
+
+    it("gives the creator an owned account and answers membership questions", async () => {
+      const a = await store.users.create({ email: "a@conf.test", passwordHash: "h" });
+      const b = await store.users.create({ email: "b@conf.test", passwordHash: "h" });
+      const acc = await store.accounts.createWithOwner(a.id, "A's sites");
+      expect(await store.accounts.roleOf(a.id, acc.id)).toBe("owner");
+      expect(await store.accounts.roleOf(b.id, acc.id)).toBeNull();
+      await store.accounts.addMember(acc.id, b.id, "viewer");
+      expect(await store.accounts.listForUser(b.id)).toEqual([{ id: acc.id, name: "A's sites", role: "viewer" }]);
+      await store.accounts.removeMember(acc.id, b.id);
+      expect(await store.accounts.roleOf(b.id, acc.id)).toBeNull();
+    });
+
+    it("stores properties with random public ids and settings", async () => {
+      const u = await store.users.create({ email: "p@conf.test", passwordHash: "h" });
+      const acc = await store.accounts.createWithOwner(u.id, "P");
+      const p1 = await store.properties.create({ accountId: acc.id, websiteUrl: "https://a.test", name: "A", timezone: "UTC" });
+      const p2 = await store.properties.create({
+        accountId: acc.id,
+        websiteUrl: "",
+        name: "B",
+        timezone: "Asia/Tokyo",
+        settings: { cookieless: true },
+      });
+      expect(p1.unique_id).toMatch(/^[A-Za-z0-9_-]{16}$/);
+      expect(p1.unique_id).not.toBe(p2.unique_id);
+      expect(p2.settings.cookieless).toBe(true);
+      expect(p2.settings.excluded_ips).toEqual([]);
+      expect((await store.properties.listByAccount(acc.id)).map((p) => p.name)).toEqual(["A", "B"]);
+      await store.properties.delete(p1.unique_id);
+      expect(await store.properties.findByUniqueId(p1.unique_id)).toBeUndefined();
+    });
+
+    it("resolves tokens until they expire or are revoked, and stores only hashes", async () => {
+      const u = await store.users.create({ email: "t@conf.test", passwordHash: "h" });
+      const t0 = new Date("2026-01-01T00:00:00Z");
+      const { token } = await store.tokens.issue(u.id, 60_000, "ua", t0);
+      expect((await store.tokens.resolve(token, t0))?.userId).toBe(u.id);
+      expect(await store.tokens.resolve(token, new Date(t0.getTime() + 60_000))).toBeNull();
+      const raw = await store.db.selectFrom("auth_tokens").select("token_hash").where("user_id", "=", u.id).execute();
+      expect(raw[0]?.token_hash).toBe(hashSecret(token));
+      const live = await store.tokens.issue(u.id, 3_600_000);
+      await store.tokens.revoke(live.token);
+      expect(await store.tokens.resolve(live.token)).toBeNull();
+      const a = await store.tokens.issue(u.id, 3_600_000);
+      const b = await store.tokens.issue(u.id, 3_600_000);
+      await store.tokens.revokeAllForUser(u.id);
+      expect(await store.tokens.resolve(a.token)).toBeNull();
+      expect(await store.tokens.resolve(b.token)).toBeNull();
+    });
+
+    it("consumes a reset token once, and not after it expires", async () => {
+      const u = await store.users.create({ email: "r@conf.test", passwordHash: "h" });
+      const now = new Date();
+      const token = await store.resets.create(u.id, now);
+      expect(await store.resets.isUsable(token, now)).toBe(true);
+      const [first, second] = await Promise.all([store.resets.consume(token, now), store.resets.consume(token, now)]);
+      expect([first, second].filter((x) => x === u.id)).toHaveLength(1);
+      const late = await store.resets.create(u.id, now);
+      expect(await store.resets.consume(late, new Date(now.getTime() + 60 * 60 * 1000 + 1))).toBeNull();
+    });
+
+    it("serialises concurrent transactions", async () => {
+      const users = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => store.users.create({ email: `c${i}@conf.test`, passwordHash: "h" })),
+      );
+      const accounts = await Promise.all(users.map((u) => store.accounts.createWithOwner(u.id, "c")));
+      expect(new Set(accounts.map((a) => a.id)).size).toBe(8);
+    });
+
+    it("agrees on one salt per day", async () => {
+      const [a, b] = await Promise.all([store.salts.forDay("2026-03-01"), store.salts.forDay("2026-03-01")]);
+      expect(a).toBe(b);
+      expect(await store.salts.forDay("2026-03-02")).not.toBe(a);
+    });
+
+    it("keeps an outbox and an audit log", async () => {
+      await store.outbox.add({ to: "x@conf.test", subject: "Hi", text: "body" });
+      expect((await store.outbox.list(1))[0]?.subject).toBe("Hi");
+      await store.audit.record({ action: "login", detail: { ok: true } });
+      expect((await store.audit.list({ limit: 1 }))[0]?.detail).toEqual({ ok: true });
+    });
+  });
+}

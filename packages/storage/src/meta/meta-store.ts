@@ -1,0 +1,72 @@
+// The MetaStore: one set of repositories over one Kysely database, which is either embedded
+// PGlite (the default) or PostgreSQL (DATABASE_URL). Same schema, same migrations, same code.
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { Kysely, PostgresDialect, sql } from "kysely";
+import pg from "pg";
+import { migrateMeta } from "./migrations.js";
+import { PGliteDialect } from "./pglite-dialect.js";
+import { accountsRepo } from "./repos/accounts.js";
+import { auditRepo } from "./repos/audit.js";
+import { outboxRepo } from "./repos/outbox.js";
+import { passwordResetsRepo } from "./repos/password-resets.js";
+import { propertiesRepo } from "./repos/properties.js";
+import { saltsRepo } from "./repos/salts.js";
+import { tokensRepo } from "./repos/tokens.js";
+import { usersRepo } from "./repos/users.js";
+import type { MetaDatabase } from "./tables.js";
+
+export type MetaConfig =
+  | { kind: "pglite"; dir: string | null } // null: in memory
+  | { kind: "postgres"; url: string; schema?: string };
+
+function repos(db: Kysely<MetaDatabase>) {
+  return {
+    users: usersRepo(db),
+    accounts: accountsRepo(db),
+    properties: propertiesRepo(db),
+    tokens: tokensRepo(db),
+    resets: passwordResetsRepo(db),
+    outbox: outboxRepo(db),
+    audit: auditRepo(db),
+    salts: saltsRepo(db),
+  };
+}
+
+export type MetaStore = ReturnType<typeof repos> & {
+  readonly kind: MetaConfig["kind"];
+  readonly db: Kysely<MetaDatabase>;
+  close(): Promise<void>;
+};
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+async function openDb(config: MetaConfig): Promise<Kysely<MetaDatabase>> {
+  if (config.kind === "pglite") {
+    if (config.dir) mkdirSync(config.dir, { recursive: true });
+    const pglite = config.dir ? new PGlite(config.dir) : new PGlite();
+    return new Kysely<MetaDatabase>({ dialect: new PGliteDialect(pglite) });
+  }
+  const schema = config.schema;
+  if (schema !== undefined && !SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name ${schema}`);
+  const pool = new pg.Pool({
+    connectionString: config.url,
+    max: 10,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  const db = new Kysely<MetaDatabase>({ dialect: new PostgresDialect({ pool }) });
+  if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
+  return db;
+}
+
+/** Opens the metadata store and brings its schema up to date. */
+export async function openMetaStore(config: MetaConfig): Promise<MetaStore> {
+  const db = await openDb(config);
+  try {
+    await migrateMeta(db);
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  return { kind: config.kind, db, ...repos(db), close: () => db.destroy() };
+}

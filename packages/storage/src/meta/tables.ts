@@ -1,0 +1,168 @@
+// Kysely table types of the metadata schema (DESIGN.md §3). The migrations create exactly these.
+import type { ColumnType, Generated, Selectable } from "kysely";
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type Json<T> = ColumnType<T, string, string>;
+
+export interface PropertySettings {
+  cookieless: boolean;
+  allowed_hostnames: string[];
+  excluded_ips: string[];
+  excluded_paths: string[];
+  public_share: { enabled: boolean; password_hash: string | null };
+}
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  email_norm: string;
+  name: string;
+  password_hash: string;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  created_at: CreatedAt;
+}
+
+export interface MembershipsTable {
+  account_id: string;
+  user_id: string;
+  role: "owner" | "admin" | "editor" | "viewer";
+  created_at: CreatedAt;
+}
+
+export interface InvitationsTable {
+  id: string;
+  account_id: string;
+  email_norm: string;
+  role: "admin" | "editor" | "viewer";
+  token_hash: string;
+  invited_by: string;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  accepted_at: Timestamp | null;
+}
+
+export interface PropertiesTable {
+  id: string;
+  unique_id: string;
+  account_id: string;
+  website_url: string;
+  name: string;
+  timezone: string;
+  is_demo: boolean;
+  settings: Json<PropertySettings>;
+  created_at: CreatedAt;
+}
+
+export interface AuthTokensTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+  last_used_at: Timestamp | null;
+  user_agent: string;
+}
+
+export interface PasswordResetsTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  key_hash: string;
+  prefix: string;
+  user_id: string;
+  account_id: string;
+  name: string;
+  created_at: CreatedAt;
+  revoked_at: Timestamp | null;
+}
+
+export interface InsightsTable {
+  id: string;
+  property_id: string;
+  kind: string;
+  name: string;
+  description: string;
+  query: Json<unknown>;
+  created_by: string;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface ReportSchedulesTable {
+  id: string;
+  property_id: string;
+  frequency: "daily" | "weekly" | "monthly";
+  recipients: Json<string[]>;
+  last_sent_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export interface SubscriptionsTable {
+  account_id: string;
+  plan: string;
+  status: string;
+  period_start: Timestamp | null;
+  period_end: Timestamp | null;
+  provider_customer_id: string | null;
+  provider_subscription_id: string | null;
+}
+
+export interface MailOutboxTable {
+  id: Generated<number>;
+  to_addr: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  created_at: CreatedAt;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  account_id: string | null;
+  user_id: string | null;
+  action: string;
+  detail: Json<Record<string, unknown>>;
+  created_at: CreatedAt;
+}
+
+export interface SaltsTable {
+  day: string;
+  secret: string;
+  created_at: CreatedAt;
+}
+
+export interface MetaDatabase {
+  users: UsersTable;
+  accounts: AccountsTable;
+  memberships: MembershipsTable;
+  invitations: InvitationsTable;
+  properties: PropertiesTable;
+  auth_tokens: AuthTokensTable;
+  password_resets: PasswordResetsTable;
+  api_keys: ApiKeysTable;
+  insights: InsightsTable;
+  report_schedules: ReportSchedulesTable;
+  subscriptions: SubscriptionsTable;
+  mail_outbox: MailOutboxTable;
+  audit_log: AuditLogTable;
+  salts: SaltsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type PropertyRow = Selectable<PropertiesTable>;
+export type MembershipRow = Selectable<MembershipsTable>;

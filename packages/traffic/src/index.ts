@@ -1,0 +1,3 @@
+// @lookout/traffic: synthetic traffic with realistic skew, for the demo property, the `generate`
+// CLI command, tests and benchmarks (DESIGN.md §8).
+export * from "./history.js";

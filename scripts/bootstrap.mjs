@@ -1,0 +1,76 @@
+// Brings a checkout to a runnable state, doing only what is missing or stale: `npm ci` when the
+// lock file changed, the tracker and web builds when their sources changed, and (for browser
+// tests) Debian's Chromium. `npm start`, `npm test` and the CLI call it first.
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = resolve(fileURLToPath(import.meta.url), "../..");
+const quiet = process.argv.includes("--quiet");
+const log = (m) => quiet || process.stderr.write(`[bootstrap] ${m}\n`);
+
+function newest(path) {
+  if (!existsSync(path)) return 0;
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let max = st.mtimeMs;
+  for (const e of readdirSync(path)) {
+    if (e === "node_modules" || e === "dist") continue;
+    max = Math.max(max, newest(join(path, e)));
+  }
+  return max;
+}
+
+const oldest = (path) => (existsSync(path) ? statSync(path).mtimeMs : 0);
+
+function run(cmd, args, opts = {}) {
+  execFileSync(cmd, args, { cwd: ROOT, stdio: quiet ? ["ignore", "ignore", "inherit"] : "inherit", ...opts });
+}
+
+export function ensureDependencies() {
+  const marker = join(ROOT, "node_modules/.package-lock.json");
+  if (!existsSync(marker) || oldest(marker) < oldest(join(ROOT, "package-lock.json"))) {
+    log("installing dependencies (npm ci)");
+    run("npm", ["ci", "--no-audit", "--no-fund"]);
+  }
+}
+
+export function ensureBuilds() {
+  const tracker = join(ROOT, "packages/tracker");
+  if (existsSync(join(tracker, "build.mjs")) && oldest(join(tracker, "dist/script.js")) < newest(join(tracker, "src"))) {
+    log("building the tracker");
+    run("npm", ["run", "build", "-w", "@lookout/tracker", "--silent"]);
+  }
+  const web = join(ROOT, "apps/web");
+  const webInputs = Math.max(
+    newest(join(web, "src")),
+    newest(join(web, "public")),
+    oldest(join(web, "index.html")),
+    oldest(join(web, "vite.config.ts")),
+    newest(join(ROOT, "packages/schema/src")),
+  );
+  if (existsSync(join(web, "vite.config.ts")) && oldest(join(web, "dist/index.html")) < webInputs) {
+    log("building the web app");
+    run("npm", ["run", "build", "-w", "@lookout/web", "--silent"]);
+  }
+}
+
+export function ensureChromium() {
+  const bin = process.env.LOOKOUT_CHROMIUM ?? "/usr/bin/chromium";
+  if (existsSync(bin)) return;
+  log("installing Debian's chromium for the browser tests (apt-get)");
+  try {
+    run("apt-get", ["update", "-qq"]);
+    run("apt-get", ["install", "-y", "-qq", "chromium"], { env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  } catch (err) {
+    throw new Error(`could not install chromium with apt-get: ${err.message}`);
+  }
+  if (!existsSync(bin)) throw new Error(`chromium is still missing at ${bin}`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  ensureDependencies();
+  ensureBuilds();
+  if (process.argv.includes("--browser")) ensureChromium();
+}
