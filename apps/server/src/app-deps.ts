@@ -1,6 +1,7 @@
 // What the composition root hands to every route module.
-import type { MetaStore } from "@lookout/storage";
+import type { EventStore, MetaStore } from "@lookout/storage";
 import type { AuthService } from "./auth/auth-service.js";
+import type { Collector } from "./collect/collector.js";
 import type { Config } from "./config/config.js";
 import type { Presence } from "./live/presence.js";
 import type { Mailer } from "./mail/mailer.js";
@@ -11,4 +12,6 @@ export interface AppDeps {
   mailer: Mailer;
   auth: AuthService;
   presence: Presence;
+  events: EventStore;
+  collector: Collector;
 }

@@ -4,11 +4,14 @@ import fastifyCookie from "@fastify/cookie";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
 import type { AppDeps } from "./app-deps.js";
 import { registerAuthRoutes } from "./auth/routes.js";
+import { registerCollectRoutes } from "./collect/routes.js";
+import { registerDemoRoutes } from "./demo/routes.js";
 import { installBodyParsers } from "./http/body-parsers.js";
 import { installErrorHandling } from "./http/errors.js";
 import { installSecurityHeaders } from "./http/security-headers.js";
 import { registerLiveRoutes } from "./live/routes.js";
 import { registerPropertyRoutes } from "./properties/routes.js";
+import { registerStatsRoutes } from "./stats/routes.js";
 import { registerWebRoutes } from "./web/routes.js";
 
 export const API_BODY_LIMIT = 64 * 1024;
@@ -32,6 +35,9 @@ export async function buildApp(deps: AppDeps, opts: { webDist?: string } = {}): 
   app.get("/healthz", async () => ({ ok: true }));
   registerAuthRoutes(app, deps);
   registerPropertyRoutes(app, deps);
+  registerCollectRoutes(app, deps);
+  registerDemoRoutes(app, deps);
+  registerStatsRoutes(app, deps);
   await registerLiveRoutes(app, deps);
   await registerWebRoutes(app, deps, opts.webDist);
   return app;

@@ -4,13 +4,22 @@ import { ensureOwner } from "./accounts/provision.js";
 import { buildApp } from "./app.js";
 import { ConfigError, loadConfig } from "./config/config.js";
 import { DataDirBusyError } from "./config/data-dir-lock.js";
+import { createDemoProperty, startDemoTraffic } from "./demo/demo-site.js";
 import { openRuntime } from "./runtime.js";
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const runtime = await openRuntime(config);
-  const ownerNote = await ensureOwner(runtime.meta, config);
-  if (ownerNote) process.stdout.write(`${ownerNote}\n`);
+  const owner = await ensureOwner(runtime.meta, config);
+  if (owner) process.stdout.write(`${owner.message}\n`);
+  const origin = config.publicUrl ?? `http://localhost:${config.port}`;
+  if (owner && config.demo) {
+    const demo = await createDemoProperty(runtime, owner.accountId, origin);
+    process.stdout.write(
+      `Created the "Demo site" property (${demo.unique_id}) with 30 days of sample traffic; open ${origin}/demo/site\n`,
+    );
+  }
+  const stopDemo = config.demo ? await startDemoTraffic(runtime, origin) : async () => {};
   const app = await buildApp(runtime);
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -18,6 +27,7 @@ async function main(): Promise<void> {
     closing = true;
     app.log.info({ signal }, "shutting down");
     try {
+      await stopDemo();
       await app.close();
       await runtime.close();
       process.exit(0);

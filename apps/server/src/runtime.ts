@@ -1,16 +1,31 @@
 // Opens what a Lookout process needs (stores, mailer, services) from the configuration, for the
 // server and the CLI alike, and closes it in reverse order.
 import { join } from "node:path";
-import { type LiveBus, type MetaStore, memoryLiveBus, openMetaStore, redisLiveBus } from "@lookout/storage";
+import { createEnricher, createGeoLookup, type GeoLookup, SESSION_TIMEOUT_MS } from "@lookout/ingest";
+import {
+  type EventStore,
+  type LiveBus,
+  type MetaStore,
+  memoryLiveBus,
+  openDuckDbEventStore,
+  openMetaStore,
+  redisLiveBus,
+} from "@lookout/storage";
 import type { AppDeps } from "./app-deps.js";
 import { createAuthService } from "./auth/auth-service.js";
+import { createCollector } from "./collect/collector.js";
 import type { Config } from "./config/config.js";
 import { lockDataDir } from "./config/data-dir-lock.js";
 import { Presence } from "./live/presence.js";
 import { type Mailer, outboxMailer, smtpMailer } from "./mail/mailer.js";
 
 export interface Runtime extends AppDeps {
+  geo: GeoLookup;
   close(): Promise<void>;
+}
+
+export function openEvents(config: Config): Promise<EventStore> {
+  return openDuckDbEventStore(join(config.dataDir, "events.duckdb"));
 }
 
 export function openMeta(config: Config): Promise<MetaStore> {
@@ -26,6 +41,7 @@ export async function openRuntime(
   const unlock = lockDataDir(config.dataDir);
   let meta: MetaStore | undefined;
   let bus: LiveBus | undefined;
+  let events: EventStore | undefined;
   try {
     meta = await openMeta(config);
     const mailer: Mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : outboxMailer(meta, print);
@@ -33,15 +49,28 @@ export async function openRuntime(
     bus = config.redisUrl ? await redisLiveBus(config.redisUrl) : memoryLiveBus();
     const presence = new Presence(bus);
     await presence.start();
+    events = await openEvents(config);
+    const geo = createGeoLookup({ cityDbPath: config.geoCityDb });
+    await geo.ready();
+    const enricher = createEnricher({ saltStore: meta.salts, geo });
+    // Visits in progress before a restart continue rather than splitting in two.
+    enricher.sessions.warm(await events.recentSessions(new Date(Date.now() - SESSION_TIMEOUT_MS)));
+    const collector = createCollector({ meta, events, enricher, presence });
     const opened = meta;
     const openedBus = bus;
+    const openedEvents = events;
     return {
       config,
       meta: opened,
       mailer,
       auth,
       presence,
+      events: openedEvents,
+      collector,
+      geo,
       async close() {
+        await collector.drain();
+        await openedEvents.close();
         presence.stop();
         await openedBus.close();
         await mailer.close();
@@ -50,6 +79,7 @@ export async function openRuntime(
       },
     };
   } catch (err) {
+    await events?.close().catch(() => {});
     await bus?.close().catch(() => {});
     await meta?.close().catch(() => {});
     unlock();

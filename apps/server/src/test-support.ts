@@ -4,13 +4,15 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type MetaStore, memoryLiveBus, openMetaStore } from "@lookout/storage";
+import { createEnricher, createGeoLookup } from "@lookout/ingest";
+import { type EventStore, type MetaStore, memoryLiveBus, openDuckDbEventStore, openMetaStore } from "@lookout/storage";
 import { requirePostgres } from "@lookout/storage/test-services";
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { createUserWithAccount } from "./accounts/provision.js";
 import { buildApp } from "./app.js";
 import { createAuthService } from "./auth/auth-service.js";
+import { createCollector } from "./collect/collector.js";
 import { loadConfig } from "./config/config.js";
 import { Presence } from "./live/presence.js";
 import { type Mailer, outboxMailer } from "./mail/mailer.js";
@@ -20,6 +22,7 @@ export type Backend = "pglite" | "postgres";
 export interface TestApp {
   app: FastifyInstance;
   meta: MetaStore;
+  events: EventStore;
   presence: Presence;
   mail: string[];
   close(): Promise<void>;
@@ -56,15 +59,22 @@ export async function createTestApp(
   const auth = createAuthService({ meta, mailer, sessionTtlMs: config.sessionTtlMs });
   const presence = new Presence(memoryLiveBus());
   await presence.start();
-  const app = await buildApp({ config, meta, mailer, auth, presence }, { webDist: join(dir, "no-web") });
+  const events = await openDuckDbEventStore(join(dir, "events.duckdb"), { rollupDelayMs: 0, readers: 2 });
+  const enricher = createEnricher({ saltStore: meta.salts, geo: createGeoLookup() });
+  await enricher.geo.ready();
+  const collector = createCollector({ meta, events, enricher, presence }, { maxDelayMs: 1 });
+  const app = await buildApp({ config, meta, mailer, auth, presence, events, collector }, { webDist: join(dir, "no-web") });
   return {
     app,
     meta,
+    events,
     presence,
     mail,
     async close() {
       presence.stop();
       await app.close();
+      await collector.drain();
+      await events.close();
       await meta.close();
       await dropSchema?.();
       rmSync(dir, { recursive: true, force: true });

@@ -16,3 +16,4 @@ export * from "./identity/salts.js";
 export * from "./identity/sessionizer.js";
 export * from "./identity/visitor-id.js";
 export * from "./lru.js";
+export * from "./buffer/group-commit.js";

@@ -15,6 +15,8 @@ export interface GenerateOptions {
   batchSize?: number;
   /** Stop after this many events. */
   maxEvents?: number;
+  /** The site's hostname (default example.com). */
+  hostname?: string;
 }
 
 /** sfc32: small, fast, good enough statistically for traffic shapes. */
@@ -200,7 +202,7 @@ const pickCampaign = zipf(CAMPAIGNS, 1.0);
 
 const DAY = 86_400_000;
 
-function blank(property: string): EventRow {
+function blank(property: string, hostname: string): EventRow {
   return {
     property,
     ts: new Date(0),
@@ -208,7 +210,7 @@ function blank(property: string): EventRow {
     visitor_id: "",
     session_id: "",
     client_id: "",
-    hostname: "example.com",
+    hostname,
     path: "/",
     url: "",
     title: "",
@@ -238,11 +240,11 @@ function blank(property: string): EventRow {
 }
 
 /** One visit's events, in time order. */
-function visit(r: () => number, v: Visitor, start: number, sessionId: string, property: string): EventRow[] {
+function visit(r: () => number, v: Visitor, start: number, sessionId: string, property: string, host: string): EventRow[] {
   const [source, refHost, channel] = pickSource(r);
   const campaign = r() < 0.08 ? pickCampaign(r) : "";
   const base: EventRow = {
-    ...blank(property),
+    ...blank(property, host),
     visitor_id: v.id,
     session_id: sessionId,
     client_id: v.id,
@@ -270,7 +272,7 @@ function visit(r: () => number, v: Visitor, start: number, sessionId: string, pr
   let t = start;
   for (let i = 0; i < pages; i++) {
     const path = i === 0 && r() < 0.35 ? "/" : pickPage(r);
-    out.push({ ...base, ts: new Date(t), name: "pageview", path, url: `https://example.com${path}`, title: path });
+    out.push({ ...base, ts: new Date(t), name: "pageview", path, url: `https://${host}${path}`, title: path });
     const engaged = Math.floor(3000 + r() * r() * 180_000);
     if (r() < 0.85)
       out.push({
@@ -278,7 +280,7 @@ function visit(r: () => number, v: Visitor, start: number, sessionId: string, pr
         ts: new Date(t + engaged),
         name: "engagement",
         path,
-        url: `https://example.com${path}`,
+        url: `https://${host}${path}`,
         engaged_ms: engaged,
       });
     if (pages > 1 && r() < 0.04) {
@@ -335,7 +337,7 @@ export function* generateEvents(o: GenerateOptions): Generator<EventRow[]> {
     for (const [vi, k, t] of byDay[day] ?? []) {
       let v = visitors.get(vi);
       if (!v) visitors.set(vi, (v = makeVisitor(r, vi, o.seed)));
-      events.push(...visit(r, v, t, `s${o.seed}-${vi}-${k}`, o.property));
+      events.push(...visit(r, v, t, `s${o.seed}-${vi}-${k}`, o.property, o.hostname ?? "example.com"));
     }
     byDay[day] = [];
     events.sort((a, b) => a.ts.getTime() - b.ts.getTime());

@@ -28,13 +28,22 @@ export async function createUserWithAccount(
   return { user, accountId: account.id, password, generated };
 }
 
-/** On an empty store, creates the owner; returns what to print, or null when users exist. */
-export async function ensureOwner(meta: MetaStore, env: { adminEmail?: string; adminPassword?: string }): Promise<string | null> {
+/**
+ * On an empty store, creates the owner; returns what to print and the owner's account, or null
+ * when users exist.
+ */
+export async function ensureOwner(
+  meta: MetaStore,
+  env: { adminEmail?: string; adminPassword?: string },
+): Promise<{ message: string; accountId: string } | null> {
   if ((await meta.users.count()) > 0) return null;
   const email = env.adminEmail ?? "admin@lookout.local";
   const created = await createUserWithAccount(meta, { email, ...(env.adminPassword ? { password: env.adminPassword } : {}) });
-  if (!created.generated) return `Created the owner account ${email} with the password from LOOKOUT_ADMIN_PASSWORD.`;
-  return [
+  const accountId = created.accountId;
+  if (!created.generated) {
+    return { accountId, message: `Created the owner account ${email} with the password from LOOKOUT_ADMIN_PASSWORD.` };
+  }
+  const message = [
     "",
     "  Lookout created your owner account. This password is shown only once:",
     `    e-mail:   ${email}`,
@@ -42,4 +51,5 @@ export async function ensureOwner(meta: MetaStore, env: { adminEmail?: string; a
     `  Change it with: npm run lookout -- user:reset-password --email ${email}`,
     "",
   ].join("\n");
+  return { accountId, message };
 }

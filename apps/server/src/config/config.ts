@@ -24,6 +24,9 @@ const EnvSchema = z.object({
   LOOKOUT_TRUSTED_PROXIES: z.string().default(""),
   LOOKOUT_COOKIE_SECURE: bool.optional(),
   LOOKOUT_DEMO: bool.default(true),
+  LOOKOUT_RATE_PER_IP: z.coerce.number().positive().default(50),
+  LOOKOUT_RATE_PER_PROPERTY: z.coerce.number().positive().default(20_000),
+  LOOKOUT_GEO_CITY_DB: z.string().min(1).optional(),
   LOOKOUT_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -42,6 +45,10 @@ export type Config = {
   trustedProxies: string[];
   cookieSecure: boolean | undefined;
   demo: boolean;
+  /** Collector token buckets, events per second (bursts of a few seconds' worth). */
+  collectRate: { perIp: { perSecond: number; burst: number }; perProperty: { perSecond: number; burst: number } };
+  /** An optional MaxMind-format city database; the country database ships with Lookout. */
+  geoCityDb: string | undefined;
   logLevel: z.infer<typeof EnvSchema>["LOOKOUT_LOG_LEVEL"];
 };
 
@@ -71,6 +78,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter(Boolean),
     cookieSecure: e.LOOKOUT_COOKIE_SECURE,
     demo: e.LOOKOUT_DEMO,
+    collectRate: {
+      perIp: { perSecond: e.LOOKOUT_RATE_PER_IP, burst: e.LOOKOUT_RATE_PER_IP * 4 },
+      perProperty: { perSecond: e.LOOKOUT_RATE_PER_PROPERTY, burst: e.LOOKOUT_RATE_PER_PROPERTY * 2 },
+    },
+    geoCityDb: e.LOOKOUT_GEO_CITY_DB,
     logLevel: e.LOOKOUT_LOG_LEVEL,
   };
 }

@@ -1,0 +1,118 @@
+// The collection pipeline behind POST /api/event (DESIGN.md §5): property lookup, enrichment,
+// group-committed durable append, then presence. `collect` resolves only once the event is
+// durable, so the route's 202 means "stored"; a dropped event resolves with its reason.
+import { type Enricher, type EnrichPropertySettings, GroupCommitQueue } from "@lookout/ingest";
+import type { EventRow, TrackerEvent, VisitorProfile } from "@lookout/schema";
+import type { EventStore, MetaStore, PropertyRow } from "@lookout/storage";
+import type { Presence } from "../live/presence.js";
+import { PropertyCache } from "./property-cache.js";
+
+export type DropReason = "unknown_property" | "bot" | "excluded_ip" | "excluded_path" | "hostname_not_allowed";
+
+export interface Connection {
+  ip: string;
+  userAgent: string;
+  now: Date;
+}
+
+interface Item {
+  row: EventRow;
+  profile?: VisitorProfile;
+}
+
+export interface CollectorOptions {
+  maxBatch?: number;
+  maxDelayMs?: number;
+  maxPending?: number;
+}
+
+export interface Collector {
+  /** The property an event names, from a short-lived cache (null when unknown). */
+  property(uniqueId: string): Promise<PropertyRow | null>;
+  collect(body: TrackerEvent, conn: Connection, property: PropertyRow): Promise<DropReason | null>;
+  /** Forgets cached settings of a property (after a settings change or deletion). */
+  invalidate(uniqueId: string): void;
+  /** Refuses new events and resolves once every accepted one is stored. */
+  drain(): Promise<void>;
+}
+
+/** The enrichment view of a property; cached per row object so rules compile once per property. */
+const settingsCache = new WeakMap<PropertyRow, EnrichPropertySettings>();
+function settingsOf(p: PropertyRow): EnrichPropertySettings {
+  let s = settingsCache.get(p);
+  if (!s) {
+    s = {
+      unique_id: p.unique_id,
+      cookieless: p.settings.cookieless,
+      allowed_hostnames: p.settings.allowed_hostnames,
+      excluded_ips: p.settings.excluded_ips,
+      excluded_paths: p.settings.excluded_paths,
+      timezone: p.timezone,
+    };
+    settingsCache.set(p, s);
+  }
+  return s;
+}
+
+export function createCollector(
+  deps: { meta: MetaStore; events: EventStore; enricher: Enricher; presence: Presence },
+  opts: CollectorOptions = {},
+): Collector {
+  const properties = new PropertyCache(deps.meta);
+  const queue = new GroupCommitQueue<Item>(
+    async (items) => {
+      await deps.events.append(items.map((i) => i.row));
+      const profiles = items.flatMap((i) => (i.profile ? [i.profile] : []));
+      if (profiles.length > 0) await deps.events.upsertVisitors(profiles);
+    },
+    { maxBatch: opts.maxBatch ?? 5000, maxDelayMs: opts.maxDelayMs ?? 4, maxPending: opts.maxPending ?? 100_000 },
+  );
+  // Identified e-mails per visitor, so that live presence keeps showing who they are.
+  const emails = new Map<string, string>();
+
+  function announce(row: EventRow, profile: VisitorProfile | undefined): void {
+    const key = `${row.property}\u0000${row.client_id}`;
+    if (profile?.email) {
+      emails.delete(key);
+      emails.set(key, profile.email);
+      if (emails.size > 50_000) emails.delete(emails.keys().next().value as string);
+    }
+    const ts = row.ts.getTime();
+    const signal =
+      row.name === "pageleave"
+        ? ({ kind: "leave", propertyId: row.property, clientid: row.client_id, pageKey: row.url, ts } as const)
+        : ({
+            kind: "seen",
+            s: {
+              clientid: row.client_id,
+              propertyId: row.property,
+              country: row.country || undefined,
+              page: row.path,
+              title: row.title,
+              source: row.referrer_source || "Direct / None",
+              referrer: row.referrer,
+              device: row.device,
+              browser: row.browser,
+              os: row.os,
+              email: emails.get(key),
+              ts,
+              pageKey: row.url,
+            },
+          } as const);
+    // Presence is best effort: the event is already stored, and a bus hiccup must not fail it.
+    deps.presence.signal(signal).catch(() => {});
+  }
+
+  return {
+    property: (uniqueId) => properties.get(uniqueId),
+    invalidate: (uniqueId) => properties.invalidate(uniqueId),
+    async collect(body, conn, property) {
+      const result = await deps.enricher.enrich(body, { ...conn, property: settingsOf(property) });
+      if (!result.ok) return result.reason;
+      await queue.push([{ row: result.row, profile: result.profile }]);
+      announce(result.row, result.profile);
+      return null;
+    },
+    drain: () => queue.drain(),
+  };
+}

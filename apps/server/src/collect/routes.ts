@@ -1,0 +1,75 @@
+// POST /api/event (DESIGN.md §5), the one cross-origin endpoint: parse and validate the tracker
+// body, rate-limit per client IP and per property, then hand it to the collector. 202 means the
+// event is durable, or was dropped on purpose (the X-Lookout-Dropped header says why).
+import { compileIpList, QueueClosedError, QueueFullError, resolveClientIp } from "@lookout/ingest";
+import { TrackerEventSchema } from "@lookout/schema";
+import type { FastifyInstance, FastifyReply } from "fastify";
+import type { AppDeps } from "../app-deps.js";
+import { HttpError, tooMany } from "../http/errors.js";
+import { TokenBuckets } from "./rate-limit.js";
+import { registerScriptRoute } from "./script-route.js";
+
+export const EVENT_BODY_LIMIT = 16 * 1024;
+export const DROPPED_HEADER = "x-lookout-dropped";
+
+function cors(reply: FastifyReply): void {
+  reply.headers({
+    "access-control-allow-origin": "*",
+    "access-control-allow-methods": "POST, OPTIONS",
+    "access-control-allow-headers": "content-type",
+    "access-control-expose-headers": DROPPED_HEADER,
+    "access-control-max-age": "86400",
+    "cross-origin-resource-policy": "cross-origin",
+  });
+}
+
+export function registerCollectRoutes(app: FastifyInstance, { config, collector }: AppDeps): void {
+  registerScriptRoute(app);
+  const trusted = compileIpList(config.trustedProxies).matches;
+  const perIp = new TokenBuckets(config.collectRate.perIp);
+  const perProperty = new TokenBuckets(config.collectRate.perProperty);
+
+  app.options("/api/event", async (_req, reply) => {
+    cors(reply);
+    return reply.code(204).send();
+  });
+
+  app.post(
+    "/api/event",
+    {
+      bodyLimit: EVENT_BODY_LIMIT,
+      // Headers set here survive into error replies (400, 413), so browsers can read those too.
+      onRequest: async (_req, reply) => cors(reply),
+    },
+    async (req, reply) => {
+      const parsed = TrackerEventSchema.safeParse(req.body);
+      if (!parsed.success) throw parsed.error;
+      const body = parsed.data;
+      const ip = resolveClientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trusted);
+      const now = new Date();
+      const ipWait = perIp.take(ip, now.getTime());
+      if (ipWait > 0) throw tooMany(ipWait, "Too many events from this address.");
+      const property = await collector.property(body.property);
+      if (!property) return reply.code(202).header(DROPPED_HEADER, "unknown_property").send();
+      const propertyWait = perProperty.take(property.unique_id, now.getTime());
+      if (propertyWait > 0) throw tooMany(propertyWait, "Too many events for this property.");
+      try {
+        const dropped = await collector.collect(body, { ip, userAgent: req.headers["user-agent"] ?? "", now }, property);
+        if (dropped) reply.header(DROPPED_HEADER, dropped);
+        return reply.code(202).send();
+      } catch (err) {
+        if (err instanceof QueueFullError) {
+          throw new HttpError(503, "overloaded", "The collector is busy; retry shortly.", undefined, {
+            "retry-after": String(Math.max(1, Math.ceil(err.retryAfterMs / 1000))),
+          });
+        }
+        if (err instanceof QueueClosedError) {
+          throw new HttpError(503, "shutting_down", "The collector is restarting; retry shortly.", undefined, {
+            "retry-after": "2",
+          });
+        }
+        throw err;
+      }
+    },
+  );
+}

@@ -1,0 +1,204 @@
+// The Stats API's query string (README "Stats API") -> the one QuerySpec of @lookout/schema.
+// Every problem becomes a 400 that names the parameter, so an API user can fix their call.
+import {
+  BASE_DIMENSIONS,
+  COMPARISONS,
+  DATE_PRESETS,
+  type Filter,
+  type FilterOp,
+  INTERVALS,
+  isCalendarDate,
+  isPropDimension,
+  METRICS,
+  type Metric,
+  QUERY_LIMITS,
+  type QueryKind,
+  type QuerySpec,
+  type QuerySpecInput,
+  QuerySpecSchema,
+} from "@lookout/schema";
+import { HttpError } from "../http/errors.js";
+
+export const paramError = (param: string, message: string) =>
+  new HttpError(400, "invalid_parameter", `${param}: ${message}`, { param });
+
+/** Filter operators of the `filters` parameter, longest first so `!=` is not read as `=`. */
+const OPERATORS: [string, FilterOp][] = [
+  ["==", "is"],
+  ["!=", "is_not"],
+  ["!~", "not_contains"],
+  ["=~", "matches"],
+  ["~", "contains"],
+];
+const OP_CHARS = /[=!~]/;
+
+/** Splits on `sep` outside backslash escapes and unescapes `\;`, `\|` and `\\`. */
+function splitEscaped(s: string, sep: string): string[] {
+  const out: string[] = [];
+  let cur = "";
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i] as string;
+    if (c === "\\" && i + 1 < s.length) {
+      cur += s[++i];
+      continue;
+    }
+    if (c === sep) {
+      out.push(cur);
+      cur = "";
+      continue;
+    }
+    cur += c;
+  }
+  out.push(cur);
+  return out;
+}
+
+/** Splits on unescaped `sep`, keeping escapes in the parts (for a second, inner split). */
+function splitKeepingEscapes(s: string, sep: string): string[] {
+  const out: string[] = [];
+  let cur = "";
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i] as string;
+    if (c === "\\" && i + 1 < s.length) {
+      cur += c + s[++i];
+      continue;
+    }
+    if (c === sep) {
+      out.push(cur);
+      cur = "";
+      continue;
+    }
+    cur += c;
+  }
+  out.push(cur);
+  return out;
+}
+
+/** `page==/pricing;country!=US|DE;page~blog` -> filters. */
+export function parseFilters(raw: string): Filter[] {
+  if (raw.trim() === "") return [];
+  const parts = splitKeepingEscapes(raw, ";").filter((p) => p.trim() !== "");
+  if (parts.length > QUERY_LIMITS.maxFilters) throw paramError("filters", `at most ${QUERY_LIMITS.maxFilters} filters`);
+  return parts.map((part) => {
+    const at = part.search(OP_CHARS);
+    if (at <= 0) throw paramError("filters", `expected dimension, operator and value in "${part.slice(0, 80)}"`);
+    const dimension = part.slice(0, at).trim();
+    const rest = part.slice(at);
+    const op = OPERATORS.find(([sym]) => rest.startsWith(sym));
+    if (!op) throw paramError("filters", `unknown operator in "${part.slice(0, 80)}"; use ==, !=, ~, !~ or =~`);
+    if (!(BASE_DIMENSIONS as readonly string[]).includes(dimension) && !isPropDimension(dimension)) {
+      throw paramError("filters", `unknown dimension "${dimension.slice(0, 80)}"`);
+    }
+    const values = splitEscaped(rest.slice(op[0].length), "|");
+    return { dimension, op: op[1], values } as Filter;
+  });
+}
+
+/** The inverse of parseFilters (the web app builds the same strings). */
+export function formatFilters(filters: readonly Filter[]): string {
+  const esc = (v: string) => v.replace(/[\\;|]/g, (c) => `\\${c}`);
+  const sym = Object.fromEntries(OPERATORS.map(([s, op]) => [op, s])) as Record<FilterOp, string>;
+  return filters.map((f) => `${f.dimension}${sym[f.op]}${f.values.map(esc).join("|")}`).join(";");
+}
+
+type Query = Record<string, unknown>;
+
+function one(q: Query, name: string): string | undefined {
+  const v = q[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== "string") throw paramError(name, "give it once");
+  return v;
+}
+
+function pick<T extends string>(q: Query, name: string, allowed: readonly T[]): T | undefined {
+  const v = one(q, name);
+  if (v === undefined || v === "") return undefined;
+  if (!(allowed as readonly string[]).includes(v)) throw paramError(name, `must be one of ${allowed.join(", ")}`);
+  return v as T;
+}
+
+function int(q: Query, name: string, min: number, max: number): number | undefined {
+  const v = one(q, name);
+  if (v === undefined || v === "") return undefined;
+  if (!/^\d{1,9}$/.test(v) || Number(v) < min || Number(v) > max)
+    throw paramError(name, `must be a whole number from ${min} to ${max}`);
+  return Number(v);
+}
+
+export function propertyId(q: Query): string {
+  const id = one(q, "property_id");
+  if (!id) throw paramError("property_id", "is required");
+  if (id.length > 64) throw paramError("property_id", "is too long");
+  return id;
+}
+
+/** Builds and validates the QuerySpec of one Stats API call. */
+export function specFromQuery(kind: QueryKind, q: Query): QuerySpec {
+  const property = propertyId(q);
+  const preset = pick(q, "period", DATE_PRESETS) ?? "last_7_days";
+  const date = one(q, "date");
+  let from: string | undefined;
+  let to: string | undefined;
+  if (preset === "custom") {
+    const [a, b, ...more] = (date ?? "").split(",");
+    if (!a || !b || more.length > 0 || !isCalendarDate(a) || !isCalendarDate(b)) {
+      throw paramError("date", "period=custom needs date=YYYY-MM-DD,YYYY-MM-DD");
+    }
+    if (a > b) throw paramError("date", "the first date must not be after the second");
+    [from, to] = [a, b];
+  } else if (date) {
+    throw paramError("date", "is only for period=custom");
+  }
+  const metricsRaw = one(q, "metrics");
+  const metrics = (metricsRaw ? metricsRaw.split(",") : ["visitors"]).map((m) => m.trim());
+  for (const m of metrics)
+    if (!(METRICS as readonly string[]).includes(m)) throw paramError("metrics", `unknown metric "${m.slice(0, 40)}"`);
+  if (new Set(metrics).size !== metrics.length) throw paramError("metrics", "metrics must be unique");
+  const goal = one(q, "goal") || undefined;
+  if ((metrics.includes("conversions") || metrics.includes("conversion_rate")) && !goal) {
+    throw paramError("goal", "conversions and conversion_rate need goal=<custom event name>");
+  }
+  const spec: QuerySpecInput = {
+    kind,
+    property,
+    date_range: { preset, from, to },
+    metrics: metrics as Metric[],
+    filters: parseFilters(one(q, "filters") ?? ""),
+    goal,
+  };
+  if (kind !== "breakdown") {
+    const compare = pick(q, "compare", COMPARISONS);
+    if (compare && preset === "all_time") throw paramError("compare", "all_time has no period to compare with");
+    spec.comparison = compare ?? null;
+  }
+  if (kind === "timeseries") spec.interval = pick(q, "interval", INTERVALS);
+  if (kind === "breakdown") {
+    const dimension = one(q, "dimension");
+    if (!dimension) throw paramError("dimension", "is required");
+    if (!(BASE_DIMENSIONS as readonly string[]).includes(dimension) && !isPropDimension(dimension)) {
+      throw paramError("dimension", `unknown dimension "${dimension.slice(0, 80)}"`);
+    }
+    spec.dimensions = [dimension as QuerySpec["dimensions"][number]];
+    const limit = int(q, "limit", 1, QUERY_LIMITS.maxLimit) ?? 100;
+    const page = int(q, "page", 1, 1_000_000) ?? 1;
+    if ((page - 1) * limit > QUERY_LIMITS.maxOffset) throw paramError("page", "is too far; narrow the query with filters");
+    spec.limit = limit;
+    spec.offset = (page - 1) * limit;
+    const order = one(q, "order");
+    if (order) {
+      const [by, direction = "desc"] = order.split(":");
+      if (by !== "dimension" && !metrics.includes(by ?? ""))
+        throw paramError("order", "order by a requested metric or by dimension");
+      if (direction !== "asc" && direction !== "desc") throw paramError("order", "direction must be asc or desc");
+      spec.order = { by: by as Metric | "dimension", direction };
+    }
+  }
+  const parsed = QuerySpecSchema.safeParse(spec);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = String(issue?.path[0] ?? "query");
+    const param = { date_range: "period", dimensions: "dimension", comparison: "compare", offset: "page" }[path] ?? path;
+    throw paramError(param, issue?.message ?? "invalid");
+  }
+  return parsed.data;
+}
