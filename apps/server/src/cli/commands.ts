@@ -3,7 +3,10 @@ import { parseArgs } from "node:util";
 import { isValidTimezone } from "@lookout/schema";
 import { checkPassword, createUserWithAccount, ProvisionError } from "../accounts/provision.js";
 import { generatePassword, hashPassword } from "../auth/passwords.js";
+import type { Config } from "../config/config.js";
+import { generateHistory } from "../demo/demo-site.js";
 import type { Runtime } from "../runtime.js";
+import { runLiveTraffic } from "./live-traffic.js";
 
 export class UsageError extends Error {}
 
@@ -15,33 +18,50 @@ export interface Command {
   summary: string;
   parse(argv: string[]): Flags;
   run(rt: Runtime, flags: Flags, print: Print): Promise<void>;
+  /** Commands that talk to a running server instead of the stores (the data dir stays free). */
+  withoutStore?(flags: Flags, config: Config, print: Print): Promise<void> | null;
 }
 
-function flags(argv: string[], names: string[], required: string[], usage: string): Flags {
+function flags(argv: string[], names: string[], required: string[], usage: string, booleans: string[] = []): Flags {
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: Object.fromEntries(names.map((n) => [n, { type: "string" as const }])),
-      strict: true,
-      allowPositionals: false,
-    }));
+    const options: Record<string, { type: "string" | "boolean" }> = {};
+    for (const n of names) options[n] = { type: "string" };
+    for (const n of booleans) options[n] = { type: "boolean" };
+    values = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values as typeof values;
   } catch (err) {
     throw new UsageError(`${(err as Error).message}\nusage: ${usage}`);
   }
   for (const r of required) {
     if (typeof values[r] !== "string" || values[r] === "") throw new UsageError(`--${r} is required\nusage: ${usage}`);
   }
-  return values as Flags;
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v === true ? "true" : v])) as Flags;
 }
 
-function command(spec: { usage: string; summary: string; options: string[]; required: string[]; run: Command["run"] }): Command {
+function command(spec: {
+  usage: string;
+  summary: string;
+  options: string[];
+  booleans?: string[];
+  required: string[];
+  run: Command["run"];
+  withoutStore?: Command["withoutStore"];
+}): Command {
   return {
     usage: spec.usage,
     summary: spec.summary,
-    parse: (argv) => flags(argv, spec.options, spec.required, spec.usage),
+    parse: (argv) => flags(argv, spec.options, spec.required, spec.usage, spec.booleans),
     run: spec.run,
+    ...(spec.withoutStore ? { withoutStore: spec.withoutStore } : {}),
   };
+}
+
+function count(f: Flags, name: string, fallback: number, max: number): number {
+  const v = f[name];
+  if (v === undefined) return fallback;
+  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > max)
+    throw new UsageError(`--${name} must be a whole number from 1 to ${max}`);
+  return Number(v);
 }
 
 export const COMMANDS: Record<string, Command> = {
@@ -109,6 +129,37 @@ export const COMMANDS: Record<string, Command> = {
       process.stderr.write(
         `Created property "${p.name}" in ${account.name}. Add to your pages:\n  <script defer src="${rt.config.publicUrl ?? "http://localhost:3000"}/js/script.js" data-property="${p.unique_id}"></script>\n`,
       );
+    },
+  }),
+  generate: command({
+    usage:
+      "generate --property ID [--days 90] [--visitors 5000] [--seed 1] | generate --property ID --live [--url URL] [--concurrent 10]",
+    summary:
+      "Writes realistic generated history for a property straight into the store, or with --live keeps simulated visitors browsing a running server through its collector.",
+    options: ["property", "days", "visitors", "seed", "url", "concurrent"],
+    booleans: ["live"],
+    required: ["property"],
+    async run(rt, f, print) {
+      const days = count(f, "days", 90, 3650);
+      const visitors = count(f, "visitors", 5000, 10_000_000);
+      const property = await rt.meta.properties.findByUniqueId(f.property ?? "");
+      if (!property) throw new ProvisionError(`no property with the unique_id ${f.property}`);
+      const started = Date.now();
+      const n = await generateHistory(rt.events, {
+        property: property.unique_id,
+        days,
+        visitors,
+        seed: count(f, "seed", 1, 2 ** 31),
+        hostname: new URL(property.website_url).hostname,
+      });
+      print(
+        `Wrote ${n} events over ${days} days for ${property.name} (${property.unique_id}) in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+      );
+    },
+    withoutStore(f, config, print) {
+      if (f.live !== "true") return null;
+      const url = f.url ?? config.publicUrl ?? `http://localhost:${config.port}`;
+      return runLiveTraffic({ url, property: f.property ?? "", concurrent: count(f, "concurrent", 10, 10_000), print });
     },
   }),
 };

@@ -25,6 +25,11 @@ async function run(argv: string[]): Promise<number> {
   }
   const args = command.parse(rest);
   const config = loadConfig();
+  const remote = command.withoutStore?.(args, config, (line) => process.stdout.write(`${line}\n`));
+  if (remote) {
+    await remote;
+    return 0;
+  }
   const runtime = await openRuntime(config, (line) => process.stdout.write(`${line}\n`));
   try {
     await command.run(runtime, args, (line) => process.stdout.write(`${line}\n`));
