@@ -1,7 +1,9 @@
 // The embedded EventStore on DuckDB (DESIGN.md §1). One writer connection, used by one write at a
 // time (appends, profile upserts, deletions queue behind each other), and a small pool of reader
 // connections so dashboard queries run alongside writes and each other (DuckDB's MVCC gives each
-// query a consistent snapshot; a reader never sees half a batch).
+// query a consistent snapshot; a reader never sees half a batch). Rollups run on a connection of
+// their own: they write only the rollup tables and appends only `events`, so the two never
+// conflict, and a rollup never holds up the collector's appends.
 //
 // Durability: DuckDB writes each commit to its write-ahead log and fsyncs the WAL before COMMIT
 // returns (checked with strace on 1.5.6: write + fsync of the .wal per commit). So when append()
@@ -86,14 +88,18 @@ class Pool {
 }
 
 export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {}): Promise<DuckDbEventStore> {
-  const config: Record<string, string> = { memory_limit: opts.memoryLimit ?? "1GB" };
+  // A checkpoint inside a commit stalls the collector; let the WAL grow further between them.
+  const config: Record<string, string> = { memory_limit: opts.memoryLimit ?? "1GB", checkpoint_threshold: "256MB" };
   if (opts.threads) config.threads = String(opts.threads);
   const instance = await DuckDBInstance.create(path, config);
   const writer = await instance.connect();
+  const roller = await instance.connect();
   const readerConns = await Promise.all(Array.from({ length: Math.max(1, opts.readers ?? 4) }, () => instance.connect()));
   const readers = new Pool(readerConns);
   const rollupDelay = Math.max(0, opts.rollupDelayMs ?? 250);
   let batch = 0n;
+  /** The highest batch whose append has committed (appends commit in order). */
+  let committed = 0n;
   let rolled = 0n;
   let timer: NodeJS.Timeout | null = null;
   let tail: Promise<unknown> = Promise.resolve();
@@ -107,32 +113,37 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
     return run;
   }
 
-  async function transaction(fn: () => Promise<void>): Promise<void> {
-    await writer.run("BEGIN TRANSACTION");
+  async function transaction(fn: () => Promise<void>, c: DuckDBConnection = writer): Promise<void> {
+    await c.run("BEGIN TRANSACTION");
     try {
       await fn();
-      await writer.run("COMMIT");
+      await c.run("COMMIT");
     } catch (err) {
-      await writer.run("ROLLBACK").catch(() => undefined);
+      await c.run("ROLLBACK").catch(() => undefined);
       throw err;
     }
   }
 
-  /** Rolls up the batches after `rolled` up to `upto`, inside the caller's transaction. */
-  async function rollupTo(upto: bigint): Promise<void> {
+  /** Rolls up the batches after `rolled` up to `upto`, inside the caller's transaction on `c`. */
+  async function rollupTo(upto: bigint, c: DuckDBConnection = writer): Promise<void> {
     if (rolled >= upto) return;
-    await rollupBatches(writer, rolled, upto);
-    await writer.run("INSERT OR REPLACE INTO lookout_meta VALUES ('rolled_batch', $v)", { v: upto.toString() });
+    await rollupBatches(c, rolled, upto);
+    await c.run("INSERT OR REPLACE INTO lookout_meta VALUES ('rolled_batch', $v)", { v: upto.toString() });
   }
 
-  /** Queued on the writer: callers wait for it like for any write. */
-  const rollupNow = () =>
-    write(async () => {
-      const upto = batch;
+  // One rollup at a time, on its own connection, covering every batch committed before it began.
+  let rolling: Promise<void> = Promise.resolve();
+  const rollupNow = (): Promise<void> => {
+    const run = rolling.then(async () => {
+      if (closed) return;
+      const upto = committed;
       if (rolled >= upto) return;
-      await transaction(() => rollupTo(upto));
+      await transaction(() => rollupTo(upto, roller), roller);
       rolled = upto; // only once committed: a failed rollup is retried from the same place
     });
+    rolling = run.catch(() => undefined);
+    return run;
+  };
 
   function scheduleRollup(): void {
     if (timer || closed) return;
@@ -158,6 +169,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
         await writer.run("CREATE TABLE IF NOT EXISTS lookout_meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)");
         const max = await rows(writer, "SELECT coalesce(max(batch), 0)::VARCHAR AS b FROM events");
         batch = BigInt(String(max[0]?.b ?? "0"));
+        committed = batch;
         const meta = Object.fromEntries(
           (await rows(writer, "SELECT key, value FROM lookout_meta")).map((r) => [String(r.key), String(r.value)]),
         );
@@ -192,14 +204,17 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
           }
           if (rollupDelay === 0) await rollupTo(b);
         });
+        committed = b;
         if (rollupDelay === 0) rolled = b;
         else scheduleRollup();
       }),
 
-    sync: () => {
+    // Waits for appends queued before it, then rolls them up.
+    sync: async () => {
       if (timer) clearTimeout(timer);
       timer = null;
-      return rollupNow();
+      await write(async () => undefined);
+      await rollupNow();
     },
 
     upsertVisitors: (profiles) =>
@@ -278,14 +293,16 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
         }),
       ),
 
-    rebuildRollups: () =>
-      write(() =>
+    rebuildRollups: async () => {
+      await rolling;
+      await write(() =>
         transaction(async () => {
           await writer.run(rebuildSql());
           await writer.run("INSERT OR REPLACE INTO lookout_meta VALUES ('rolled_batch', $v)", { v: batch.toString() });
           rolled = batch;
         }),
-      ),
+      );
+    },
 
     checkpoint: () => write(() => writer.run("CHECKPOINT").then(() => undefined)),
 
@@ -293,13 +310,16 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
       if (closed) return;
       if (timer) clearTimeout(timer);
       timer = null;
+      await write(async () => undefined).catch(() => undefined);
       await rollupNow().catch(() => undefined);
       await write(() => writer.run("CHECKPOINT").then(() => undefined)).catch(() => undefined);
       closed = true;
       await tail;
+      await rolling;
       // Readers finish their current query first: closing under a running query is unsafe.
       await readers.close();
       for (const c of readerConns) c.closeSync();
+      roller.closeSync();
       writer.closeSync();
       instance.closeSync();
     },

@@ -1,0 +1,148 @@
+// Collector benchmark (DESIGN.md §8): the real server on the embedded stores, loaded over loopback
+// by wrk (Debian's, installed when missing) from a second process. Reports sustained events/s,
+// latency percentiles of acknowledged events, the time from a 202 to the event showing in the
+// Stats API, and the server's idle and peak memory. Writes bench/results/collector.json.
+//   tsx bench/collector.bench.ts [--duration 20] [--connections 256]
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { login, ROOT, startServer } from "../e2e/harness.js";
+
+const { values: args } = parseArgs({
+  options: { duration: { type: "string", default: "20" }, connections: { type: "string", default: "256" } },
+  allowPositionals: true,
+  strict: false,
+});
+const DURATION = Number(args.duration);
+const CONNECTIONS = Number(args.connections);
+const BUDGET = { eventsPerSecond: 20_000, p99Ms: 50, visibleMs: 1000 };
+
+function ensureWrk(): void {
+  if (spawnSync("sh", ["-c", "command -v wrk"]).status === 0) return;
+  console.log("[bench] installing wrk (apt-get)");
+  execFileSync("apt-get", ["install", "-y", "wrk"], { stdio: "inherit" });
+}
+
+function cli(dataDir: string, argv: string[]): string {
+  return execFileSync(process.execPath, ["--import", "tsx", join(ROOT, "apps/server/src/cli/main.ts"), ...argv], {
+    cwd: ROOT,
+    env: { ...process.env, LOOKOUT_DATA_DIR: dataDir, LOOKOUT_LOG_LEVEL: "warn" },
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+  }).trim();
+}
+
+function rssMb(pid: number, field: "VmRSS" | "VmHWM"): number {
+  const m = readFileSync(`/proc/${pid}/status`, "utf8").match(new RegExp(`${field}:\\s+(\\d+) kB`));
+  return m ? Math.round(Number(m[1]) / 1024) : -1;
+}
+
+/** wrk's Lua: every request a pageview of a fresh visitor, pages and referrers skewed. */
+function luaScript(property: string): string {
+  return `
+local n = 0
+local pages = {"/", "/pricing", "/blog/launch", "/docs/setup", "/about", "/signup"}
+local refs = {"", "https://www.google.com/", "https://news.ycombinator.com/", "https://t.co/x"}
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "text/plain"
+wrk.headers["User-Agent"] = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
+function setup(thread) thread:set("id", math.random(1, 1000000)) end
+request = function()
+  n = n + 1
+  local page = pages[(n % #pages) + 1]
+  local body = '{"p":"${property}","n":"pageview","u":"https://bench.test' .. page .. '","r":"' .. refs[(n % #refs) + 1] .. '","w":1440,"c":"bench-' .. id .. '-' .. n .. '"}'
+  return wrk.format(nil, "/api/event", nil, body)
+end
+done = function(summary, latency, requests)
+  io.write(string.format("RESULT %d %d %d %d %.3f %.3f %.3f %.3f\\n", summary.requests, summary.errors.status, summary.errors.connect + summary.errors.read + summary.errors.write, summary.errors.timeout,
+    latency:percentile(50) / 1000, latency:percentile(90) / 1000, latency:percentile(99) / 1000, latency.max / 1000))
+end
+`;
+}
+
+ensureWrk();
+const dataDir = mkdtempSync(join(tmpdir(), "lookout-bench-collector-"));
+cli(dataDir, ["user:create", "--email", "owner@example.com", "--password", "correct-horse-battery-staple"]);
+const property = cli(dataDir, ["property:create", "--email", "owner@example.com", "--url", "https://bench.test"]);
+const server = await startServer({
+  dataDir,
+  env: { LOOKOUT_RATE_PER_IP: "100000000", LOOKOUT_RATE_PER_PROPERTY: "100000000", LOOKOUT_LOG_LEVEL: "warn" },
+});
+try {
+  const pid = server.proc.pid as number;
+  await new Promise((r) => setTimeout(r, 1000));
+  const idleRss = rssMb(pid, "VmRSS");
+  const script = join(dataDir, "post.lua");
+  writeFileSync(script, luaScript(property));
+  // wrk drives one connection per in-flight request; 1 thread leaves a core for the server.
+  const out = execFileSync("wrk", ["-t1", `-c${CONNECTIONS}`, `-d${DURATION}s`, "--timeout", "5s", "-s", script, server.url], {
+    encoding: "utf8",
+  });
+  const m = out.match(/RESULT (\d+) (\d+) (\d+) (\d+) ([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+)/);
+  if (!m) throw new Error(`could not read wrk's output:\n${out}`);
+  const [requests, non2xx, socketErrors, timeouts, p50, p90, p99, max] = m.slice(1).map(Number) as number[];
+  const eventsPerSecond = Math.round(((requests as number) - (non2xx as number)) / DURATION);
+  const peakRss = rssMb(pid, "VmHWM");
+
+  // Visibility: from a 202 to the event counted by the Stats API.
+  const { token } = await login(server);
+  const visible: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const path = `/probe-${i}`;
+    const r = await fetch(`${server.url}/api/event`, {
+      method: "POST",
+      headers: {
+        "content-type": "text/plain",
+        "user-agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36",
+      },
+      body: JSON.stringify({ p: property, n: "pageview", u: `https://bench.test${path}`, c: `probe-000${i}` }),
+    });
+    if (r.status !== 202) throw new Error(`probe answered ${r.status}`);
+    const acked = performance.now();
+    for (;;) {
+      const q = await fetch(
+        `${server.url}/api/v1/stats/aggregate?property_id=${property}&period=today&metrics=pageviews&filters=${encodeURIComponent(`page==${path}`)}`,
+        { headers: { authorization: `Bearer ${token}` } },
+      );
+      const body = (await q.json()) as { results: { pageviews: { value: number } } };
+      if (body.results.pageviews.value === 1) break;
+      if (performance.now() - acked > 10_000) throw new Error("probe never became visible");
+      await new Promise((res) => setTimeout(res, 20));
+    }
+    visible.push(Math.round(performance.now() - acked));
+  }
+  const result = {
+    duration_s: DURATION,
+    connections: CONNECTIONS,
+    requests,
+    non_2xx: non2xx,
+    socket_errors: socketErrors,
+    timeouts,
+    events_per_second: eventsPerSecond,
+    latency_ms: { p50, p90, p99, max },
+    visible_after_ack_ms: { max: Math.max(...visible), each: visible },
+    rss_mb: { idle: idleRss, peak: peakRss },
+    budgets: BUDGET,
+    within_budget: {
+      events_per_second: eventsPerSecond >= BUDGET.eventsPerSecond,
+      p99: (p99 as number) < BUDGET.p99Ms,
+      visible: Math.max(...visible) < BUDGET.visibleMs,
+      idle_rss: idleRss < 300,
+      peak_rss: peakRss < 2048,
+    },
+    at: new Date().toISOString(),
+  };
+  console.log(JSON.stringify(result, null, 2));
+  const outFile = join(dirname(fileURLToPath(import.meta.url)), "results", "collector.json");
+  mkdirSync(dirname(outFile), { recursive: true });
+  writeFileSync(outFile, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(
+    `collector: ${eventsPerSecond} events/s, p99 ${p99} ms, visible within ${Math.max(...visible)} ms, rss idle ${idleRss} MB / peak ${peakRss} MB -> ${outFile}`,
+  );
+} finally {
+  await server.stop({ keepData: true });
+  if (existsSync(dataDir)) rmSync(dataDir, { recursive: true, force: true });
+}
