@@ -20,7 +20,7 @@ function page(propertyId: string, slug: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(p.title)} · Demo shop</title>
-<link rel="stylesheet" href="/demo/demo.css">
+<link rel="icon" href="data:,"><link rel="stylesheet" href="/demo/demo.css">
 <script defer src="/js/script.js" data-property="${escapeHtml(propertyId)}" data-allow-localhost="true"></script>
 <script defer src="/demo/demo.js"></script>
 </head><body><header><strong>Demo shop</strong> <nav>${nav}</nav></header>
