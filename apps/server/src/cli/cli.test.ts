@@ -1,10 +1,10 @@
 // The CLI as a person runs it: real processes on a real embedded data directory.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { startServer } from "../../../../e2e/harness.js";
+import { login, startServer } from "../../../../e2e/harness.js";
 
 const MAIN = resolve(import.meta.dirname, "main.ts");
 const dir = mkdtempSync(join(tmpdir(), "lookout-cli-"));
@@ -48,7 +48,21 @@ describe("lookout CLI", () => {
     expect(r.out).toMatch(/changed/);
   });
 
+  it("generates history for a property, then deletes the property with its data", () => {
+    const id = cli(["property:create", "--email", "cli@example.com", "--url", "https://gen.example.com"]).out.trim();
+    const g = cli(["generate", "--property", id, "--days", "3", "--visitors", "50", "--seed", "2"]);
+    expect(g.code).toBe(0);
+    const written = Number(g.out.match(/Wrote (\d+) events over 3 days/)?.[1]);
+    expect(written).toBeGreaterThan(100);
+    const d = cli(["property:delete", "--property", id]);
+    expect(d.code).toBe(0);
+    expect(d.out).toMatch(/Deleted gen\.example\.com/);
+    expect(cli(["generate", "--property", id]).err).toMatch(/no property/);
+  });
+
   it.each([
+    [["generate", "--property", "x", "--days", "0"], /--days must be a whole number/],
+    [["generate"], /--property is required/],
     [["user:create"], /--email is required/],
     [["user:create", "--email", "x@y.z", "--bogus", "1"], /Unknown option '--bogus'/],
     [["property:create", "--email", "cli@example.com", "--url", "ftp://x"], /--url must be an http\(s\) URL/],
@@ -75,5 +89,42 @@ describe("lookout CLI", () => {
     // Once the server has stopped, the CLI works on the same data.
     expect(cli(["user:create", "--email", "after@example.com"], data).code).toBe(0);
     rmSync(data, { recursive: true, force: true });
+  });
+
+  it("generate --live sends simulated visitors through a running server's collector", async () => {
+    const data = mkdtempSync(join(tmpdir(), "lookout-cli-live-"));
+    cli(["user:create", "--email", "owner@example.com", "--password", "correct-horse-battery-staple"], data);
+    const id = cli(["property:create", "--email", "owner@example.com", "--url", "https://live.example.com"], data).out.trim();
+    const server = await startServer({ dataDir: data, env: { LOOKOUT_TRUSTED_PROXIES: "127.0.0.1" } });
+    try {
+      // The data directory is the server's: --live must not need it.
+      const sim = spawn(
+        process.execPath,
+        ["--import", "tsx", MAIN, "generate", "--property", id, "--live", "--url", server.url, "--concurrent", "20"],
+        {
+          env: { ...process.env, LOOKOUT_DATA_DIR: data },
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
+      let out = "";
+      sim.stdout.on("data", (d) => (out += d));
+      const { token } = await login(server);
+      let live = 0;
+      for (let i = 0; i < 40 && live === 0; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        const r = await fetch(`${server.url}/api/v1/stats/realtime/visitors?property_id=${id}`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        live = (await r.json()) as number;
+      }
+      const exited = new Promise<number | null>((r) => sim.once("exit", (code) => r(code)));
+      sim.kill("SIGINT");
+      expect(await exited).toBe(0);
+      expect(out).toMatch(/Simulating about 20 visitors/);
+      expect(live).toBeGreaterThan(0);
+    } finally {
+      await server.stop();
+      rmSync(data, { recursive: true, force: true });
+    }
   });
 });

@@ -131,6 +131,24 @@ export const COMMANDS: Record<string, Command> = {
       );
     },
   }),
+  "property:delete": command({
+    usage: "property:delete --property ID",
+    summary: "Deletes a property (the demo site, say) with all its events and visitor profiles.",
+    options: ["property"],
+    required: ["property"],
+    async run(rt, f, print) {
+      const property = await rt.meta.properties.findByUniqueId(f.property ?? "");
+      if (!property) throw new ProvisionError(`no property with the unique_id ${f.property}`);
+      await rt.meta.properties.delete(property.unique_id);
+      await rt.events.deleteProperty(property.unique_id);
+      await rt.meta.audit.record({
+        action: "property.delete_cli",
+        accountId: property.account_id,
+        detail: { unique_id: property.unique_id },
+      });
+      print(`Deleted ${property.name} (${property.unique_id}) and its data.`);
+    },
+  }),
   generate: command({
     usage:
       "generate --property ID [--days 90] [--visitors 5000] [--seed 1] | generate --property ID --live [--url URL] [--concurrent 10]",

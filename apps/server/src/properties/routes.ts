@@ -4,7 +4,7 @@ import type { PropertyRow } from "@lookout/storage";
 import type { FastifyInstance } from "fastify";
 import type { AppDeps } from "../app-deps.js";
 import { authenticate } from "../http/authenticate.js";
-import { authorizeAccount } from "../http/policy.js";
+import { authorizeAccount, authorizeProperty } from "../http/policy.js";
 
 export function toProperty(p: PropertyRow): Property & { is_demo: boolean } {
   return {
@@ -18,12 +18,28 @@ export function toProperty(p: PropertyRow): Property & { is_demo: boolean } {
   };
 }
 
-export function registerPropertyRoutes(app: FastifyInstance, { meta }: AppDeps): void {
+export function registerPropertyRoutes(app: FastifyInstance, { meta, events, collector }: AppDeps): void {
   app.post("/static-api/get-properties", async (req) => {
     const actor = await authenticate(meta, req);
     const body = GetPropertiesBodySchema.parse(req.body ?? {});
     await authorizeAccount(meta, actor, body.accountId, "read");
     const rows = await meta.properties.listByAccount(body.accountId);
     return rows.map(toProperty);
+  });
+
+  // Deletes a property with all its events and visitor profiles (the demo site, say). Admins only.
+  app.delete<{ Params: { id: string } }>("/api/v1/properties/:id", async (req, reply) => {
+    const actor = await authenticate(meta, req);
+    const property = await authorizeProperty(meta, actor, req.params.id.slice(0, 64), "admin");
+    await meta.properties.delete(property.unique_id);
+    collector.invalidate(property.unique_id);
+    await events.deleteProperty(property.unique_id);
+    await meta.audit.record({
+      action: "property.delete",
+      userId: actor.userId,
+      accountId: property.account_id,
+      detail: { unique_id: property.unique_id },
+    });
+    return reply.code(204).send();
   });
 }
