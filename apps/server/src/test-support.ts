@@ -35,7 +35,7 @@ export interface TestApp {
 
 export async function createTestApp(
   backend: Backend,
-  opts: { mailer?: Mailer; env?: Record<string, string> } = {},
+  opts: { mailer?: Mailer; env?: Record<string, string>; rollupDelayMs?: number } = {},
 ): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), "lookout-app-"));
   let dropSchema: (() => Promise<void>) | undefined;
@@ -59,7 +59,7 @@ export async function createTestApp(
   const auth = createAuthService({ meta, mailer, sessionTtlMs: config.sessionTtlMs });
   const presence = new Presence(memoryLiveBus());
   await presence.start();
-  const events = await openDuckDbEventStore(join(dir, "events.duckdb"), { rollupDelayMs: 0, readers: 2 });
+  const events = await openDuckDbEventStore(join(dir, "events.duckdb"), { rollupDelayMs: opts.rollupDelayMs ?? 0, readers: 2 });
   const enricher = createEnricher({ saltStore: meta.salts, geo: createGeoLookup() });
   await enricher.geo.ready();
   const collector = createCollector({ meta, events, enricher, presence }, { maxDelayMs: 1 });
