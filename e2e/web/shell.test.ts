@@ -130,6 +130,13 @@ describe("sidebar", () => {
     );
     await folder.click();
     expect(await sidebarClasses(page)).not.toContain("sidebar-narrow-unfoldable");
+
+    // The page footer carries the same toggler.
+    const footerToggler = page.locator(".footer-unfoldable-toggler");
+    await footerToggler.click();
+    expect(await sidebarClasses(page)).toContain("sidebar-narrow-unfoldable");
+    await footerToggler.click();
+    expect(await sidebarClasses(page)).not.toContain("sidebar-narrow-unfoldable");
   });
 
   it("starts closed on a phone, opens from the header and closes with its close button", async () => {
