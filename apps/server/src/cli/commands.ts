@@ -131,6 +131,22 @@ export const COMMANDS: Record<string, Command> = {
       );
     },
   }),
+  "apikey:create": command({
+    usage: "apikey:create --email E [--name N]",
+    summary: "Creates a read-only Stats API key for the user's first account and prints it once.",
+    options: ["email", "name"],
+    required: ["email"],
+    async run(rt, f, print) {
+      const user = await rt.meta.users.findByEmail(f.email ?? "");
+      if (!user) throw new ProvisionError(`no user with the e-mail ${f.email}`);
+      const account = (await rt.meta.accounts.listForUser(user.id))[0];
+      if (!account) throw new ProvisionError(`${user.email} belongs to no account`);
+      const { key } = await rt.meta.apiKeys.create({ userId: user.id, accountId: account.id, name: f.name ?? "Stats API" });
+      await rt.meta.audit.record({ action: "apikey.create", userId: user.id, accountId: account.id });
+      print(key);
+      process.stderr.write(`Read-only API key for ${account.name}; shown once. Use it as "Authorization: Bearer <key>".\n`);
+    },
+  }),
   "property:delete": command({
     usage: "property:delete --property ID",
     summary: "Deletes a property (the demo site, say) with all its events and visitor profiles.",

@@ -1,7 +1,7 @@
 // Who is calling: a Bearer token (API clients and the web app) or the session cookie (browser
 // navigations, the socket). Cookie-authenticated writes must carry the XSRF double-submit header.
 import { timingSafeEqual } from "node:crypto";
-import type { MetaStore } from "@lookout/storage";
+import { API_KEY_PREFIX, type MetaStore } from "@lookout/storage";
 import type { FastifyRequest } from "fastify";
 import { SESSION_COOKIE, XSRF_COOKIE, XSRF_HEADER } from "./cookies.js";
 import { forbidden, unauthorized } from "./errors.js";
@@ -10,7 +10,9 @@ export interface Actor {
   userId: string;
   tokenId: string;
   token: string;
-  via: "bearer" | "cookie";
+  via: "bearer" | "cookie" | "api_key";
+  /** An API key works in its one account only, and only reads (see policy.ts). */
+  accountScope?: string;
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -33,9 +35,18 @@ export async function identify(meta: MetaStore, req: FastifyRequest): Promise<Ac
   const bearer = bearerToken(req);
   const token = bearer ?? req.cookies[SESSION_COOKIE] ?? null;
   if (!token) return null;
+  return resolveCredential(meta, token, bearer ? "bearer" : "cookie");
+}
+
+/** A session token or (as a Bearer) an API key, if still live. Sockets recheck with this too. */
+export async function resolveCredential(meta: MetaStore, token: string, via: "bearer" | "cookie"): Promise<Actor | null> {
+  if (via === "bearer" && token.startsWith(API_KEY_PREFIX)) {
+    const key = await meta.apiKeys.resolve(token);
+    return key ? { userId: key.userId, tokenId: key.id, token, via: "api_key", accountScope: key.accountId } : null;
+  }
   const resolved = await meta.tokens.resolve(token);
   if (!resolved) return null;
-  return { userId: resolved.userId, tokenId: resolved.tokenId, token, via: bearer ? "bearer" : "cookie" };
+  return { userId: resolved.userId, tokenId: resolved.tokenId, token, via };
 }
 
 /** Requires a live credential; for cookie-authenticated writes also the matching XSRF header. */

@@ -14,9 +14,16 @@ export function allows(role: Role | null, action: Action): boolean {
   return role !== null && RANK[role] >= RANK[NEEDS[action]];
 }
 
+/** The actor's role in `accountId`: their membership, narrowed for an API key to read in its account. */
+export async function roleFor(meta: MetaStore, actor: Actor, accountId: string): Promise<Role | null> {
+  if (actor.accountScope !== undefined && actor.accountScope !== accountId) return null;
+  const role = await meta.accounts.roleOf(actor.userId, accountId);
+  return actor.via === "api_key" && role ? "viewer" : role;
+}
+
 /** The actor's role in the account, or 403 when it does not allow `action`. */
 export async function authorizeAccount(meta: MetaStore, actor: Actor, accountId: string, action: Action): Promise<Role> {
-  const role = await meta.accounts.roleOf(actor.userId, accountId);
+  const role = await roleFor(meta, actor, accountId);
   if (!role || !allows(role, action)) throw forbidden("You do not have access to this account.");
   return role;
 }
@@ -24,7 +31,7 @@ export async function authorizeAccount(meta: MetaStore, actor: Actor, accountId:
 /** The property named by its public id, or 404 when it does not exist or the actor may not `action` it. */
 export async function authorizeProperty(meta: MetaStore, actor: Actor, uniqueId: string, action: Action): Promise<PropertyRow> {
   const property = await meta.properties.findByUniqueId(uniqueId);
-  const role = property ? await meta.accounts.roleOf(actor.userId, property.account_id) : null;
+  const role = property ? await roleFor(meta, actor, property.account_id) : null;
   if (!property || !allows(role, action)) throw notFound("Property not found.", "property_not_found");
   return property;
 }

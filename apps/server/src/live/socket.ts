@@ -6,8 +6,8 @@ import { ClientSocketMessageSchema, type ServerSocketMessage, SocketCloseCode } 
 import type { MetaStore } from "@lookout/storage";
 import type { FastifyBaseLogger, FastifyRequest } from "fastify";
 import type { WebSocket } from "ws";
-import { type Actor, identify } from "../http/authenticate.js";
-import { allows } from "../http/policy.js";
+import { type Actor, identify, resolveCredential } from "../http/authenticate.js";
+import { allows, roleFor } from "../http/policy.js";
 import type { Presence, PresenceChange } from "./presence.js";
 
 export const MAX_SOCKETS_PER_USER = 20;
@@ -92,7 +92,7 @@ export class LiveSockets {
     const msg = parsed.data;
     if (msg.type === "ping2") return;
     const accountId = msg.data.customerId;
-    const role = await this.meta.accounts.roleOf(client.actor.userId, accountId);
+    const role = await roleFor(this.meta, client.actor, accountId);
     if (!allows(role, "read")) {
       client.socket.close(SocketCloseCode.forbidden, "not a member of this account");
       return;
@@ -118,14 +118,14 @@ export class LiveSockets {
   async recheck(): Promise<void> {
     for (const client of [...this.#clients]) {
       try {
-        const live = await this.meta.tokens.resolve(client.actor.token);
+        const live = await resolveCredential(this.meta, client.actor.token, client.actor.via === "cookie" ? "cookie" : "bearer");
         if (!live) {
           client.socket.close(SocketCloseCode.unauthenticated, "session ended");
           this.#drop(client);
           continue;
         }
         if (!client.accountId) continue;
-        if (!allows(await this.meta.accounts.roleOf(client.actor.userId, client.accountId), "read")) {
+        if (!allows(await roleFor(this.meta, client.actor, client.accountId), "read")) {
           client.socket.close(SocketCloseCode.forbidden, "membership removed");
           this.#drop(client);
           continue;

@@ -178,6 +178,31 @@ describe("Stats API", () => {
     }
   });
 
+  it("accepts a read-only API key, only within its account", async () => {
+    const owner = await t.meta.users.findByEmail("alice@example.com");
+    const bob = await t.meta.users.findByEmail("bob@example.com");
+    const aliceAccount = (await t.meta.accounts.listForUser(owner?.id ?? ""))[0]?.id ?? "";
+    const bobAccount = (await t.meta.accounts.listForUser(bob?.id ?? ""))[0]?.id ?? "";
+    const { id, key } = await t.meta.apiKeys.create({ userId: owner?.id ?? "", accountId: aliceAccount, name: "ci" });
+    const r = await get(`aggregate?property_id=${site}&${RANGE}`, key);
+    expect(r.status).toBe(200);
+    expect(r.body.results.visitors.value).toBe(3);
+    // Read only: it cannot delete the property it can read.
+    const del = await t.app.inject({
+      method: "DELETE",
+      url: `/api/v1/properties/${site}`,
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(del.statusCode).toBe(404);
+    // Bound to its account even when its user is a member elsewhere.
+    await t.meta.accounts.addMember(bobAccount, owner?.id ?? "", "viewer");
+    const bobSite = (await t.meta.properties.listByAccount(bobAccount))[0]?.unique_id ?? "";
+    expect((await get(`aggregate?property_id=${bobSite}`, aliceToken)).status).toBe(200);
+    expect((await get(`aggregate?property_id=${bobSite}`, key)).status).toBe(404);
+    await t.meta.apiKeys.revoke(id);
+    expect((await get(`aggregate?property_id=${site}`, key)).status).toBe(401);
+  });
+
   it("counts live visitors with a known country", async () => {
     const seen = (clientid: string, country?: string) =>
       t.presence.apply({

@@ -70,6 +70,21 @@ export function metaStoreConformance(name: string, open: () => Promise<MetaStore
       expect(await store.tokens.resolve(b.token)).toBeNull();
     });
 
+    it("resolves API keys until revoked, stored only as hashes", async () => {
+      const u = await store.users.create({ email: "k@conf.test", passwordHash: "h" });
+      const account = await store.accounts.createWithOwner(u.id, "Keys");
+      const { id, key } = await store.apiKeys.create({ userId: u.id, accountId: account.id, name: "ci" });
+      expect(key).toMatch(/^lk_[\w-]{40,}$/);
+      expect(await store.apiKeys.resolve(key)).toEqual({ id, userId: u.id, accountId: account.id });
+      const raw = await store.db.selectFrom("api_keys").select(["key_hash", "prefix"]).where("id", "=", id).executeTakeFirst();
+      expect(raw?.key_hash).toBe(hashSecret(key));
+      expect(key.startsWith(raw?.prefix ?? "x")).toBe(true);
+      expect((await store.apiKeys.listForUser(u.id)).map((k) => k.name)).toEqual(["ci"]);
+      expect(await store.apiKeys.revoke(id)).toBe(true);
+      expect(await store.apiKeys.resolve(key)).toBeNull();
+      expect(await store.apiKeys.resolve(`${key}x`)).toBeNull();
+    });
+
     it("consumes a reset token once, and not after it expires", async () => {
       const u = await store.users.create({ email: "r@conf.test", passwordHash: "h" });
       const now = new Date();

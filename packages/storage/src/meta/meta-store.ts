@@ -7,6 +7,7 @@ import pg from "pg";
 import { migrateMeta } from "./migrations.js";
 import { PGliteDialect } from "./pglite-dialect.js";
 import { accountsRepo } from "./repos/accounts.js";
+import { apiKeysRepo } from "./repos/api-keys.js";
 import { auditRepo } from "./repos/audit.js";
 import { outboxRepo } from "./repos/outbox.js";
 import { passwordResetsRepo } from "./repos/password-resets.js";
@@ -26,6 +27,7 @@ function repos(db: Kysely<MetaDatabase>) {
     accounts: accountsRepo(db),
     properties: propertiesRepo(db),
     tokens: tokensRepo(db),
+    apiKeys: apiKeysRepo(db),
     resets: passwordResetsRepo(db),
     outbox: outboxRepo(db),
     audit: auditRepo(db),
