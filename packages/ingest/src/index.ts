@@ -1,6 +1,8 @@
 // @lookout/ingest: collector-side processing (DESIGN.md §2). Validated tracker bodies are enriched
 // (UA, bot, geo, referrer/channel, URL), given a visitor and a session, and returned as EventRows
 // for the server to buffer and store.
+
+export * from "./buffer/group-commit.js";
 export * from "./enrich/bot.js";
 export * from "./enrich/channel.js";
 export * from "./enrich/geo.js";
@@ -16,4 +18,3 @@ export * from "./identity/salts.js";
 export * from "./identity/sessionizer.js";
 export * from "./identity/visitor-id.js";
 export * from "./lru.js";
-export * from "./buffer/group-commit.js";

@@ -35,6 +35,11 @@ import { prevColumn, type SessionDimensionColumn } from "./tables.js";
 export interface CompiledQuery {
   sql: string;
   params: Record<string, unknown>;
+  /**
+   * Parameters whose value is a property id that the adapter must bind as its own integer key of
+   * that property (DuckDB: tables.ts), or as a key no row has when it has none.
+   */
+  keyParams?: string[];
 }
 
 export type CompileContext = RangeContext;
@@ -91,151 +96,163 @@ export function compileQuery(spec: QuerySpec, dialect: SqlDialect, ctx: CompileC
   const useEf = (grain === "sessions" || grain === "pages") && customCore.length > 0 && metrics.has("events");
   const useCv = metrics.has("conversions") || metrics.has("conversion_rate");
 
-  // --- the grain's own relation -------------------------------------------------------------
-  const prevCol = fastPrevColumn();
-  let base: string;
-  const baseCols: string[] = ["skey", "vkey"];
-  let dimExpr = "";
-  if (grain === "sessions") {
-    baseCols.push("start_ts");
-    const dimCol = level?.level === "session" ? level.column : null;
-    if (dimCol) baseCols.push(dimCol);
-    dimExpr = dimCol ?? "";
-    for (const c of sessionColumnsFor("sessions")) baseCols.push(c);
-    if (prevCol) baseCols.push(prevCol);
-    const where = [
-      ...s.derivedWhere(),
-      ...f.session.map((x) => rowCondition(x.filter, x.column, p, d)),
-      ...semiJoins(s, ev, { key: "skey" }),
-    ];
-    base = relation(s, unique(baseCols), s.derived("sessions"), where);
-  } else if (grain === "pages") {
-    baseCols.push("start_ts", "path", "pageviews AS p_pageviews", "engaged_ms AS p_engaged");
-    if (prevCol) baseCols.push(prevCol);
-    dimExpr = "path";
-    const where = [
-      ...s.derivedWhere(),
-      ...positivePages.map((x) => rowCondition(x, "path", p, d)),
-      ...semiJoins(s, ev, { key: "skey", skipPositivePage: true, sessionFilters: f.session }),
-    ];
-    base = relation(s, baseCols, s.derived("session_pages"), where);
-  } else if (grain === "events") {
-    baseCols.push("start_ts", "name", "events AS x_events");
-    if (prevCol) baseCols.push(prevCol);
-    dimExpr = "name";
-    const where = [
-      ...s.derivedWhere(),
-      ...customEventCore(s, ev),
-      ...semiJoins(s, ev, { key: "skey", skipPositiveCustom: true, sessionFilters: f.session }),
-    ];
-    base = relation(s, baseCols, s.derived("session_events"), where);
-  } else {
-    // Raw events, grouped to one row per visit and value; the visit's start comes from the
-    // sessions join below, which also confines rows to visits that started in the range.
-    const valueExpr = grain === "props" && dim !== null && isPropDimension(dim) ? d.propValue(p.add(propKey(dim))) : "name";
-    const where = [
-      ...s.customEventsWhere(),
-      ...(grain === "props" && dim !== null && isPropDimension(dim) ? [d.hasProp(p.add(propKey(dim)))] : []),
-      ...customEventCore(s, ev),
-      ...semiJoins(s, ev, { key: d.eventSkey, skipPositiveCustom: true, sessionFilters: f.session }),
-    ];
-    dimExpr = "dim_value";
-    const cols = [
-      `${d.eventSkey} AS skey`,
-      `${d.anyValue(d.eventVkey)} AS vkey`,
-      `${valueExpr} AS dim_value`,
-      "count(*) AS x_events",
-    ];
-    base = relation(s, cols, "events", where, `${d.eventSkey}, dim_value`);
-    baseCols.push("dim_value", "x_events");
+  /**
+   * One SELECT over `s`'s periods. A comparison runs one per period, glued by UNION ALL: each
+   * branch then has a constant period and period start, so the engine neither evaluates a CASE per
+   * row nor hashes rows by period, and an aggregate branch is a plain, ungrouped aggregate.
+   */
+  function statement(s: Scope, period: number | null): string {
+    // --- the grain's own relation -------------------------------------------------------------
+    const prevCol = fastPrevColumn();
+    let base: string;
+    const baseCols: string[] = ["skey", "vkey"];
+    let dimExpr = "";
+    if (grain === "sessions") {
+      baseCols.push("start_ts");
+      const dimCol = level?.level === "session" ? level.column : null;
+      if (dimCol) baseCols.push(dimCol);
+      dimExpr = dimCol ?? "";
+      for (const c of sessionColumnsFor("sessions")) baseCols.push(c);
+      if (prevCol) baseCols.push(prevCol);
+      const where = [
+        ...s.derivedWhere(),
+        ...f.session.map((x) => rowCondition(x.filter, x.column, p, d)),
+        ...semiJoins(s, ev, { key: "skey" }),
+      ];
+      base = relation(s, unique(baseCols), s.derived("sessions"), where);
+    } else if (grain === "pages") {
+      baseCols.push("start_ts", "path", "pageviews AS p_pageviews", "engaged_ms AS p_engaged");
+      if (prevCol) baseCols.push(prevCol);
+      dimExpr = "path";
+      const where = [
+        ...s.derivedWhere(),
+        ...positivePages.map((x) => rowCondition(x, "path", p, d)),
+        ...semiJoins(s, ev, { key: "skey", skipPositivePage: true, sessionFilters: f.session }),
+      ];
+      base = relation(s, baseCols, s.derived("session_pages"), where);
+    } else if (grain === "events") {
+      baseCols.push("start_ts", "name", "events AS x_events");
+      if (prevCol) baseCols.push(prevCol);
+      dimExpr = "name";
+      const where = [
+        ...s.derivedWhere(),
+        ...customEventCore(s, ev),
+        ...semiJoins(s, ev, { key: "skey", skipPositiveCustom: true, sessionFilters: f.session }),
+      ];
+      base = relation(s, baseCols, s.derived("session_events"), where);
+    } else {
+      // Raw events, grouped to one row per visit and value; the visit's start comes from the
+      // sessions join below, which also confines rows to visits that started in the range.
+      const valueExpr = grain === "props" && dim !== null && isPropDimension(dim) ? d.propValue(p.add(propKey(dim))) : "name";
+      const where = [
+        ...s.customEventsWhere(),
+        ...(grain === "props" && dim !== null && isPropDimension(dim) ? [d.hasProp(p.add(propKey(dim)))] : []),
+        ...customEventCore(s, ev),
+        ...semiJoins(s, ev, { key: d.eventSkey, skipPositiveCustom: true, sessionFilters: f.session }),
+      ];
+      dimExpr = "dim_value";
+      const cols = [
+        `${d.eventSkey} AS skey`,
+        `${d.anyValue(d.eventVkey)} AS vkey`,
+        `${valueExpr} AS dim_value`,
+        "count(*) AS x_events",
+      ];
+      base = relation(s, cols, "events", where, `${d.eventSkey}, dim_value`);
+      baseCols.push("dim_value", "x_events");
+    }
+
+    // --- joins the metrics need ---------------------------------------------------------------
+    let from = base;
+    const cols = baseCols.map((c) => c.split(" AS ").pop() as string);
+    const joinCols = (extra: string[]) => {
+      for (const c of extra) if (!cols.includes(c)) cols.push(c);
+      return cols;
+    };
+    const needSessionRow =
+      grain !== "sessions" &&
+      (has(VISIT_ROW_METRICS) ||
+        grain === "raw_events" ||
+        grain === "props" ||
+        (grain !== "pages" && has(PAGEVIEW_METRICS) && !usePf) ||
+        (grain === "pages" && metrics.has("events") && !useEf));
+    if (needSessionRow) {
+      const sc = ["skey", ...sessionColumnsFor(grain)];
+      if (grain === "raw_events" || grain === "props") sc.push("start_ts");
+      const right = relation(s, sc, s.derived("sessions"), s.derivedWhere());
+      from = d.join(from, right, "inner", joinCols(sc.slice(1).map((c) => c.split(" AS ").pop() as string)));
+    }
+    if (usePf) {
+      const where = [...s.derivedWhere(), ...positivePages.map((x) => rowCondition(x, "path", p, d))];
+      const pc = ["skey", "sum(pageviews) AS pf_pageviews", "sum(engaged_ms) AS pf_engaged"];
+      from = d.join(
+        from,
+        relation(s, pc, s.derived("session_pages"), where, "skey"),
+        "inner",
+        joinCols(["pf_pageviews", "pf_engaged"]),
+      );
+    }
+    if (useEf) {
+      const right =
+        f.prop.length > 0
+          ? relation(
+              s,
+              [`${d.eventSkey} AS skey`, "count(*) AS ef_events"],
+              "events",
+              [...s.customEventsWhere(), ...customCore],
+              d.eventSkey,
+            )
+          : relation(
+              s,
+              ["skey", "sum(events) AS ef_events"],
+              s.derived("session_events"),
+              [...s.derivedWhere(), ...customCore],
+              "skey",
+            );
+      from = d.join(from, right, "inner", joinCols(["ef_events"]));
+    }
+    if (useCv && spec.goal !== undefined) {
+      const where = [...s.derivedWhere(), `name = ${p.add(spec.goal)}`];
+      const right = relation(s, ["skey", "1 AS cv_converted"], s.derived("session_events"), where, "skey");
+      from = d.join(from, right, "left", joinCols(["cv_converted"]));
+    }
+
+    // --- aggregates ---------------------------------------------------------------------------
+    const sum = (c: string) => `sum(${c})`;
+    const ing: Ingredients = {
+      visitors: prevCol ? d.countIf(fastVisitorCondition(s, prevCol)) : d.uniq("vkey"),
+      visits: "count(*)",
+      pageviews: sum(grain === "pages" ? "p_pageviews" : usePf ? "pf_pageviews" : "s_pageviews"),
+      engagedMs: sum(grain === "pages" ? "p_engaged" : usePf ? "pf_engaged" : "s_engaged"),
+      events: sum(
+        grain === "events" || grain === "raw_events" || grain === "props" ? "x_events" : useEf ? "ef_events" : "s_events",
+      ),
+      bounces: d.countIf("bounce"),
+      durationSum: sum("duration"),
+      conversions: d.uniqIf("vkey", "coalesce(cv_converted, 0) = 1"),
+    };
+    const select: string[] = [];
+    const groupBy: string[] = [];
+    if (period !== null) select.push(`${period} AS period`);
+    if (spec.kind === "timeseries" && interval) {
+      // Grouped by the bucket key, labelled once per group.
+      const key = s.bucket(interval, "start_ts");
+      select.push(`${d.label(interval, key)} AS bucket`);
+      groupBy.push(key);
+    } else if (spec.kind === "breakdown") {
+      select.push(`${dimExpr} AS dim`);
+      groupBy.push("dim");
+    }
+    for (const m of spec.metrics) select.push(`${METRIC_SQL[m](ing, d)} AS ${m}`);
+    return `SELECT ${select.join(", ")} FROM ${from}${groupBy.length > 0 ? ` GROUP BY ${groupBy.join(", ")}` : ""}`;
   }
 
-  // --- joins the metrics need ---------------------------------------------------------------
-  let from = base;
-  const cols = baseCols.map((c) => c.split(" AS ").pop() as string);
-  const joinCols = (extra: string[]) => {
-    for (const c of extra) if (!cols.includes(c)) cols.push(c);
-    return cols;
-  };
-  const needSessionRow =
-    grain !== "sessions" &&
-    (has(VISIT_ROW_METRICS) ||
-      grain === "raw_events" ||
-      grain === "props" ||
-      (grain !== "pages" && has(PAGEVIEW_METRICS) && !usePf) ||
-      (grain === "pages" && metrics.has("events") && !useEf));
-  if (needSessionRow) {
-    const sc = ["skey", ...sessionColumnsFor(grain)];
-    if (grain === "raw_events" || grain === "props") sc.push("start_ts");
-    const right = relation(s, sc, s.derived("sessions"), s.derivedWhere());
-    from = d.join(from, right, "inner", joinCols(sc.slice(1).map((c) => c.split(" AS ").pop() as string)));
-  }
-  if (usePf) {
-    const where = [...s.derivedWhere(), ...positivePages.map((x) => rowCondition(x, "path", p, d))];
-    const pc = ["skey", "sum(pageviews) AS pf_pageviews", "sum(engaged_ms) AS pf_engaged"];
-    from = d.join(
-      from,
-      relation(s, pc, s.derived("session_pages"), where, "skey"),
-      "inner",
-      joinCols(["pf_pageviews", "pf_engaged"]),
-    );
-  }
-  if (useEf) {
-    const right =
-      f.prop.length > 0
-        ? relation(
-            s,
-            [`${d.eventSkey} AS skey`, "count(*) AS ef_events"],
-            "events",
-            [...s.customEventsWhere(), ...customCore],
-            d.eventSkey,
-          )
-        : relation(
-            s,
-            ["skey", "sum(events) AS ef_events"],
-            s.derived("session_events"),
-            [...s.derivedWhere(), ...customCore],
-            "skey",
-          );
-    from = d.join(from, right, "inner", joinCols(["ef_events"]));
-  }
-  if (useCv && spec.goal !== undefined) {
-    const where = [...s.derivedWhere(), `name = ${p.add(spec.goal)}`];
-    const right = relation(s, ["skey", "1 AS cv_converted"], s.derived("session_events"), where, "skey");
-    from = d.join(from, right, "left", joinCols(["cv_converted"]));
-  }
-
-  // --- aggregates ---------------------------------------------------------------------------
-  const sum = (c: string) => `sum(${c})`;
-  const ing: Ingredients = {
-    visitors: prevCol ? d.countIf(fastVisitorCondition(prevCol)) : d.uniq("vkey"),
-    visits: "count(*)",
-    pageviews: sum(grain === "pages" ? "p_pageviews" : usePf ? "pf_pageviews" : "s_pageviews"),
-    engagedMs: sum(grain === "pages" ? "p_engaged" : usePf ? "pf_engaged" : "s_engaged"),
-    events: sum(
-      grain === "events" || grain === "raw_events" || grain === "props" ? "x_events" : useEf ? "ef_events" : "s_events",
-    ),
-    bounces: d.countIf("bounce"),
-    durationSum: sum("duration"),
-    conversions: d.uniqIf("vkey", "coalesce(cv_converted, 0) = 1"),
-  };
-  const select: string[] = [];
-  const groupBy: string[] = [];
   const order: string[] = [];
   let limit: number;
-  if (periods.length > 1) {
-    select.push(`${s.periodIndex()} AS period`);
-    groupBy.push("period");
-    order.push("period");
-  }
+  if (periods.length > 1) order.push("period");
   if (spec.kind === "timeseries" && interval) {
-    select.push(`${d.label(interval, d.trunc(interval, s.local("start_ts")))} AS bucket`);
-    groupBy.push("bucket");
     order.push("bucket");
     limit = Math.min(buckets.length + comparisonBuckets.length, MAX_TIMESERIES_ROWS);
   } else if (spec.kind === "breakdown") {
-    select.push(`${dimExpr} AS dim`);
-    groupBy.push("dim");
     const by = spec.order?.by ?? (metrics.has("visitors") ? "visitors" : spec.metrics[0]);
     const dir = (spec.order?.direction ?? "desc").toUpperCase();
     if (by === "dimension") order.push(`dim ${dir}`);
@@ -244,15 +261,19 @@ export function compileQuery(spec: QuerySpec, dialect: SqlDialect, ctx: CompileC
   } else {
     limit = periods.length;
   }
-  for (const m of spec.metrics) select.push(`${METRIC_SQL[m](ing, d)} AS ${m}`);
-  let sql = `SELECT ${select.join(", ")} FROM ${from}`;
-  if (groupBy.length > 0) sql += ` GROUP BY ${groupBy.join(", ")}`;
+  let sql =
+    periods.length > 1
+      ? `SELECT * FROM (${periods.map((x, i) => statement(new Scope(d, p, spec.property, [x], ctx.timezone), i)).join(" UNION ALL ")})`
+      : statement(s, null);
   if (order.length > 0) sql += ` ORDER BY ${order.join(", ")}`;
   sql += ` ${d.limit(int(Math.max(1, limit)), int(spec.kind === "breakdown" ? spec.offset : 0))}`;
 
+  const params = p.usedIn(sql);
+  const keyParams = Object.keys(params).filter((n) => p.keyNames.has(n));
   return {
     sql,
-    params: p.usedIn(sql),
+    params,
+    ...(keyParams.length > 0 ? { keyParams } : {}),
     kind: spec.kind,
     dialect,
     metrics: spec.metrics,
@@ -298,10 +319,11 @@ export function compileQuery(spec: QuerySpec, dialect: SqlDialect, ctx: CompileC
   }
 
   /** Counted iff the visitor's previous matching visit is before the period (or chart bucket). */
-  function fastVisitorCondition(col: string): string {
+  function fastVisitorCondition(s: Scope, col: string): string {
     const before = `${col} < ${s.periodStart()}`;
     if (!interval) return before;
-    return `(${before} OR ${s.local(col)} < ${d.trunc(interval, s.local("start_ts"))})`;
+    // Most visits have no earlier one in the range: the bucket of prev_* is computed for the rest only.
+    return d.orElse(before, `${s.bucket(interval, col)} < ${s.bucket(interval, "start_ts")}`);
   }
 }
 

@@ -5,6 +5,8 @@ import { formatTimestamp } from "./tz.js";
 
 export class Params {
   readonly values: Record<string, string> = {};
+  /** The parameters of type "propertyKey": their value is a property, bound as its integer key. */
+  readonly keyNames = new Set<string>();
   readonly #names = new Map<string, string>();
 
   constructor(private readonly dialect: Dialect) {}
@@ -16,6 +18,7 @@ export class Params {
       name = `p${this.#names.size + 1}`;
       this.#names.set(key, name);
       this.values[name] = value;
+      if (type === "propertyKey") this.keyNames.add(name);
     }
     return this.dialect.placeholder(name, type);
   }

@@ -1,6 +1,6 @@
 // Shared pieces of the base printer: the property + period predicate every table read gets, local
 // wall time as an offset CASE, and the visit-level semi-joins that event-level filters become.
-import type { Filter } from "@lookout/schema";
+import type { Filter, Interval } from "@lookout/schema";
 import type { Dialect } from "./dialects.js";
 import { isNegative, matchCondition, propCondition, rowCondition, type SessionFilter } from "./filters.js";
 import type { Params } from "./params.js";
@@ -28,7 +28,7 @@ export class Scope {
     readonly periods: readonly Period[],
     readonly timezone: string,
   ) {
-    this.property = p.add(property);
+    this.property = p.add(property, d.propertyParam);
     this.hullFrom = Math.min(...periods.map((x) => x.from));
     this.hullTo = Math.max(...periods.map((x) => x.to));
   }
@@ -54,7 +54,7 @@ export class Scope {
 
   /** Predicate for reads of a derived table: its property and its visits' start. */
   derivedWhere(): string[] {
-    return [`property = ${this.property}`, this.inPeriods()];
+    return [this.d.propertyIs(this.property), this.inPeriods()];
   }
 
   /**
@@ -64,23 +64,28 @@ export class Scope {
   customEventsWhere(): string[] {
     const names = NON_CUSTOM_EVENT_NAMES.map((n) => `'${n}'`).join(", ");
     return [
-      `property = ${this.property}`,
+      this.d.propertyIs(this.property),
       `ts >= ${this.p.ts(this.hullFrom)}`,
       `ts < ${this.p.ts(this.hullTo + DAY)}`,
       `name NOT IN (${names})`,
     ];
   }
 
-  /** The local wall time of a UTC timestamp column, valid for instants inside the hull. */
-  local(column: string): string {
+  /** The UTC offset (minutes) in force at a UTC timestamp column, valid for instants inside the hull. */
+  offsetMinutes(column: string): string {
     const segs = offsetSegments(this.timezone, this.hullFrom, this.hullTo);
     const last = segs[segs.length - 1];
-    if (segs.length === 1 || !last) return this.d.addMinutes(column, String(segs[0]?.offsetMinutes ?? 0));
+    if (segs.length === 1 || !last) return String(segs[0]?.offsetMinutes ?? 0);
     const whens = segs
       .slice(0, -1)
       .map((s) => `WHEN ${column} < ${this.p.ts(s.untilMs ?? 0)} THEN ${s.offsetMinutes}`)
       .join(" ");
-    return this.d.addMinutes(column, `CASE ${whens} ELSE ${last.offsetMinutes} END`);
+    return `CASE ${whens} ELSE ${last.offsetMinutes} END`;
+  }
+
+  /** The key of the local-time chart bucket of a UTC timestamp column (see Dialect.bucket). */
+  bucket(interval: Interval, column: string): string {
+    return this.d.bucket(interval, column, this.offsetMinutes(column));
   }
 
   /** The start of the period a visit belongs to (for prev_* comparisons). */
@@ -89,13 +94,6 @@ export class Scope {
     if (!cur) throw new Error("no period");
     if (!cmp) return this.p.ts(cur.from);
     return `CASE WHEN start_ts >= ${this.p.ts(cur.from)} THEN ${this.p.ts(cur.from)} ELSE ${this.p.ts(cmp.from)} END`;
-  }
-
-  /** 0 for the main period, 1 for the comparison. */
-  periodIndex(): string {
-    const cur = this.periods[0];
-    if (!cur) throw new Error("no period");
-    return `CASE WHEN start_ts >= ${this.p.ts(cur.from)} THEN 0 ELSE 1 END`;
   }
 }
 

@@ -86,9 +86,25 @@ export function localDay(tz: string, instantMs: number): Day {
   return dayOfNaive(wallMs(tz, instantMs));
 }
 
+/**
+ * Memoised pure functions of the tz database: every compile asks for the same few local
+ * midnights and offset spans, and each costs dozens of Intl calls (~0.25 ms a range).
+ */
+function memo<T>(cache: Map<string, T>, key: string, compute: () => T): T {
+  let v = cache.get(key);
+  if (v === undefined) {
+    if (cache.size >= 4096) cache.clear();
+    v = compute();
+    cache.set(key, v);
+  }
+  return v;
+}
+const dayStarts = new Map<string, number>();
+const segmentCache = new Map<string, OffsetSegment[]>();
+
 /** The instant the local day starts (usually midnight; later where midnight falls in a DST gap). */
 export function startOfDay(tz: string, day: Day): number {
-  return instantOfWall(tz, naiveOfDay(day));
+  return memo(dayStarts, `${tz}\u0000${day.y}-${day.m}-${day.d}`, () => instantOfWall(tz, naiveOfDay(day)));
 }
 
 export function addDays(day: Day, n: number): Day {
@@ -128,6 +144,10 @@ export interface OffsetSegment {
  * real zones never change offset twice within a week.
  */
 export function offsetSegments(tz: string, fromMs: number, toMs: number): OffsetSegment[] {
+  return memo(segmentCache, `${tz}\u0000${fromMs}\u0000${toMs}`, () => computeSegments(tz, fromMs, toMs)).map((x) => ({ ...x }));
+}
+
+function computeSegments(tz: string, fromMs: number, toMs: number): OffsetSegment[] {
   const step = 7 * DAY;
   const segments: OffsetSegment[] = [];
   let cur = offsetMinutes(tz, fromMs);

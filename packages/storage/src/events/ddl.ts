@@ -28,10 +28,13 @@ export const DDL_DIFFERENCES: Record<SqlDialect, DialectDdl> = {
     // 64-bit keys of (property, visitor_id) and (property, session_id): the rollups join and count
     // on them, which is several times faster than on 36-character strings. `batch` numbers each
     // append so that the rollup finds the rows it just wrote (its zone maps skip older data).
+    // `pkey` is the property's key in `property_keys` (one-to-one): what queries filter on
+    // (@lookout/query tables.ts). Appended last so that older files gain it by ALTER TABLE.
     internalEventColumns: [
       ["vkey", "BIGINT"],
       ["skey", "BIGINT"],
       ["batch", "BIGINT"],
+      ["pkey", "BIGINT"],
     ],
     // DuckDB has no clustered index: rows stay in arrival order, i.e. ordered by ts, and the
     // min/max zone maps of each 122 880-row group let a (property, ts) predicate skip the rest.
@@ -98,8 +101,12 @@ export function derivedDdl(name: DerivedTable): string {
   return table(name, cols, "");
 }
 
+/** DuckDB: each property's integer key (dense, assigned by the store on a property's first append). */
+export const PROPERTY_KEYS_DDL =
+  "CREATE TABLE IF NOT EXISTS property_keys (property VARCHAR PRIMARY KEY, pkey BIGINT NOT NULL UNIQUE)";
+
 export function allDdl(dialect: SqlDialect): string[] {
   const base = [eventsDdl(dialect), visitorsDdl(dialect)];
   if (dialect !== "duckdb") return base;
-  return [...base, ...(Object.keys(DERIVED_TABLES) as DerivedTable[]).map(derivedDdl)];
+  return [...base, PROPERTY_KEYS_DDL, ...(Object.keys(DERIVED_TABLES) as DerivedTable[]).map(derivedDdl)];
 }

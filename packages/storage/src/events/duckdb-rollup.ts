@@ -8,7 +8,7 @@
 //   3. the touched visits recomputed from all their events, read from the earliest touched start
 //      on (the ts zone maps turn that into a read of recent row groups only);
 //   4. prev_* recomputed for the visitors' rows from that start on (earlier rows cannot change);
-//   5. only rows that differ are replaced (DELETE by rowid + INSERT), so a rollup rewrites
+//   5. only rows that differ are replaced (DELETE by key + INSERT), so a rollup rewrites
 //      about as many rows as there were visits in its batches, whatever the visitors' history.
 // Late or out-of-order events are handled the same way: their visit is recomputed and the
 // visitor's prev_* chain re-derived.
@@ -38,6 +38,7 @@ const E_BASE = baseOf(SESSION_EVENT_COLUMNS).join(", ");
 /** The event columns the rollups read. */
 export const ROLLUP_EVENT_COLUMNS = [
   "property",
+  "pkey",
   "skey",
   "vkey",
   "ts",
@@ -58,7 +59,7 @@ function sessionAgg(src: string): string {
   const pv = "count_if(name = 'pageview')";
   const custom = `count_if(name NOT IN (${CUSTOM}))`;
   return (
-    `SELECT property, skey, any_value(vkey) AS vkey, min(ts) AS start_ts, max(ts) AS end_ts, ` +
+    `SELECT property, any_value(pkey) AS pkey, skey, any_value(vkey) AS vkey, min(ts) AS start_ts, max(ts) AS end_ts, ` +
     `epoch(max(ts) - min(ts)) AS duration, ${pv}::INTEGER AS pageviews, ${custom}::INTEGER AS events, ` +
     `(${pv} = 1 AND ${custom} = 0) AS bounce, ` +
     `coalesce(sum(engaged_ms) FILTER (WHERE name = 'engagement'), 0)::DOUBLE AS engaged_ms, ` +
@@ -75,7 +76,7 @@ function sessionPrev(rows: string): string {
 
 function pageAgg(src: string, starts: string): string {
   return (
-    `SELECT e.property, e.skey, any_value(e.vkey) AS vkey, any_value(s.start_ts) AS start_ts, e.path, ` +
+    `SELECT e.property, any_value(e.pkey) AS pkey, e.skey, any_value(e.vkey) AS vkey, any_value(s.start_ts) AS start_ts, e.path, ` +
     `count_if(e.name = 'pageview')::INTEGER AS pageviews, ` +
     `coalesce(sum(e.engaged_ms) FILTER (WHERE e.name = 'engagement'), 0)::DOUBLE AS engaged_ms ` +
     `FROM ${src} e JOIN ${starts} s ON s.property = e.property AND s.skey = e.skey ` +
@@ -85,7 +86,7 @@ function pageAgg(src: string, starts: string): string {
 
 function eventAgg(src: string, starts: string): string {
   return (
-    `SELECT e.property, e.skey, any_value(e.vkey) AS vkey, any_value(s.start_ts) AS start_ts, e.name, ` +
+    `SELECT e.property, any_value(e.pkey) AS pkey, e.skey, any_value(e.vkey) AS vkey, any_value(s.start_ts) AS start_ts, e.name, ` +
     `count(*)::INTEGER AS events, coalesce(sum(e.revenue), 0)::DOUBLE AS revenue ` +
     `FROM ${src} e JOIN ${starts} s ON s.property = e.property AND s.skey = e.skey ` +
     `WHERE e.name NOT IN (${CUSTOM}) GROUP BY e.property, e.skey, e.name`
@@ -95,8 +96,11 @@ function eventAgg(src: string, starts: string): string {
 const pagePrev = (rows: string) => `SELECT ${P_BASE}, ${lag(", path")} AS prev_path FROM (${rows})`;
 const eventPrev = (rows: string) => `SELECT ${E_BASE}, ${lag(", name")} AS prev_name FROM (${rows})`;
 
-/** Rebuilds every rollup from `events` (migrations, or a rollup schema change). */
-export function rebuildSql(): string {
+/**
+ * The rollups by their plain definition, prev_* by lag(): one statement, for tests to check both
+ * rebuildRollups() and the incremental step against. Too memory hungry for large tables.
+ */
+export function referenceRollupSql(): string {
   return [
     "DELETE FROM sessions",
     "DELETE FROM session_pages",
@@ -107,11 +111,82 @@ export function rebuildSql(): string {
   ].join(";\n");
 }
 
-/** Replaces the changed rows of one rollup: `all` holds the touched visitors' rows as they must be. */
-function replaceChanged(table: string, old: string, all: string, cols: string, key: string): string[] {
+/** Events per chunk of a rebuild: bounds the aggregation state (~400 MB per million events). */
+const REBUILD_CHUNK_EVENTS = 1_000_000;
+
+/**
+ * Rebuilds every rollup from `events` (migrations, a rollup schema change, a bulk import), inside
+ * the caller's transaction on `c`. Visitors are split into chunks by key, each computed on its
+ * own: every row and every prev_* depends on one visitor's events only, and a single pass over
+ * 10M events needs more than the 1 GB memory limit (the per-visit arg_min states do not spill).
+ * Each rollup is then written once, ordered by start_ts, so that its zone maps serve date ranges.
+ */
+export interface RebuildOptions {
+  /** Events per chunk (default 1 000 000). */
+  chunkEvents?: number;
+  /** Called after each step with its duration. */
+  trace?: (step: string, ms: number) => void;
+}
+
+export async function rebuildRollups(c: DuckDBConnection, o: RebuildOptions = {}): Promise<void> {
+  const trace = o.trace;
+  const step = async (name: string, sql: string) => {
+    const t = performance.now();
+    await c.run(sql);
+    trace?.(name, performance.now() - t);
+  };
+  const r = await c.runAndReadAll("SELECT count(*)::BIGINT AS n FROM events");
+  const n = Number(r.getRows()[0]?.[0] ?? 0);
+  const chunks = Math.max(1, Math.ceil(n / Math.max(1, o.chunkEvents ?? REBUILD_CHUNK_EVENTS)));
+  const cols = ROLLUP_EVENT_COLUMNS.join(", ");
+  await step(
+    "clear",
+    [
+      "DELETE FROM sessions",
+      "DELETE FROM session_pages",
+      "DELETE FROM session_events",
+      `CREATE OR REPLACE TEMP TABLE _rb_s AS SELECT ${S_ALL} FROM sessions LIMIT 0`,
+      `CREATE OR REPLACE TEMP TABLE _rb_p AS SELECT ${P_ALL} FROM session_pages LIMIT 0`,
+      `CREATE OR REPLACE TEMP TABLE _rb_e AS SELECT ${E_ALL} FROM session_events LIMIT 0`,
+    ].join(";\n"),
+  );
+  for (let i = 0; i < chunks; i++) {
+    const inChunk = chunks === 1 ? "true" : `((vkey % ${chunks}) + ${chunks}) % ${chunks} = ${i}`;
+    await step("events", `CREATE OR REPLACE TEMP TABLE _rb_ev AS SELECT ${cols} FROM events WHERE ${inChunk}`);
+    // prev_* by the self-join (see prevJoin): one pass for all 21 of them, where lag() needs a
+    // sort per partitioning (measured 10x slower here).
+    await step("sessions", `CREATE OR REPLACE TEMP TABLE _rb_agg AS ${sessionAgg("_rb_ev")}`);
+    await step("session prevs", `CREATE OR REPLACE TEMP TABLE _rb_prev AS ${prevJoin("_rb_agg", "_rb_agg", "", SESSION_PREVS)}`);
+    const names = SESSION_PREVS.map(([n]) => n);
+    await step(
+      "sessions + prevs",
+      `CREATE OR REPLACE TEMP TABLE _rb_cs AS ${withPrevs("_rb_agg", "_rb_prev", S_BASE, "", names)}`,
+    );
+    await step("sessions copy", `INSERT INTO _rb_s (${S_ALL}) SELECT ${S_ALL} FROM _rb_cs`);
+    await step("pages", `INSERT INTO _rb_p (${P_ALL}) SELECT ${P_ALL} FROM (${pagePrev(pageAgg("_rb_ev", "_rb_cs"))})`);
+    await step("custom events", `INSERT INTO _rb_e (${E_ALL}) SELECT ${E_ALL} FROM (${eventPrev(eventAgg("_rb_ev", "_rb_cs"))})`);
+  }
+  await step("write sessions", `INSERT INTO sessions (${S_ALL}) SELECT ${S_ALL} FROM _rb_s ORDER BY start_ts`);
+  await step("write pages", `INSERT INTO session_pages (${P_ALL}) SELECT ${P_ALL} FROM _rb_p ORDER BY start_ts`);
+  await step("write custom events", `INSERT INTO session_events (${E_ALL}) SELECT ${E_ALL} FROM _rb_e ORDER BY start_ts`);
+  await step(
+    "drop",
+    ["_rb_s", "_rb_p", "_rb_e", "_rb_ev", "_rb_cs", "_rb_agg", "_rb_prev"].map((t) => `DROP TABLE IF EXISTS ${t}`).join(";\n"),
+  );
+}
+
+/**
+ * Replaces the changed rows of one rollup: `all` holds the touched visitors' rows as they must be,
+ * `old` as they are (all of them start at or after `since`). Rows are deleted by key, never by a
+ * rowid read earlier in the transaction: a checkpoint running meanwhile on the writer connection
+ * may vacuum the table and move rowids, and deleting by stale rowids left duplicate visits behind
+ * (54 of 2.4M after loading 10M events; reproduced with appends racing checkpoints).
+ */
+function replaceChanged(table: string, old: string, all: string, cols: string, key: string[], since: string): string[] {
+  const on = key.map((k) => `t.${k} = c.${k}`).join(" AND ");
   return [
     `CREATE OR REPLACE TEMP TABLE _chg AS SELECT ${cols} FROM ${all} EXCEPT SELECT ${cols} FROM ${old}`,
-    `DELETE FROM ${table} WHERE rowid IN (SELECT o._rid FROM ${old} o SEMI JOIN _chg USING (${key}))`,
+    `DELETE FROM ${table} t USING _chg c WHERE ${on} AND t.start_ts >= ${since}`,
     `INSERT INTO ${table} (${cols}) SELECT ${cols} FROM _chg ORDER BY start_ts`,
   ];
 }
@@ -167,7 +242,7 @@ export async function rollupBatches(w: DuckDBConnection, afterBatch: bigint, upt
   // Rows of visits that started before `lo` cannot change: their prev_* only look further back.
   const since = `make_timestamp(${loUs.toString()})`;
   const recent = (table: string, alias: string) =>
-    `SELECT ${alias}.rowid AS _rid, ${alias}.* FROM ${table} ${alias} SEMI JOIN _tv USING (property, vkey) WHERE ${alias}.start_ts >= ${since}`;
+    `SELECT ${alias}.* FROM ${table} ${alias} SEMI JOIN _tv USING (property, vkey) WHERE ${alias}.start_ts >= ${since}`;
   await w.run(
     [
       `CREATE OR REPLACE TEMP TABLE _ev AS SELECT ${ROLLUP_EVENT_COLUMNS.map((c) => `e.${c}`).join(", ")} FROM events e ` +
@@ -184,7 +259,7 @@ export async function rollupBatches(w: DuckDBConnection, afterBatch: bigint, upt
         "",
         SESSION_PREVS.map(([n]) => n),
       )}`,
-      ...replaceChanged("sessions", "_old_s", "_all_s", S_ALL, "property, skey"),
+      ...replaceChanged("sessions", "_old_s", "_all_s", S_ALL, ["property", "skey"], since),
       // Pages: the same with prev_path.
       "CREATE OR REPLACE TEMP TABLE _hp AS SELECT property, vkey, skey, start_ts, path FROM session_pages SEMI JOIN _tv USING (property, vkey)",
       `CREATE OR REPLACE TEMP TABLE _new_p AS ${pageAgg("_ev", "_new_s")}`,
@@ -194,7 +269,7 @@ export async function rollupBatches(w: DuckDBConnection, afterBatch: bigint, upt
         "UNION ALL SELECT property, vkey, skey, start_ts, path FROM _new_p",
       `CREATE OR REPLACE TEMP TABLE _prev AS ${prevJoin("_cur_p", "_cand_p", "path", [["prev_path", ""]])}`,
       `CREATE OR REPLACE TEMP TABLE _all_p AS ${withPrevs("_cur_p", "_prev", P_BASE, "path", ["prev_path"])}`,
-      ...replaceChanged("session_pages", "_old_p", "_all_p", P_ALL, "property, skey, path"),
+      ...replaceChanged("session_pages", "_old_p", "_all_p", P_ALL, ["property", "skey", "path"], since),
       // Custom events: the same with prev_name.
       "CREATE OR REPLACE TEMP TABLE _he AS SELECT property, vkey, skey, start_ts, name FROM session_events SEMI JOIN _tv USING (property, vkey)",
       `CREATE OR REPLACE TEMP TABLE _new_e AS ${eventAgg("_ev", "_new_s")}`,
@@ -204,7 +279,7 @@ export async function rollupBatches(w: DuckDBConnection, afterBatch: bigint, upt
         "UNION ALL SELECT property, vkey, skey, start_ts, name FROM _new_e",
       `CREATE OR REPLACE TEMP TABLE _prev AS ${prevJoin("_cur_e", "_cand_e", "name", [["prev_name", ""]])}`,
       `CREATE OR REPLACE TEMP TABLE _all_e AS ${withPrevs("_cur_e", "_prev", E_BASE, "name", ["prev_name"])}`,
-      ...replaceChanged("session_events", "_old_e", "_all_e", E_ALL, "property, skey, name"),
+      ...replaceChanged("session_events", "_old_e", "_all_e", E_ALL, ["property", "skey", "name"], since),
       ...["_t", "_tv", "_hs", "_ev", "_new_s", "_old_s", "_cur_s", "_cand_s", "_prev", "_all_s", "_chg"].map(
         (t) => `DROP TABLE ${t}`,
       ),

@@ -12,13 +12,13 @@
 // close; a crash between them only means the WAL is replayed on the next open.
 import { type DuckDBConnection, DuckDBInstance, type DuckDBValue, MAP, TIMESTAMP, VARCHAR } from "@duckdb/node-api";
 import { EVENT_COLUMN_NAMES, type EventRow, type VisitorProfile } from "@lookout/schema";
-import { allDdl } from "./ddl.js";
+import { allDdl, derivedDdl } from "./ddl.js";
 import { appendEvents, stringMap, timestampValue } from "./duckdb-append.js";
-import { rebuildSql, rollupBatches } from "./duckdb-rollup.js";
+import { rebuildRollups as rebuildAll, rollupBatches } from "./duckdb-rollup.js";
 import type { CompiledQuery, EventStore, EventsQuery, RecentSession } from "./event-store.js";
 
-/** Bump when the rollup tables change shape or meaning: migrate() rebuilds them from events. */
-const ROLLUP_VERSION = "1";
+/** Bump when the rollup tables change shape or meaning: migrate() recreates them from events. */
+export const ROLLUP_VERSION = "2"; // 2: pkey
 
 export interface DuckDbOptions {
   /** Reader connections (default 4). */
@@ -33,6 +33,8 @@ export interface DuckDbOptions {
    * transaction: simplest for tests, slower under load.
    */
   rollupDelayMs?: number;
+  /** Events per chunk when rebuilding the rollups (default 1 000 000; bounds the memory it needs). */
+  rebuildChunkEvents?: number;
 }
 
 export interface DuckDbEventStore extends EventStore {
@@ -97,6 +99,8 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
   const readerConns = await Promise.all(Array.from({ length: Math.max(1, opts.readers ?? 4) }, () => instance.connect()));
   const readers = new Pool(readerConns);
   const rollupDelay = Math.max(0, opts.rollupDelayMs ?? 250);
+  /** property -> its key in property_keys (loaded by migrate, extended by append after commit). */
+  const keys = new Map<string, bigint>();
   let batch = 0n;
   /** The highest batch whose append has committed (appends commit in order). */
   let committed = 0n;
@@ -167,6 +171,24 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
       write(async () => {
         for (const ddl of allDdl("duckdb")) await writer.run(ddl);
         await writer.run("CREATE TABLE IF NOT EXISTS lookout_meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)");
+        // Files from before property keys: give events their column and every property its key.
+        const hasPkey = await rows(
+          writer,
+          "SELECT 1 AS x FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = 'events' AND column_name = 'pkey'",
+        );
+        if (hasPkey.length === 0) {
+          await transaction(async () => {
+            await writer.run("ALTER TABLE events ADD COLUMN pkey BIGINT");
+            await writer.run(
+              "INSERT INTO property_keys SELECT property, row_number() OVER (ORDER BY property) FROM (SELECT DISTINCT property FROM events) ON CONFLICT DO NOTHING",
+            );
+            await writer.run("UPDATE events SET pkey = k.pkey FROM property_keys k WHERE k.property = events.property");
+          });
+        }
+        keys.clear();
+        for (const r of await rows(writer, "SELECT property, pkey::VARCHAR AS pkey FROM property_keys")) {
+          keys.set(String(r.property), BigInt(String(r.pkey)));
+        }
         const max = await rows(writer, "SELECT coalesce(max(batch), 0)::VARCHAR AS b FROM events");
         batch = BigInt(String(max[0]?.b ?? "0"));
         committed = batch;
@@ -175,7 +197,11 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
         );
         if (meta.rollup_version !== ROLLUP_VERSION) {
           await transaction(async () => {
-            await writer.run(rebuildSql());
+            for (const t of ["sessions", "session_pages", "session_events"] as const) {
+              await writer.run(`DROP TABLE IF EXISTS ${t}`);
+              await writer.run(derivedDdl(t));
+            }
+            await rebuildAll(writer, { chunkEvents: opts.rebuildChunkEvents });
             await writer.run("INSERT OR REPLACE INTO lookout_meta VALUES ('rollup_version', $v)", { v: ROLLUP_VERSION });
             await writer.run("INSERT OR REPLACE INTO lookout_meta VALUES ('rolled_batch', $v)", { v: batch.toString() });
           });
@@ -195,15 +221,27 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
       write(async () => {
         if (events.length === 0) return;
         const b = ++batch;
+        // A property's first events give it the next key, in the same transaction.
+        const fresh = new Map<string, bigint>();
+        let next = [...keys.values()].reduce((m, k) => (k > m ? k : m), 0n);
+        for (const e of events) {
+          const p = String(e.property ?? "");
+          if (!keys.has(p) && !fresh.has(p)) fresh.set(p, ++next);
+        }
+        const pkeyOf = (p: string) => keys.get(p) ?? (fresh.get(p) as bigint);
         await transaction(async () => {
+          for (const [p, k] of fresh) {
+            await writer.run("INSERT INTO property_keys VALUES ($p, $k)", { p, k });
+          }
           const appender = await writer.createAppender("events");
           try {
-            appendEvents(appender, events, b);
+            appendEvents(appender, events, b, pkeyOf);
           } finally {
             appender.closeSync(); // flushes into the open transaction
           }
           if (rollupDelay === 0) await rollupTo(b);
         });
+        for (const [p, k] of fresh) keys.set(p, k);
         committed = b;
         if (rollupDelay === 0) rolled = b;
         else scheduleRollup();
@@ -245,7 +283,12 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
       }),
 
     query: <T>(q: CompiledQuery) =>
-      readers.use(async (c) => (await rows(c, q.sql, q.params as Record<string, DuckDBValue>)) as T[]),
+      readers.use(async (c) => {
+        const params = { ...q.params } as Record<string, DuckDBValue>;
+        // A property with no key has no rows: -1 matches nothing.
+        for (const n of q.keyParams ?? []) params[n] = keys.get(String(q.params[n])) ?? -1n;
+        return (await rows(c, q.sql, params)) as T[];
+      }),
 
     events: (property, q: EventsQuery = {}) =>
       readers.use(async (c) => {
@@ -284,6 +327,8 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
           )) as unknown as RecentSession[],
       ),
 
+    // The property's key stays in property_keys (it maps an id, holds no data): data appended
+    // later under the same id gets the same key.
     deleteProperty: (property) =>
       write(() =>
         transaction(async () => {
@@ -297,7 +342,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
       await rolling;
       await write(() =>
         transaction(async () => {
-          await writer.run(rebuildSql());
+          await rebuildAll(writer, { chunkEvents: opts.rebuildChunkEvents });
           await writer.run("INSERT OR REPLACE INTO lookout_meta VALUES ('rolled_batch', $v)", { v: batch.toString() });
           rolled = batch;
         }),

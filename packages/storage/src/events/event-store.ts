@@ -44,7 +44,11 @@ export interface EventStore {
    * tables up to date shortly after an append rather than inside it (the DuckDB rollups).
    */
   sync(): Promise<void>;
-  /** Runs compiled, parameterised SQL (from @lookout/query) and returns plain JS rows. */
+  /**
+   * Runs compiled, parameterised SQL (from @lookout/query) and returns plain JS rows. Parameters
+   * named in `q.keyParams` hold a property id: the adapter binds its own key of that property
+   * (DuckDB's integer property key), or a key no row has when the property has none.
+   */
   query<T = Record<string, unknown>>(q: CompiledQuery): Promise<T[]>;
   /** Raw events of a property (a visitor's history, exports, tests), ordered by time. */
   events(property: string, q?: EventsQuery): Promise<EventRow[]>;

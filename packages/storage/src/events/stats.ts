@@ -94,26 +94,37 @@ export function shapeResults(c: CompiledStats, rows: Row[]): StatsResult {
   });
 }
 
+/**
+ * RE2's error texts (re2.cc, as DuckDB passes them on: "Invalid Input Error: invalid repetition
+ * size: {1001}") and the engines' own wording (ClickHouse: "cannot compile re2").
+ */
+const REGEX_ERROR =
+  /regex|regular expression|re2|invalid escape sequence|invalid character class|missing [\])]|unexpected \)|trailing \\|no argument for repetition operator|invalid repetition size|bad repetition operator|invalid perl operator|invalid UTF-8|invalid named capture group/i;
+
 /** Engine errors a valid spec can still cause (an RE2-invalid regex) become a 400. */
-function translate(err: unknown): unknown {
+function translate(err: unknown, spec: QuerySpec): unknown {
   const msg = err instanceof Error ? err.message : String(err);
-  if (/regex|regular expression|perl operator|re2/i.test(msg))
+  if (spec.filters.some((f) => f.op === "matches") && REGEX_ERROR.test(msg))
     return new QueryError("invalid_regex", "invalid regular expression");
   return err;
 }
 
 export function compileFor(store: EventStore, spec: QuerySpec | QuerySpecInput, ctx: StatsContext): CompiledStats {
-  const parsed = QuerySpecSchema.parse(spec);
-  return compileQuery(parsed, store.dialect, { timezone: ctx.timezone, now: ctx.now ?? new Date(), earliest: ctx.earliest });
+  return compileParsed(store, QuerySpecSchema.parse(spec), ctx);
+}
+
+function compileParsed(store: EventStore, spec: QuerySpec, ctx: StatsContext): CompiledStats {
+  return compileQuery(spec, store.dialect, { timezone: ctx.timezone, now: ctx.now ?? new Date(), earliest: ctx.earliest });
 }
 
 export async function runStats(store: EventStore, spec: QuerySpec | QuerySpecInput, ctx: StatsContext): Promise<StatsResult> {
-  const compiled = compileFor(store, spec, ctx);
+  const parsed = QuerySpecSchema.parse(spec);
+  const compiled = compileParsed(store, parsed, ctx);
   let rows: Row[];
   try {
     rows = await store.query<Row>(compiled);
   } catch (err) {
-    throw translate(err);
+    throw translate(err, parsed);
   }
   return shapeResults(compiled, rows);
 }

@@ -1,0 +1,89 @@
+-- p1 = "Qx7MarkProp"
+-- p2 = "2024-03-27 23:00:00"
+-- p3 = "2024-04-03 22:00:00"
+-- p4 = "2024-03-26 23:00:00"
+-- p5 = "2024-04-04 22:00:00"
+-- p6 = "Qx7Mark/pricing' OR '1'='1"
+-- p7 = "Qx7Markadmin' OR '1'='1"
+SELECT uniqExact(vkey) AS visitors, sum(s_pageviews) AS pageviews, 100 * (toFloat64(countIf(bounce)) / nullIf(count(*), 0)) AS bounce_rate
+FROM (
+  SELECT skey, vkey, start_ts, bounce, duration, pageviews AS s_pageviews, engaged_ms AS s_engaged
+  FROM (
+    SELECT any(e_property) AS property, e_session_id AS skey, any(e_visitor_id) AS vkey, min(e_ts) AS start_ts, max(e_ts) AS end_ts, toFloat64(max(e_ts) - min(e_ts)) AS duration, countIf(e_name = 'pageview') AS pageviews, countIf(e_name NOT IN ('pageview', 'engagement', 'pageleave', 'identify')) AS events, (countIf(e_name = 'pageview') = 1 AND countIf(e_name NOT IN ('pageview', 'engagement', 'pageleave', 'identify')) = 0) AS bounce, sumIf(e_engaged_ms, e_name = 'engagement') AS engaged_ms, argMinIf(e_path, e_ts, e_name = 'pageview') AS entry_page, argMaxIf(e_path, e_ts, e_name = 'pageview') AS exit_page, argMin(e_hostname, e_ts) AS hostname, argMin(e_referrer_source, e_ts) AS referrer_source, argMin(e_referrer, e_ts) AS referrer, argMin(e_channel, e_ts) AS channel, argMin(e_utm_source, e_ts) AS utm_source, argMin(e_utm_medium, e_ts) AS utm_medium, argMin(e_utm_campaign, e_ts) AS utm_campaign, argMin(e_utm_term, e_ts) AS utm_term, argMin(e_utm_content, e_ts) AS utm_content, argMin(e_country, e_ts) AS country, argMin(e_region, e_ts) AS region, argMin(e_city, e_ts) AS city, argMin(e_browser, e_ts) AS browser, argMin(e_browser_version, e_ts) AS browser_version, argMin(e_os, e_ts) AS os, argMin(e_os_version, e_ts) AS os_version, argMin(e_device, e_ts) AS device, argMin(e_screen, e_ts) AS screen
+    FROM (
+      SELECT property AS e_property, session_id AS e_session_id, visitor_id AS e_visitor_id, ts AS e_ts, name AS e_name, path AS e_path, engaged_ms AS e_engaged_ms, revenue AS e_revenue, hostname AS e_hostname, referrer_source AS e_referrer_source, referrer AS e_referrer, channel AS e_channel, utm_source AS e_utm_source, utm_medium AS e_utm_medium, utm_campaign AS e_utm_campaign, utm_term AS e_utm_term, utm_content AS e_utm_content, country AS e_country, region AS e_region, city AS e_city, browser AS e_browser, browser_version AS e_browser_version, os AS e_os, os_version AS e_os_version, device AS e_device, screen AS e_screen
+      FROM events
+      WHERE property = {p1:String}
+      AND ts >= toDateTime({p4:String}, 'UTC')
+      AND ts < toDateTime({p5:String}, 'UTC')
+    )
+    GROUP BY e_session_id
+  )
+  WHERE property = {p1:String}
+  AND (start_ts >= toDateTime({p2:String}, 'UTC') AND start_ts < toDateTime({p3:String}, 'UTC'))
+  AND skey NOT IN (
+    SELECT skey
+    FROM (
+      SELECT property, skey, vkey, start_ts, path, pageviews, engaged_ms
+      FROM (
+        SELECT any(e_property) AS property, e_session_id AS skey, any(e_visitor_id) AS vkey, e_path AS path, countIf(e_name = 'pageview') AS pageviews, sumIf(e_engaged_ms, e_name = 'engagement') AS engaged_ms
+        FROM (
+          SELECT property AS e_property, session_id AS e_session_id, visitor_id AS e_visitor_id, ts AS e_ts, name AS e_name, path AS e_path, engaged_ms AS e_engaged_ms, revenue AS e_revenue, hostname AS e_hostname, referrer_source AS e_referrer_source, referrer AS e_referrer, channel AS e_channel, utm_source AS e_utm_source, utm_medium AS e_utm_medium, utm_campaign AS e_utm_campaign, utm_term AS e_utm_term, utm_content AS e_utm_content, country AS e_country, region AS e_region, city AS e_city, browser AS e_browser, browser_version AS e_browser_version, os AS e_os, os_version AS e_os_version, device AS e_device, screen AS e_screen
+          FROM events
+          WHERE property = {p1:String}
+          AND ts >= toDateTime({p4:String}, 'UTC')
+          AND ts < toDateTime({p5:String}, 'UTC')
+        )
+        GROUP BY e_session_id, e_path
+        HAVING pageviews > 0
+      )
+      ANY INNER JOIN (
+        SELECT e_session_id AS skey, min(e_ts) AS start_ts
+        FROM (
+          SELECT property AS e_property, session_id AS e_session_id, visitor_id AS e_visitor_id, ts AS e_ts, name AS e_name, path AS e_path, engaged_ms AS e_engaged_ms, revenue AS e_revenue, hostname AS e_hostname, referrer_source AS e_referrer_source, referrer AS e_referrer, channel AS e_channel, utm_source AS e_utm_source, utm_medium AS e_utm_medium, utm_campaign AS e_utm_campaign, utm_term AS e_utm_term, utm_content AS e_utm_content, country AS e_country, region AS e_region, city AS e_city, browser AS e_browser, browser_version AS e_browser_version, os AS e_os, os_version AS e_os_version, device AS e_device, screen AS e_screen
+          FROM events
+          WHERE property = {p1:String}
+          AND ts >= toDateTime({p4:String}, 'UTC')
+          AND ts < toDateTime({p5:String}, 'UTC')
+        )
+        GROUP BY e_session_id
+      ) USING (skey)
+    )
+    WHERE property = {p1:String}
+    AND (start_ts >= toDateTime({p2:String}, 'UTC') AND start_ts < toDateTime({p3:String}, 'UTC'))
+    AND path = {p6:String}
+  )
+  AND skey NOT IN (
+    SELECT skey
+    FROM (
+      SELECT property, skey, vkey, start_ts, path, pageviews, engaged_ms
+      FROM (
+        SELECT any(e_property) AS property, e_session_id AS skey, any(e_visitor_id) AS vkey, e_path AS path, countIf(e_name = 'pageview') AS pageviews, sumIf(e_engaged_ms, e_name = 'engagement') AS engaged_ms
+        FROM (
+          SELECT property AS e_property, session_id AS e_session_id, visitor_id AS e_visitor_id, ts AS e_ts, name AS e_name, path AS e_path, engaged_ms AS e_engaged_ms, revenue AS e_revenue, hostname AS e_hostname, referrer_source AS e_referrer_source, referrer AS e_referrer, channel AS e_channel, utm_source AS e_utm_source, utm_medium AS e_utm_medium, utm_campaign AS e_utm_campaign, utm_term AS e_utm_term, utm_content AS e_utm_content, country AS e_country, region AS e_region, city AS e_city, browser AS e_browser, browser_version AS e_browser_version, os AS e_os, os_version AS e_os_version, device AS e_device, screen AS e_screen
+          FROM events
+          WHERE property = {p1:String}
+          AND ts >= toDateTime({p4:String}, 'UTC')
+          AND ts < toDateTime({p5:String}, 'UTC')
+        )
+        GROUP BY e_session_id, e_path
+        HAVING pageviews > 0
+      )
+      ANY INNER JOIN (
+        SELECT e_session_id AS skey, min(e_ts) AS start_ts
+        FROM (
+          SELECT property AS e_property, session_id AS e_session_id, visitor_id AS e_visitor_id, ts AS e_ts, name AS e_name, path AS e_path, engaged_ms AS e_engaged_ms, revenue AS e_revenue, hostname AS e_hostname, referrer_source AS e_referrer_source, referrer AS e_referrer, channel AS e_channel, utm_source AS e_utm_source, utm_medium AS e_utm_medium, utm_campaign AS e_utm_campaign, utm_term AS e_utm_term, utm_content AS e_utm_content, country AS e_country, region AS e_region, city AS e_city, browser AS e_browser, browser_version AS e_browser_version, os AS e_os, os_version AS e_os_version, device AS e_device, screen AS e_screen
+          FROM events
+          WHERE property = {p1:String}
+          AND ts >= toDateTime({p4:String}, 'UTC')
+          AND ts < toDateTime({p5:String}, 'UTC')
+        )
+        GROUP BY e_session_id
+      ) USING (skey)
+    )
+    WHERE property = {p1:String}
+    AND (start_ts >= toDateTime({p2:String}, 'UTC') AND start_ts < toDateTime({p3:String}, 'UTC'))
+    AND (positionCaseInsensitiveUTF8(path, {p7:String}) > 0)
+  )
+) AS r0
+LIMIT 0, 1
