@@ -37,8 +37,14 @@ function cli(dataDir: string, args: string[]): string {
   });
 }
 
-/** Starts a server whose owner (OWNER) already has the given properties. */
-export async function startWebServer(sites: SiteSpec[] = []): Promise<WebServer> {
+/**
+ * Writes data into the fresh data directory before the server starts (the embedded stores admit
+ * one process), for example events into `<dataDir>/events.duckdb` (see seedEvents).
+ */
+export type SeedHook = (dataDir: string, propertyIds: string[]) => Promise<void>;
+
+/** Starts a server whose owner (OWNER) already has the given properties, seeded by `seed` if given. */
+export async function startWebServer(sites: SiteSpec[] = [], seed?: SeedHook): Promise<WebServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "lookout-web-e2e-"));
   cli(dataDir, ["user:create", "--email", OWNER.email, "--password", OWNER.password]);
   const propertyIds = sites.map((s) => {
@@ -47,6 +53,7 @@ export async function startWebServer(sites: SiteSpec[] = []): Promise<WebServer>
     if (!/^[\w-]+$/.test(out)) throw new Error(`property:create printed no unique_id:\n${out}`);
     return out;
   });
+  await seed?.(dataDir, propertyIds);
   const server = await startServer({ dataDir });
   return {
     server,
@@ -121,4 +128,35 @@ export async function holdRequests(page: Page, urlPart: string): Promise<{ relea
     await route.continue();
   });
   return { release: () => release() };
+}
+
+/**
+ * A SeedHook writing synthetic traffic (@lookout/traffic) for the properties at `indexes` straight
+ * into `<dataDir>/events.duckdb`, one append per batch. The modules load only when a test seeds.
+ */
+export function seedEvents(opts: { indexes: number[]; days?: number; visitors?: number; seed?: number }): SeedHook {
+  return async (dataDir, propertyIds) => {
+    const { openDuckDbEventStore } = await import("@lookout/storage");
+    const { generateEvents } = await import("@lookout/traffic");
+    const store = await openDuckDbEventStore(join(dataDir, "events.duckdb"));
+    try {
+      await store.migrate();
+      const end = new Date();
+      for (const i of opts.indexes) {
+        const property = propertyIds[i];
+        if (!property) throw new Error(`no property at index ${i}`);
+        const batches = generateEvents({
+          property,
+          days: opts.days ?? 30,
+          visitors: opts.visitors ?? 400,
+          seed: opts.seed ?? 1,
+          end,
+        });
+        for (const batch of batches) await store.append(batch);
+      }
+      await store.sync();
+    } finally {
+      await store.close();
+    }
+  };
 }

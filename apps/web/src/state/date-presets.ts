@@ -1,22 +1,31 @@
 // Date-range presets (SPEC.md §3, §9; DESIGN.md §4). The default, last_7_days, is the past seven
-// days up to now. Ranges here use the browser's clock; the query layer re-reads them in the
-// property's time zone.
-export const PRESETS = [
-  { id: "today", label: "Today" },
-  { id: "yesterday", label: "Yesterday" },
-  { id: "last_7_days", label: "Last 7 days" },
-  { id: "last_30_days", label: "Last 30 days" },
-  { id: "last_90_days", label: "Last 90 days" },
-  { id: "month_to_date", label: "Month to date" },
-  { id: "last_month", label: "Last month" },
-  { id: "year_to_date", label: "Year to date" },
-  { id: "last_12_months", label: "Last 12 months" },
-] as const;
+// days up to now. Ranges here use the browser's clock for what the picker shows; the Stats API
+// re-reads the preset (or a custom range's two dates) in the property's time zone.
+import { DATE_PRESETS, type DatePreset, type Interval } from "@lookout/schema";
 
-export type Preset = (typeof PRESETS)[number]["id"];
-export const DEFAULT_PRESET: Preset = "last_7_days";
+const LABELS: Record<DatePreset, string> = {
+  today: "Today",
+  yesterday: "Yesterday",
+  last_7_days: "Last 7 days",
+  last_30_days: "Last 30 days",
+  last_90_days: "Last 90 days",
+  month_to_date: "Month to date",
+  last_month: "Last month",
+  year_to_date: "Year to date",
+  last_12_months: "Last 12 months",
+  all_time: "All time",
+  custom: "Custom range",
+};
+
+export const PRESETS: readonly { id: DatePreset; label: string }[] = DATE_PRESETS.map((id) => ({ id, label: LABELS[id] }));
+
+export type Preset = DatePreset;
+/** Presets that need no dates of their own. */
+export type FixedPreset = Exclude<Preset, "custom">;
+export const DEFAULT_PRESET: FixedPreset = "last_7_days";
 
 export interface DateRange {
+  /** For all_time the epoch: the range is open-ended and the server starts at the first event. */
   start: Date;
   end: Date;
   preset: Preset;
@@ -28,11 +37,15 @@ function startOfDay(d: Date): Date {
   return new Date(d.getFullYear(), d.getMonth(), d.getDate());
 }
 
+function endOfDay(d: Date): Date {
+  return new Date(new Date(d.getFullYear(), d.getMonth(), d.getDate() + 1).getTime() - 1);
+}
+
 function endOfPreviousDay(d: Date): Date {
   return new Date(startOfDay(d).getTime() - 1);
 }
 
-function span(preset: Preset, now: Date): [Date, Date] {
+function span(preset: FixedPreset, now: Date): [Date, Date] {
   switch (preset) {
     case "today":
       return [startOfDay(now), now];
@@ -55,14 +68,79 @@ function span(preset: Preset, now: Date): [Date, Date] {
       return [new Date(now.getFullYear(), 0, 1), now];
     case "last_12_months":
       return [new Date(now.getFullYear() - 1, now.getMonth(), now.getDate(), now.getHours(), now.getMinutes()), now];
+    case "all_time":
+      return [new Date(0), now];
   }
 }
 
-export function rangeFor(preset: Preset, now: Date = new Date()): DateRange {
+export function rangeFor(preset: FixedPreset, now: Date = new Date()): DateRange {
   const [start, end] = span(preset, now);
   return { start, end, preset };
 }
 
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A local calendar date `YYYY-MM-DD` as a Date at local midnight, or null when it is not a real date. */
+export function parseIsoDate(s: string): Date | null {
+  const m = ISO_DATE.exec(s);
+  if (!m) return null;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(y, mo - 1, d);
+  if (date.getFullYear() !== y || date.getMonth() !== mo - 1 || date.getDate() !== d || y < 1970) return null;
+  return date;
+}
+
+/** The local calendar date of `d` as `YYYY-MM-DD`. */
+export function toIsoDate(d: Date): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${String(d.getFullYear()).padStart(4, "0")}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/** A custom range over whole local days `from`..`to` (inclusive), or null when invalid or reversed. */
+export function customRange(from: string, to: string): DateRange | null {
+  const a = parseIsoDate(from);
+  const b = parseIsoDate(to);
+  if (!a || !b || a > b) return null;
+  return { start: a, end: endOfDay(b), preset: "custom" };
+}
+
+/** The Stats API's `period` and `date` parameters for a range. */
+export function apiPeriod(range: DateRange): { period: Preset; date?: string } {
+  if (range.preset !== "custom") return { period: range.preset };
+  return { period: "custom", date: `${toIsoDate(range.start)},${toIsoDate(range.end)}` };
+}
+
 export function isPreset(v: string): v is Preset {
-  return PRESETS.some((p) => p.id === v);
+  return (DATE_PRESETS as readonly string[]).includes(v);
+}
+
+export function isFixedPreset(v: string): v is FixedPreset {
+  return isPreset(v) && v !== "custom";
+}
+
+/** Whole days the range covers (a partial day counts as one); Infinity for all_time. */
+export function rangeDays(range: DateRange): number {
+  if (range.preset === "all_time") return Number.POSITIVE_INFINITY;
+  return Math.max(1, Math.ceil((range.end.getTime() - range.start.getTime()) / DAY_MS));
+}
+
+/**
+ * The chart intervals that make sense for a range, and the one chosen by default: hours for a
+ * single day, days up to about three months, weeks up to a year, months beyond.
+ */
+export function intervalsFor(range: DateRange): { options: Interval[]; default: Interval } {
+  const days = rangeDays(range);
+  if (range.preset === "today" || range.preset === "yesterday" || days <= 1)
+    return { options: ["minute", "hour"], default: "hour" };
+  if (days <= 7) return { options: ["hour", "day"], default: "day" };
+  if (days <= 31) return { options: ["day", "week"], default: "day" };
+  if (days <= 92) return { options: ["day", "week", "month"], default: "day" };
+  if (days <= 366) return { options: ["day", "week", "month"], default: "week" };
+  return { options: ["day", "week", "month"], default: "month" };
+}
+
+/** The interval to chart: the asked one when it suits the range, else the range's default. */
+export function chooseInterval(range: DateRange, asked?: Interval | null): Interval {
+  const { options, default: fallback } = intervalsFor(range);
+  return asked && options.includes(asked) ? asked : fallback;
 }

@@ -1,13 +1,37 @@
-// The "Live now" card of the dashboard's top stats: SPEC.md §5's live count for the current
-// property, fed by the dashboard socket (the live feature owns how).
+// The "Live now" card of the dashboard's top stats: SPEC.md §5's live count for the property,
+// the same number as the header and the Live View, fed by the shared live socket.
 import { CCard, CCardBody } from "@coreui/react";
+import { Link } from "react-router-dom";
+import { useLiveConnection, useLiveCount } from "./LiveProvider";
+import { connectionLook } from "./LiveStatus";
+import "./live.css";
 
-export function LiveNowCard(_props: { propertyId: string }) {
+export function LiveNowCard({ propertyId }: { propertyId: string }) {
+  const count = useLiveCount(propertyId);
+  const { connection, reconnect } = useLiveConnection();
+  const look = connectionLook(connection);
   return (
-    <CCard className="h-100">
+    <CCard className="h-100 live-now-card">
       <CCardBody>
-        <div className="text-body-secondary small text-uppercase fw-semibold">Live now</div>
-        <div className="fs-4 fw-semibold">–</div>
+        <div className="d-flex align-items-center gap-2 text-body-secondary small text-uppercase fw-semibold">
+          <span className={`live-dot live-dot-${look}`} aria-hidden="true" />
+          Live now
+        </div>
+        <div className="fs-4 fw-semibold" data-live-count={count}>
+          {count}
+        </div>
+        <div className="small">
+          {look === "paused" ? (
+            <span className="text-body-secondary">
+              Live updates paused —{" "}
+              <button type="button" className="btn btn-link btn-sm p-0 align-baseline" onClick={reconnect}>
+                Reconnect
+              </button>
+            </span>
+          ) : (
+            <Link to="/live">Open Live View</Link>
+          )}
+        </div>
       </CCardBody>
     </CCard>
   );

@@ -1,11 +1,13 @@
 // The header (SPEC.md §2): sidebar toggle, the Dashboard, Billing and Settings links, the theme
 // menu, the avatar menu, and the breadcrumb row beneath. It gains a shadow once the page scrolls.
+// Beside the menus: the live visitor count of the current property (SPEC.md §5), linking to /live.
 import { cilMenu } from "@coreui/icons";
 import CIcon from "@coreui/icons-react";
 import { CContainer, CHeader, CHeaderNav, CHeaderToggler, CNavItem, CNavLink } from "@coreui/react";
 import { useEffect, useState } from "react";
 import { Link, NavLink } from "react-router-dom";
 import { BrandMark } from "../../components/BrandMark";
+import { LiveBadge } from "../live/LiveBadge";
 import { AccountMenu } from "./AccountMenu";
 import { AppBreadcrumb } from "./AppBreadcrumb";
 import { useLayout } from "./layout-store";
@@ -61,6 +63,7 @@ export function AppHeader() {
           ))}
         </CHeaderNav>
         <CHeaderNav className="ms-auto" as="ul">
+          <LiveBadge />
           <Divider />
           <ThemeMenu />
           <Divider />

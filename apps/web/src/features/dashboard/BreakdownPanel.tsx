@@ -1,0 +1,223 @@
+// One breakdown panel (Pages, Sources, Locations, Devices, Goals): tabs, the top rows of the chosen
+// dimension with a bar proportional to visitors, the value as text and the count. Clicking a row
+// filters the whole dashboard by it; Details opens the full list.
+import { cilExternalLink } from "@coreui/icons";
+import CIcon from "@coreui/icons-react";
+import {
+  CButton,
+  CCard,
+  CCardBody,
+  CCardFooter,
+  CCardHeader,
+  CDropdown,
+  CDropdownItem,
+  CDropdownMenu,
+  CDropdownToggle,
+  CNav,
+  CNavItem,
+  CNavLink,
+} from "@coreui/react";
+import { lazy, Suspense, useCallback, useMemo, useState } from "react";
+import { formatCount, formatFull, formatPercent } from "../../lib/format";
+import { type BreakdownRow, getBreakdown } from "../../lib/stats-api";
+import { countryName, numericToAlpha2 } from "./countries";
+import { DetailsModal } from "./DetailsModal";
+import { dimensionLabel } from "./labels";
+import { METRIC_INFO } from "./metrics";
+import { ListSkeleton, PanelError, ValueLabel } from "./PanelParts";
+import { conversionRate, type PanelContext, type PanelDef, requestMetrics, rowLink, type TabDef, tabFilters } from "./panels";
+import { useStats } from "./use-stats";
+
+const WorldMap = lazy(() => import("../../components/charts/WorldMap"));
+
+export const TOP_ROWS = 10;
+
+function Rows({ t, rows, ctx }: { t: TabDef; rows: BreakdownRow[]; ctx: PanelContext }) {
+  const max = Math.max(1, ...rows.map((r) => r.values.visitors ?? 0));
+  const goals = t.kind === "goals";
+  return (
+    <table className="breakdown-table">
+      <caption className="visually-hidden">{t.title}</caption>
+      <thead>
+        <tr className="breakdown-head">
+          <th scope="col">{t.column}</th>
+          <th scope="col" className="breakdown-num">
+            Visitors
+          </th>
+          {goals && (
+            <>
+              <th scope="col" className="breakdown-num d-none d-sm-table-cell">
+                Events
+              </th>
+              <th scope="col" className="breakdown-num" title={METRIC_INFO.conversion_rate.help}>
+                CR
+              </th>
+            </>
+          )}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => {
+          const visitors = r.values.visitors ?? 0;
+          const link = rowLink(t, r.value, ctx.website);
+          const cr = goals ? conversionRate(visitors, ctx.totalVisitors) : null;
+          const shown = r.value === "" ? t.emptyLabel : t.country ? countryName(r.value) : r.value;
+          return (
+            <tr className="breakdown-row" key={r.value} data-value={r.value}>
+              <td className="breakdown-label-cell">
+                <span className="breakdown-bar" style={{ width: `${(100 * visitors) / max}%` }} aria-hidden="true" />
+                <span className="breakdown-label-line">
+                  <button
+                    type="button"
+                    className="breakdown-label"
+                    onClick={() => ctx.onFilter({ dimension: t.dimension, op: "is", values: [r.value] })}
+                    title={`Filter by ${dimensionLabel(t.dimension).toLowerCase()}: ${shown}`}
+                  >
+                    <ValueLabel dimension={t.dimension} value={r.value} emptyLabel={t.emptyLabel} />
+                  </button>
+                  {link && (
+                    <a
+                      href={link}
+                      target="_blank"
+                      rel="noopener noreferrer nofollow"
+                      className="breakdown-link"
+                      aria-label={`Open ${r.value} in a new tab`}
+                    >
+                      <CIcon icon={cilExternalLink} size="sm" aria-hidden="true" />
+                    </a>
+                  )}
+                </span>
+              </td>
+              <td className="breakdown-num" title={formatFull(visitors)}>
+                {formatCount(visitors)}
+              </td>
+              {goals && (
+                <>
+                  <td className="breakdown-num d-none d-sm-table-cell" title={formatFull(r.values.events ?? 0)}>
+                    {formatCount(r.values.events ?? 0)}
+                  </td>
+                  <td className="breakdown-num">{cr === null ? "–" : formatPercent(cr)}</td>
+                </>
+              )}
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+function TabContent({ t, ctx }: { t: TabDef; ctx: PanelContext }) {
+  const isMap = t.kind === "map";
+  const metrics = t.kind === "goals" ? requestMetrics(t.detailMetrics) : (["visitors"] as const);
+  const q = useMemo(() => ({ ...ctx.query, filters: [...ctx.query.filters, ...tabFilters(t)] }), [ctx.query, t]);
+  const key = JSON.stringify([q, t.dimension, isMap]);
+  const res = useStats(key, () =>
+    getBreakdown(q, t.dimension, { metrics, limit: isMap ? 300 : TOP_ROWS, order: "visitors:desc" }),
+  );
+
+  const rows = res.data;
+  const onFilter = ctx.onFilter;
+  const map = useMemo(() => {
+    if (!isMap || !rows) return null;
+    return {
+      data: rows.filter((r) => /^[A-Za-z]{2}$/.test(r.value)).map((r) => ({ code: r.value, value: r.values.visitors ?? 0 })),
+      label: `Map of visitors by country: ${rows
+        .slice(0, 5)
+        .map((r) => `${countryName(r.value)} ${formatCount(r.values.visitors ?? 0)}`)
+        .join(", ")}`,
+    };
+  }, [isMap, rows]);
+  const selectCountry = useCallback((code: string) => onFilter({ dimension: "country", op: "is", values: [code] }), [onFilter]);
+
+  if (res.error) return <PanelError error={res.error} what={t.title.toLowerCase()} onRetry={res.reload} />;
+  if (!rows) return <ListSkeleton />;
+  const body =
+    rows.length === 0 ? (
+      <p className="text-body-secondary text-center py-5 mb-0 breakdown-empty">No data for this range</p>
+    ) : map ? (
+      <Suspense fallback={<ListSkeleton />}>
+        <WorldMap
+          data={map.data}
+          nameOf={countryName}
+          toAlpha2={numericToAlpha2}
+          formatValue={formatCount}
+          valueLabel="visitors"
+          onSelect={selectCountry}
+          ariaLabel={map.label}
+        />
+      </Suspense>
+    ) : (
+      <Rows t={t} rows={rows} ctx={ctx} />
+    );
+  const classes = [isMap && rows.length > 0 ? "breakdown-map" : "", res.busy ? "is-reloading" : ""].filter(Boolean);
+  return <div className={classes.join(" ") || undefined}>{body}</div>;
+}
+
+export function BreakdownPanel({ panel, ctx }: { panel: PanelDef; ctx: PanelContext }) {
+  const [tabId, setTabId] = useState(panel.tabs[0]?.id ?? "");
+  const [details, setDetails] = useState(false);
+  const t = panel.tabs.find((x) => x.id === tabId) ?? (panel.tabs[0] as TabDef);
+  const plain = panel.tabs.filter((x) => !x.group);
+  const groups = [...new Set(panel.tabs.flatMap((x) => (x.group ? [x.group] : [])))];
+  // The map's Details are the countries list.
+  const detailsTab = t.kind === "map" ? (panel.tabs.find((x) => x.id === "country") ?? t) : t;
+
+  return (
+    <CCard className="breakdown-panel h-100" data-panel={panel.id}>
+      <CCardHeader className="d-flex flex-wrap align-items-center gap-2 py-2">
+        <h2 className="h6 mb-0 me-auto">{panel.title}</h2>
+        {panel.tabs.length > 1 && (
+          <CNav
+            variant="underline-border"
+            className="breakdown-tabs flex-nowrap"
+            role="tablist"
+            aria-label={`${panel.title} views`}
+          >
+            {plain.map((x) => (
+              <CNavItem key={x.id}>
+                <CNavLink
+                  as="button"
+                  type="button"
+                  role="tab"
+                  aria-selected={x.id === t.id}
+                  active={x.id === t.id}
+                  onClick={() => setTabId(x.id)}
+                >
+                  {x.label}
+                </CNavLink>
+              </CNavItem>
+            ))}
+            {groups.map((g) => {
+              const inGroup = panel.tabs.filter((x) => x.group === g);
+              const current = inGroup.find((x) => x.id === t.id);
+              return (
+                <CDropdown key={g} variant="nav-item" alignment="end" portal>
+                  <CDropdownToggle className={current ? "active" : undefined} role="tab" aria-selected={!!current}>
+                    {current ? `${g} ${current.label}` : g}
+                  </CDropdownToggle>
+                  <CDropdownMenu>
+                    {inGroup.map((x) => (
+                      <CDropdownItem key={x.id} as="button" type="button" active={x.id === t.id} onClick={() => setTabId(x.id)}>
+                        {`${g} ${x.label.toLowerCase()}`}
+                      </CDropdownItem>
+                    ))}
+                  </CDropdownMenu>
+                </CDropdown>
+              );
+            })}
+          </CNav>
+        )}
+      </CCardHeader>
+      <CCardBody className="breakdown-body" role="tabpanel" aria-label={t.title}>
+        <TabContent key={t.id} t={t} ctx={ctx} />
+      </CCardBody>
+      <CCardFooter className="d-flex justify-content-end py-2">
+        <CButton color="primary" variant="ghost" size="sm" onClick={() => setDetails(true)}>
+          Details
+        </CButton>
+      </CCardFooter>
+      {details && <DetailsModal t={detailsTab} ctx={ctx} onClose={() => setDetails(false)} />}
+    </CCard>
+  );
+}

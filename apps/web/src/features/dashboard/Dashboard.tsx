@@ -1,0 +1,150 @@
+// The dashboard of one property: filters, top stats, the main chart and the breakdown panels.
+// Until the first answer says the property has data it shows skeletons; a property with no event
+// at all gets the tracker snippet instead, one the user cannot see (404) a plain notice.
+import { cilBan } from "@coreui/icons";
+import CIcon from "@coreui/icons-react";
+import { CButton, CCard, CCardBody, CCardHeader, CPlaceholder } from "@coreui/react";
+import type { CurrentProperty, Filter } from "@lookout/schema";
+import { useCallback, useMemo, useRef } from "react";
+import { propertyLabel } from "../../components/RequireProperty";
+import { HttpError } from "../../lib/http";
+import { type Aggregate, getAggregate } from "../../lib/stats-api";
+import { useProperties } from "../../state/current-property";
+import { BreakdownPanel } from "./BreakdownPanel";
+import { FilterBar } from "./FilterBar";
+import { withFilter } from "./filters";
+import { InstallSnippet } from "./InstallSnippet";
+import { MainChart } from "./MainChart";
+import { TOP_METRICS } from "./metrics";
+import { ListSkeleton, PanelError } from "./PanelParts";
+import { PANELS, type PanelContext } from "./panels";
+import { TopStats } from "./TopStats";
+import { useDashboardState } from "./use-dashboard-state";
+import { useStats } from "./use-stats";
+import "./dashboard.css";
+
+/** Properties seen with data in this tab: they skip the "any data at all?" check. */
+const HAS_EVENTS = new Set<string>();
+
+function NotAvailable() {
+  const { clear } = useProperties();
+  return (
+    <CCard className="empty-state">
+      <CCardBody className="p-4 p-md-5 text-center">
+        <div className="empty-state-icon mx-auto mb-3">
+          <CIcon icon={cilBan} size="xl" aria-hidden="true" />
+        </div>
+        <h2 className="h5">This property is not available</h2>
+        <p className="text-body-secondary mx-auto empty-state-lead">
+          It does not exist, or your account cannot see its statistics. Choose another property.
+        </p>
+        <CButton color="primary" onClick={clear}>
+          Choose a property
+        </CButton>
+      </CCardBody>
+    </CCard>
+  );
+}
+
+function PanelsSkeleton() {
+  return (
+    <>
+      <CCard className="main-chart mb-4">
+        <CCardBody>
+          <CPlaceholder as="div" animation="glow" aria-hidden="true">
+            <CPlaceholder xs={3} className="rounded mb-3" />
+            <CPlaceholder xs={12} className="rounded chart-skeleton" />
+          </CPlaceholder>
+        </CCardBody>
+      </CCard>
+      <div className="panels-grid">
+        {PANELS.slice(0, 4).map((p) => (
+          <CCard key={p.id} className="breakdown-panel">
+            <CCardHeader className="py-2">
+              <h2 className="h6 mb-0">{p.title}</h2>
+            </CCardHeader>
+            <CCardBody className="breakdown-body">
+              <ListSkeleton />
+            </CCardBody>
+          </CCard>
+        ))}
+      </div>
+    </>
+  );
+}
+
+export function Dashboard({ property }: { property: CurrentProperty }) {
+  const id = property.unique_id;
+  const state = useDashboardState(id);
+  const { query, filters, setFilters } = state;
+  const agg = useStats<Aggregate>(state.ready ? JSON.stringify(query) : null, () => getAggregate(query, TOP_METRICS));
+  const visitors = agg.data?.visitors?.value;
+  if (visitors !== undefined && visitors > 0) HAS_EVENTS.add(id);
+  const known = HAS_EVENTS.has(id);
+  // Zero visitors in the range: is there any data at all? (All time, no filters.)
+  const needsCheck = !known && visitors === 0;
+  const check = useStats<Aggregate>(needsCheck ? `${id}:all` : null, () =>
+    getAggregate({ propertyId: id, period: "all_time", filters: [] }, ["visitors"]),
+  );
+  const everVisitors = check.data?.visitors?.value;
+  if (everVisitors !== undefined && everVisitors > 0) HAS_EVENTS.add(id);
+
+  const { reload: reloadAgg } = agg;
+  const { reload: reloadCheck } = check;
+  const recheck = useCallback(() => {
+    reloadAgg();
+    reloadCheck();
+  }, [reloadAgg, reloadCheck]);
+
+  // Stable, so memoised panels and charts do not redraw on every render.
+  const latest = useRef({ filters, setFilters });
+  latest.current = { filters, setFilters };
+  const onFilter = useCallback((f: Filter) => latest.current.setFilters(withFilter(latest.current.filters, f)), []);
+  const ctx = useMemo<PanelContext>(
+    () => ({ query, totalVisitors: visitors, website: property.website_url ?? "", onFilter }),
+    [query, visitors, property.website_url, onFilter],
+  );
+
+  if (agg.error instanceof HttpError && agg.error.status === 404) return <NotAvailable />;
+  if (!known && needsCheck && everVisitors === 0 && !check.busy) {
+    return <InstallSnippet uniqueId={id} site={propertyLabel(property)} onRecheck={recheck} />;
+  }
+  const gated = !known && !agg.error && (visitors === undefined || (visitors === 0 && !check.error));
+
+  return (
+    <>
+      <FilterBar filters={filters} onChange={setFilters} />
+      {agg.error ? (
+        <div className="mb-3">
+          <PanelError error={agg.error} what="the top stats" onRetry={agg.reload} />
+        </div>
+      ) : null}
+      <TopStats
+        propertyId={id}
+        data={agg.error ? undefined : agg.data}
+        loading={agg.busy}
+        compare={query.compare ?? null}
+        selected={state.metric}
+        onSelect={state.setMetric}
+      />
+      {gated ? (
+        <PanelsSkeleton />
+      ) : (
+        <>
+          <MainChart
+            query={query}
+            metric={state.metric}
+            interval={state.interval}
+            intervals={state.intervals}
+            onInterval={state.setInterval}
+          />
+          <div className="panels-grid">
+            {PANELS.map((p) => (
+              <BreakdownPanel key={p.id} panel={p} ctx={ctx} />
+            ))}
+          </div>
+        </>
+      )}
+    </>
+  );
+}

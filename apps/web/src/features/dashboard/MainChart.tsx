@@ -1,0 +1,119 @@
+// The main chart: the selected metric over the range at the chosen interval, with the comparison
+// period as a dashed line. The chart code (ECharts) loads lazily, on first use.
+import { CButton, CButtonGroup, CCard, CCardBody, CPlaceholder } from "@coreui/react";
+import type { Interval } from "@lookout/schema";
+import { lazy, Suspense, useMemo } from "react";
+import { getTimeseries, type StatsQuery, type TimeseriesPoint } from "../../lib/stats-api";
+import { bucketLabel, bucketTitle, INTERVAL_LABELS, parseBucket } from "./labels";
+import { METRIC_INFO, type TopMetric } from "./metrics";
+import { PanelError } from "./PanelParts";
+import { COMPARISON_NAMES } from "./TopStats";
+import { useStats } from "./use-stats";
+
+const TimeseriesChart = lazy(() => import("../../components/charts/TimeseriesChart"));
+
+const HEIGHT = 280;
+
+const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+function ChartSkeleton() {
+  return (
+    <CPlaceholder as="div" animation="glow" aria-hidden="true">
+      <CPlaceholder xs={12} className="rounded chart-skeleton" />
+    </CPlaceholder>
+  );
+}
+
+interface MainChartProps {
+  query: StatsQuery;
+  metric: TopMetric;
+  interval: Interval;
+  intervals: Interval[];
+  onInterval: (interval: Interval) => void;
+}
+
+export function MainChart({ query, metric, interval, intervals, onInterval }: MainChartProps) {
+  const key = JSON.stringify([query, metric, interval]);
+  const ts = useStats<TimeseriesPoint[]>(key, () => getTimeseries(query, [metric], interval));
+  const info = METRIC_INFO[metric];
+  const compare = query.compare ?? null;
+
+  const chart = useMemo(() => {
+    const points = ts.data;
+    if (!points) return null;
+    const first = points[0] ? parseBucket(points[0].date) : null;
+    const last = points.at(-1) ? parseBucket(points.at(-1)?.date ?? "") : null;
+    const multiDay = !!first && !!last && first.toDateString() !== last.toDateString();
+    const series = [
+      {
+        name: info.label,
+        values: points.map((p) => p.values[metric] ?? 0),
+        dates: points.map((p) => bucketTitle(p.date, interval)),
+      },
+    ];
+    if (compare) {
+      series.push({
+        name: `${info.label} (${COMPARISON_NAMES[compare]})`,
+        values: points.map((p) => p.comparison?.values[metric] ?? 0),
+        dates: points.map((p) => (p.comparison ? bucketTitle(p.comparison.date, interval) : "")),
+      });
+    }
+    return {
+      labels: points.map((p) => bucketLabel(p.date, interval, multiDay)),
+      series: series.map((s, i) => ({ ...s, dashed: i === 1 })),
+      total: points.length,
+    };
+  }, [ts.data, metric, interval, compare, info.label]);
+
+  return (
+    <CCard className="main-chart mb-4" aria-busy={ts.busy}>
+      <CCardBody>
+        <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
+          <h2 className="h6 mb-0 me-auto">{info.label}</h2>
+          {compare && (
+            <span className="chart-legend small text-body-secondary d-flex align-items-center gap-3">
+              <span>
+                <span className="chart-swatch" aria-hidden="true" /> This period
+              </span>
+              <span>
+                <span className="chart-swatch chart-swatch-dashed" aria-hidden="true" /> {capitalize(COMPARISON_NAMES[compare])}
+              </span>
+            </span>
+          )}
+          <CButtonGroup size="sm" role="group" aria-label="Interval">
+            {intervals.map((i) => (
+              <CButton
+                key={i}
+                color="secondary"
+                variant={i === interval ? undefined : "outline"}
+                aria-pressed={i === interval}
+                onClick={() => onInterval(i)}
+              >
+                {INTERVAL_LABELS[i]}
+              </CButton>
+            ))}
+          </CButtonGroup>
+        </div>
+        {ts.error ? (
+          <PanelError error={ts.error} what="the chart" onRetry={ts.reload} />
+        ) : !chart ? (
+          <ChartSkeleton />
+        ) : (
+          <div className={ts.busy ? "is-reloading" : undefined}>
+            <Suspense fallback={<ChartSkeleton />}>
+              <TimeseriesChart
+                labels={chart.labels}
+                series={chart.series}
+                formatValue={info.format}
+                height={HEIGHT}
+                ariaLabel={`${info.label} by ${INTERVAL_LABELS[interval].toLowerCase()}, ${chart.total} points${
+                  compare ? `, compared with the ${COMPARISON_NAMES[compare]}` : ""
+                }`}
+              />
+            </Suspense>
+          </div>
+        )}
+      </CCardBody>
+    </CCard>
+  );
+}

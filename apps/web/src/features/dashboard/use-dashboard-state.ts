@@ -1,0 +1,102 @@
+// The dashboard's view state and its two homes: the range and comparison live in the shared
+// DateRangeProvider (kept while moving between screens), filters, interval and chart metric in the
+// URL; the URL also mirrors the range and comparison so a view can be shared and reloaded.
+// A URL that changes on its own (a pasted link, back/forward) wins; a range chosen in the picker
+// is written back to the URL.
+import type { Filter, Interval } from "@lookout/schema";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useSearchParams } from "react-router-dom";
+import type { StatsQuery } from "../../lib/stats-api";
+import { apiPeriod, chooseInterval, intervalsFor } from "../../state/date-presets";
+import { effectiveComparison, useDateRange } from "../../state/date-range";
+import type { TopMetric } from "./metrics";
+import { readDashboardParams, sameUrlRange, urlRangeOf, writeDashboardParams } from "./url-state";
+
+export interface DashboardState {
+  /** False until the URL and the shared range agree (nothing should load before). */
+  ready: boolean;
+  query: StatsQuery;
+  filters: Filter[];
+  setFilters: (filters: Filter[]) => void;
+  interval: Interval;
+  intervals: Interval[];
+  setInterval: (interval: Interval) => void;
+  metric: TopMetric;
+  setMetric: (metric: TopMetric) => void;
+}
+
+export function useDashboardState(propertyId: string): DashboardState {
+  const [params, setParams] = useSearchParams();
+  const { range, choosePreset, chooseCustom, compare, chooseCompare } = useDateRange();
+  const url = useMemo(() => readDashboardParams(params), [params]);
+  const shownCompare = effectiveComparison(range, compare);
+  const rangeInProvider = useMemo(() => urlRangeOf(range), [range]);
+  const intervals = intervalsFor(range).options;
+  // An interval picked for another range is dropped rather than kept in the URL.
+  const askedInterval = url.interval && intervals.includes(url.interval) ? url.interval : null;
+  const [ready, setReady] = useState(false);
+  const lastUrl = useRef<string | null>(null);
+  /** Set while the provider has been told the URL's range and has not caught up yet. */
+  const pending = useRef(false);
+
+  useEffect(() => {
+    const urlKey = JSON.stringify([url.range, url.compare]);
+    const providerMatches =
+      (!url.range || sameUrlRange(url.range, rangeInProvider)) && (url.compare === undefined || url.compare === compare);
+    if (lastUrl.current !== urlKey) {
+      lastUrl.current = urlKey;
+      if (!providerMatches) {
+        if (url.range && !sameUrlRange(url.range, rangeInProvider)) {
+          if (url.range.preset === "custom") chooseCustom(url.range.from ?? "", url.range.to ?? "");
+          else choosePreset(url.range.preset);
+        }
+        if (url.compare !== undefined && url.compare !== compare) chooseCompare(url.compare);
+        pending.current = true;
+      }
+    }
+    // Wait for the provider to take the URL's range before writing anything back.
+    if (pending.current && !providerMatches) return;
+    pending.current = false;
+    const canonical = writeDashboardParams({
+      ...url,
+      range: rangeInProvider,
+      compare: shownCompare,
+      interval: askedInterval,
+    });
+    if (canonical.toString() !== params.toString()) setParams(canonical, { replace: true });
+    setReady(true);
+  });
+
+  const write = useCallback(
+    (patch: Partial<{ filters: Filter[]; interval: Interval | null; metric: TopMetric }>, push: boolean) => {
+      const next = writeDashboardParams({
+        ...url,
+        range: rangeInProvider,
+        compare: shownCompare,
+        interval: askedInterval,
+        ...patch,
+      });
+      setParams(next, { replace: !push });
+    },
+    [url, rangeInProvider, shownCompare, askedInterval, setParams],
+  );
+
+  const { period, date } = apiPeriod(range);
+  const query = useMemo<StatsQuery>(
+    () => ({ propertyId, period, date, filters: url.filters, compare: shownCompare }),
+    [propertyId, period, date, url.filters, shownCompare],
+  );
+
+  return {
+    ready,
+    query,
+    filters: url.filters,
+    // A filter change is a step the back button can undo; the rest replace the entry.
+    setFilters: (filters) => write({ filters }, true),
+    interval: chooseInterval(range, askedInterval),
+    intervals,
+    setInterval: (interval) => write({ interval }, false),
+    metric: url.metric,
+    setMetric: (metric) => write({ metric }, false),
+  };
+}
