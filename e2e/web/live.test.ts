@@ -22,13 +22,10 @@ import { ROOT, type RunningServer, startServer } from "../harness";
 import { DESKTOP, OWNER, openPage, PHONE, THEME_KEY, type WatchedPage } from "./support";
 
 /**
- * How long a closed page may take to turn grey. Chromium fires pagehide (the tracker's pageleave
- * beacon) and then visibilitychange, whose engagement beacon reaches the server after the leave;
- * today's presence (apps/server/src/live/presence.ts) takes that engagement as a fresh sighting and
- * re-adds the visitor, who then leaves only when the 60 s live window sweeps them out. Once a
- * sighting can no longer undo a leave, this can come down to a few seconds.
+ * How long a closed page may take to turn grey. Chromium sends the pageleave beacon and then an
+ * engagement beacon that can reach the server after it; presence ignores such a late heartbeat.
  */
-const LEAVE_TIMEOUT_MS = 75_000;
+const LEAVE_TIMEOUT_MS = 10_000;
 const US_ADDRESS = "8.8.8.8";
 // Headless Chromium says "HeadlessChrome", which the collector rightly drops as a bot.
 const USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";

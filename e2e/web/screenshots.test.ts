@@ -35,6 +35,8 @@ interface Shot {
   signedIn: boolean;
   /** Whether a current property is chosen before the shot. */
   property?: boolean;
+  /** What shows once the screen has loaded; signed-in screens default to the picker or an empty state. */
+  ready?: string;
   /** Something to do on the page before the shot (open a menu...). */
   prepare?: (page: Page, device: keyof typeof SIZES) => Promise<void>;
 }
@@ -68,7 +70,7 @@ const SHOTS: Shot[] = [
   { name: "reset-password", path: "/reset-password?token=a-token-from-an-email", signedIn: false },
   { name: "property-picker", path: "/dashboard", signedIn: true },
   { name: "dashboard", path: "/dashboard", signedIn: true, property: true },
-  { name: "live", path: "/live", signedIn: true, property: true },
+  { name: "live", path: "/live", signedIn: true, property: true, ready: ".live-count" },
   { name: "product-analytics", path: "/product-analytics", signedIn: true, property: true },
   { name: "insight", path: "/product-analytics/insights/weekly-signups", signedIn: true, property: true },
   { name: "customer", path: "/customers/c-8f3a2b", signedIn: true, property: true },
@@ -134,7 +136,11 @@ async function shoot(shot: Shot, theme: "light" | "dark", device: keyof typeof S
     );
     await page.goto(`${web.server.url}${shot.path}`);
     await page.locator("main h1").first().waitFor();
-    if (shot.signedIn) await page.locator(".property-card, .empty-state").first().waitFor();
+    if (shot.signedIn)
+      await page
+        .locator(shot.ready ?? ".property-card, .empty-state")
+        .first()
+        .waitFor();
     await shot.prepare?.(page, device);
     await page.evaluate(async () => {
       await document.fonts.ready;

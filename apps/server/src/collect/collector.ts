@@ -97,6 +97,7 @@ export function createCollector(
               email: emails.get(key),
               ts,
               pageKey: row.url,
+              pageview: row.name === "pageview",
             },
           } as const);
     // Presence is best effort: the event is already stored, and a bus hiccup must not fail it.

@@ -23,6 +23,7 @@ function setup() {
         os: "Linux",
         ts: now,
         pageKey: "/",
+        pageview: true,
         ...s,
       },
     });
@@ -62,6 +63,17 @@ describe("Presence", () => {
     expect(p.list(["P"])).toHaveLength(1);
     p.apply({ kind: "leave", propertyId: "P", clientid: "c1", pageKey: "/b", ts: now() });
     expect(p.list(["P"])).toHaveLength(0);
+  });
+
+  it("does not let a closing page's last heartbeat revive a visitor who left; a new pageview does", () => {
+    const { p, seen, tick, now } = setup();
+    seen({ pageKey: "/a" });
+    p.apply({ kind: "leave", propertyId: "P", clientid: "c1", pageKey: "/a", ts: now() });
+    seen({ pageKey: "/a", pageview: false });
+    expect(p.list(["P"])).toHaveLength(0);
+    tick(1000);
+    seen({ pageKey: "/a", pageview: true, ts: now() });
+    expect(p.list(["P"])).toHaveLength(1);
   });
 
   it("keeps properties apart and counts only visitors with a country", () => {

@@ -1,7 +1,9 @@
 // Live presence (DESIGN.md §4): who is on each property right now. The collector signals
 // sightings and leaves onto the LiveBus; every server process applies the same signals to its own
 // table, so each can answer its sockets. A visitor is live while seen within 60 s and not gone:
-// a pageleave of their last open page ends it at once.
+// a pageleave of their last open page ends it at once. A leave is remembered for a while, because
+// the heartbeat a closing page sends beside its leave beacon can arrive after it and must not
+// bring the visitor back; only a new pageview of that page does.
 import { LIVE_WINDOW_MS, type LiveVisitor } from "@lookout/schema";
 import type { LiveBus } from "@lookout/storage";
 
@@ -9,7 +11,12 @@ export const PRESENCE_CHANNEL = "presence.v1";
 /** A page not heard from for longer than a heartbeat (20 s) plus grace is taken as closed. */
 const PAGE_OPEN_MS = 25_000;
 
-export type Sighting = Omit<LiveVisitor, "active" | "arrivedAt" | "lastSeen"> & { ts: number; pageKey: string };
+export type Sighting = Omit<LiveVisitor, "active" | "arrivedAt" | "lastSeen"> & {
+  ts: number;
+  pageKey: string;
+  /** True for a pageview: the page was (re)opened, which overrides an earlier leave of it. */
+  pageview: boolean;
+};
 export type PresenceSignal =
   | { kind: "seen"; s: Sighting }
   | { kind: "leave"; propertyId: string; clientid: string; pageKey: string; ts: number };
@@ -25,6 +32,8 @@ const VISIBLE_FIELDS = ["page", "title", "country", "email", "source", "device",
 
 export class Presence {
   readonly #byProperty = new Map<string, Map<string, Entry>>();
+  /** "property\0client\0pageKey" -> when that page was left. */
+  readonly #left = new Map<string, number>();
   readonly #listeners = new Set<(propertyId: string, change: PresenceChange) => void>();
   #sweeper: NodeJS.Timeout | null = null;
   #unsubscribe: (() => void) | null = null;
@@ -74,6 +83,7 @@ export class Presence {
   }
 
   sweep(now = this.now()): void {
+    for (const [key, ts] of this.#left) if (now - ts >= PAGE_OPEN_MS) this.#left.delete(key);
     for (const [propertyId, visitors] of this.#byProperty) {
       for (const [clientid, e] of visitors) {
         if (now - e.visitor.lastSeen >= LIVE_WINDOW_MS) this.#remove(propertyId, clientid);
@@ -85,7 +95,10 @@ export class Presence {
     if (this.now() - s.ts >= LIVE_WINDOW_MS) return;
     let visitors = this.#byProperty.get(s.propertyId);
     if (!visitors) this.#byProperty.set(s.propertyId, (visitors = new Map()));
-    const { ts, pageKey, ...fields } = s;
+    const { ts, pageKey, pageview, ...fields } = s;
+    const leftKey = `${s.propertyId}\u0000${s.clientid}\u0000${pageKey}`;
+    if (pageview) this.#left.delete(leftKey);
+    else if (this.#left.has(leftKey)) return;
     const e = visitors.get(s.clientid);
     if (!e) {
       const visitor: LiveVisitor = { ...fields, active: true, arrivedAt: ts, lastSeen: ts };
@@ -103,6 +116,7 @@ export class Presence {
   }
 
   #leave(propertyId: string, clientid: string, pageKey: string, ts: number): void {
+    this.#left.set(`${propertyId}\u0000${clientid}\u0000${pageKey}`, ts);
     const e = this.#byProperty.get(propertyId)?.get(clientid);
     if (!e) return;
     e.pages.delete(pageKey);

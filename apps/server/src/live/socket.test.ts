@@ -105,6 +105,7 @@ function sighting(propertyId: string, over: Partial<Sighting> = {}): Sighting {
     os: "Linux",
     ts: Date.now(),
     pageKey: "/",
+    pageview: true,
     ...over,
   };
 }

@@ -220,6 +220,7 @@ describe("Stats API", () => {
           os: "",
           ts: Date.now(),
           pageKey: "/",
+          pageview: true,
         },
       });
     seen("live-1", "US");

@@ -18,9 +18,9 @@ import {
   CNavLink,
 } from "@coreui/react";
 import { lazy, Suspense, useCallback, useMemo, useState } from "react";
+import { alpha2FromNumeric, countryName } from "../../lib/countries";
 import { formatCount, formatFull, formatPercent } from "../../lib/format";
 import { type BreakdownRow, getBreakdown } from "../../lib/stats-api";
-import { countryName, numericToAlpha2 } from "./countries";
 import { DetailsModal } from "./DetailsModal";
 import { dimensionLabel } from "./labels";
 import { METRIC_INFO } from "./metrics";
@@ -140,7 +140,7 @@ function TabContent({ t, ctx }: { t: TabDef; ctx: PanelContext }) {
         <WorldMap
           data={map.data}
           nameOf={countryName}
-          toAlpha2={numericToAlpha2}
+          toAlpha2={alpha2FromNumeric}
           formatValue={formatCount}
           valueLabel="visitors"
           onSelect={selectCountry}

@@ -16,10 +16,10 @@ import {
 } from "@coreui/react";
 import type { Filter, Metric } from "@lookout/schema";
 import { useEffect, useId, useMemo, useState } from "react";
+import { countryName } from "../../lib/countries";
 import { formatPercent } from "../../lib/format";
 import { messageOf } from "../../lib/http";
 import { type BreakdownRow, getBreakdown, type StatsQuery } from "../../lib/stats-api";
-import { countryName } from "./countries";
 import { type CsvCell, downloadCsv, safeFileName, toCsv } from "./csv";
 import { METRIC_INFO } from "./metrics";
 import { ListSkeleton, PanelError, ValueLabel } from "./PanelParts";

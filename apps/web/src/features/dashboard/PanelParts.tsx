@@ -5,8 +5,8 @@ import { cilInfo, cilReload } from "@coreui/icons";
 import CIcon from "@coreui/icons-react";
 import { CAlert, CButton, CPlaceholder, CPopover } from "@coreui/react";
 import type { Dimension } from "@lookout/schema";
+import { countryName, flagUrl } from "../../lib/countries";
 import { messageOf } from "../../lib/http";
-import { countryName, flagUrl } from "./countries";
 
 /** A failed load, in place: the server's message first, else ours. */
 export function PanelError({ error, what, onRetry }: { error: unknown; what: string; onRetry?: () => void }) {

@@ -1,6 +1,6 @@
 // How dimensions, filters and chart buckets read on screen.
 import { type BaseDimension, type Dimension, type Filter, type Interval, isPropDimension, propKey } from "@lookout/schema";
-import { countryName } from "./countries";
+import { countryName } from "../../lib/countries";
 import { OP_WORDS } from "./filters";
 
 const DIMENSION_LABELS: Record<BaseDimension, string> = {

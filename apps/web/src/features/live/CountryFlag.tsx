@@ -1,5 +1,5 @@
 // A country's flag (3:2, 1em high) with its name as the image's text; a neutral box when unknown.
-import { countryName, flagUrl } from "./countries";
+import { countryName, flagUrl } from "../../lib/countries";
 
 export function CountryFlag({ code, decorative = false }: { code: string | undefined; decorative?: boolean }) {
   const src = flagUrl(code);

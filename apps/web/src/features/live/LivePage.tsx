@@ -7,8 +7,8 @@ import type { CurrentProperty } from "@lookout/schema";
 import { useMemo } from "react";
 import { PageHeader } from "../../components/PageHeader";
 import { propertyLabel, RequireProperty } from "../../components/RequireProperty";
+import { countryName } from "../../lib/countries";
 import { CountryFlag } from "./CountryFlag";
-import { countryName } from "./countries";
 import { useLiveCount, useLiveVisitors } from "./LiveProvider";
 import { LiveStatus } from "./LiveStatus";
 import {

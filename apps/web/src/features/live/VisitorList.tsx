@@ -3,8 +3,8 @@
 // just left stay, greyed, with how long ago. Each row opens the visitor's history.
 import { Link } from "react-router-dom";
 import { CustomerAvatar } from "../../components/CustomerAvatar";
+import { countryName } from "../../lib/countries";
 import { CountryFlag } from "./CountryFlag";
-import { countryName } from "./countries";
 import { describeDevice, formatAgo, formatDuration } from "./live-stats";
 import type { LiveEntry } from "./live-store";
 import { useNow } from "./use-now";

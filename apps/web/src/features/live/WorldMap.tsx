@@ -3,7 +3,7 @@
 import { CSpinner } from "@coreui/react";
 import type { EChartsCoreOption } from "echarts/core";
 import { useEffect, useMemo, useState } from "react";
-import { countryName } from "./countries";
+import { countryName } from "../../lib/countries";
 import { EChart } from "./EChart";
 import { echarts, useChartColors } from "./echarts";
 import type { Ranked } from "./live-stats";

@@ -3,7 +3,7 @@
 // only by the Live View). Regions are named by ISO alpha-2 code so the visitor data can match.
 import type { Feature, FeatureCollection, Geometry, Position } from "geojson";
 import type { GeometryCollection, Topology } from "topojson-specification";
-import { alpha2FromNumeric } from "./countries";
+import { alpha2FromNumeric } from "../../lib/countries";
 import { echarts } from "./echarts";
 
 // Its own name: the dashboard registers its map (components/charts/WorldMap.tsx) with ECharts too.

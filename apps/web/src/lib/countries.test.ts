@@ -25,6 +25,7 @@ describe("flagUrl", () => {
   it("finds a bundled flag for known codes and none for unknown ones", () => {
     expect(flagUrl("DE")).toMatch(/DE.*\.svg/);
     expect(flagUrl("fr")).toMatch(/FR.*\.svg/);
+    expect(flagUrl("GB")).toMatch(/\/GB[^/]*\.svg/);
     expect(flagUrl("ZZ")).toBeNull();
     expect(flagUrl(undefined)).toBeNull();
   });

@@ -1,4 +1,4 @@
-// Country names and flags for the Live View, from maintained packages and bundled at build time
+// Country names and flags for the dashboard and the Live View, from maintained packages and bundled at build time
 // (nothing loads from another site): names from i18n-iso-countries, flags from
 // country-flag-icons' SVG files, each emitted as its own small asset and fetched only when shown.
 import countries from "i18n-iso-countries";
@@ -7,7 +7,7 @@ import en from "i18n-iso-countries/langs/en.json";
 countries.registerLocale(en);
 
 // The package's files, found through the workspace's hoisted node_modules.
-const FLAG_FILES = import.meta.glob<string>("../../../../../node_modules/country-flag-icons/3x2/*.svg", {
+const FLAG_FILES = import.meta.glob<string>("../../../../node_modules/country-flag-icons/3x2/*.svg", {
   eager: true,
   query: "?no-inline",
   import: "default",
@@ -15,7 +15,7 @@ const FLAG_FILES = import.meta.glob<string>("../../../../../node_modules/country
 
 const FLAGS = new Map<string, string>();
 for (const [path, url] of Object.entries(FLAG_FILES)) {
-  const code = /([A-Z]{2})\.svg$/.exec(path)?.[1];
+  const code = /\/([A-Z]{2})\.svg$/.exec(path)?.[1];
   if (code) FLAGS.set(code, url);
 }
 
