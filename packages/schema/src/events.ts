@@ -52,6 +52,23 @@ export type EventRow = { [K in EventColumn]: ColumnTs<(typeof EVENT_COLUMNS)[K]>
 
 export const EVENT_COLUMN_NAMES = Object.keys(EVENT_COLUMNS) as EventColumn[];
 
+const BLANK: { [T in ColumnType]: () => ColumnTs<T> } = {
+  string: () => "",
+  timestamp: () => new Date(0),
+  uint16: () => 0,
+  float64: () => 0,
+  map: () => ({}),
+};
+
+/**
+ * A row with every column at its empty value, as the store would default it, and a direct
+ * pageview: generators and fixtures name only the columns they are about.
+ */
+export function eventRow(over: Partial<EventRow> & Pick<EventRow, "property" | "ts">): EventRow {
+  const row = Object.fromEntries(EVENT_COLUMN_NAMES.map((c) => [c, BLANK[EVENT_COLUMNS[c]]()])) as EventRow;
+  return Object.assign(row, { name: "pageview", path: "/", channel: "direct" }, over);
+}
+
 /** Names the collector treats specially; everything else is a custom event. */
 export const RESERVED_EVENT_NAMES = ["pageview", "engagement", "pageleave", "identify"] as const;
 

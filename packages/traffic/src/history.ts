@@ -3,7 +3,7 @@
 // come back, multi-page visits with engagement pings and leave events, and custom events (signup
 // with props, purchase with revenue). Deterministic: a seeded PRNG (test/bench code, so no crypto).
 // Events come out in time order, in batches, the way the collector would append them.
-import type { EventRow } from "@lookout/schema";
+import { type EventRow, eventRow } from "@lookout/schema";
 
 export interface GenerateOptions {
   property: string;
@@ -202,49 +202,14 @@ const pickCampaign = zipf(CAMPAIGNS, 1.0);
 
 const DAY = 86_400_000;
 
-function blank(property: string, hostname: string): EventRow {
-  return {
-    property,
-    ts: new Date(0),
-    name: "pageview",
-    visitor_id: "",
-    session_id: "",
-    client_id: "",
-    hostname,
-    path: "/",
-    url: "",
-    title: "",
-    referrer: "",
-    referrer_source: "",
-    channel: "direct",
-    utm_source: "",
-    utm_medium: "",
-    utm_campaign: "",
-    utm_term: "",
-    utm_content: "",
-    country: "",
-    region: "",
-    city: "",
-    browser: "",
-    browser_version: "",
-    os: "",
-    os_version: "",
-    device: "",
-    screen: "",
-    language: "",
-    props: {},
-    revenue: 0,
-    revenue_currency: "",
-    engaged_ms: 0,
-  };
-}
-
 /** One visit's events, in time order. */
 function visit(r: () => number, v: Visitor, start: number, sessionId: string, property: string, host: string): EventRow[] {
   const [source, refHost, channel] = pickSource(r);
   const campaign = r() < 0.08 ? pickCampaign(r) : "";
-  const base: EventRow = {
-    ...blank(property, host),
+  const base = eventRow({
+    property,
+    ts: new Date(0),
+    hostname: host,
     visitor_id: v.id,
     session_id: sessionId,
     client_id: v.id,
@@ -264,7 +229,7 @@ function visit(r: () => number, v: Visitor, start: number, sessionId: string, pr
     device: v.ua[4],
     screen: v.ua[5],
     language: v.language,
-  };
+  });
   const out: EventRow[] = [];
   // About half the visits bounce; the rest view a geometric number of further pages.
   let pages = 1;

@@ -120,6 +120,7 @@ describe("Presence", () => {
         os: "",
         ts: Date.now(),
         pageKey: "/",
+        pageview: true,
       },
     });
     await new Promise((r) => setTimeout(r, 10));
