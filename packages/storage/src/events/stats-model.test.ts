@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { EventRow, Filter, Metric, QuerySpecInput } from "@lookout/schema";
+import { type EventRow, type Filter, METRICS, type Metric, type QuerySpecInput, RESERVED_EVENT_NAMES } from "@lookout/schema";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DuckDbEventStore, openDuckDbEventStore } from "./duckdb-store.js";
@@ -23,19 +23,7 @@ const NOW = new Date(T0 + 20 * DAY);
 const RANGE = { preset: "custom", from: "2024-03-06", to: "2024-03-10" } as const; // spans the DST change (03-10)
 const FROM = Date.parse("2024-03-06T05:00:00Z");
 const TO = Date.parse("2024-03-11T04:00:00Z");
-const CUSTOM = new Set(["pageview", "engagement", "pageleave", "identify"]);
-const METRICS: Metric[] = [
-  "visitors",
-  "visits",
-  "pageviews",
-  "views_per_visit",
-  "bounce_rate",
-  "visit_duration",
-  "events",
-  "conversions",
-  "conversion_rate",
-  "time_on_page",
-];
+const RESERVED = new Set<string>(RESERVED_EVENT_NAMES);
 
 // --- traffic ------------------------------------------------------------------------------------
 
@@ -62,7 +50,7 @@ function toEvents(property: string, visitors: ValueOf<typeof visitArb>[][]): Eve
       let t = T0 + v.startMin * 60_000;
       for (const s of v.steps) {
         t += s.gapS * 1000;
-        const custom = !CUSTOM.has(s.name);
+        const custom = !RESERVED.has(s.name);
         out.push(
           event({
             property,
@@ -110,7 +98,7 @@ function visitsOf(events: EventRow[]): Visit[] {
   return [...groups.values()].map((evs) => {
     const ts = evs.map((e) => e.ts.getTime());
     const pvs = evs.filter((e) => e.name === "pageview");
-    const custom = evs.filter((e) => !CUSTOM.has(e.name));
+    const custom = evs.filter((e) => !RESERVED.has(e.name));
     const pages = new Map<string, [number, number]>();
     for (const e of pvs) pages.set(e.path, [(pages.get(e.path)?.[0] ?? 0) + 1, 0]);
     for (const e of evs) {
@@ -312,7 +300,7 @@ const filterArb: fc.Arbitrary<Filter> = fc.oneof(
   }),
 );
 const specArb: fc.Arbitrary<Spec> = fc.record({
-  metrics: fc.subarray(METRICS, { minLength: 1 }),
+  metrics: fc.subarray([...METRICS], { minLength: 1 }),
   filters: fc.array(filterArb, { maxLength: 2 }),
   goal: fc.constantFrom("signup", "purchase"),
 });

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { EventRow, QuerySpecInput } from "@lookout/schema";
+import { type EventRow, METRICS, type QuerySpecInput } from "@lookout/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DuckDbEventStore, openDuckDbEventStore } from "./duckdb-store.js";
 import { at, event } from "./fixtures.js";
@@ -127,18 +127,7 @@ describe("aggregate", () => {
   it("computes every metric exactly", async () => {
     expect(
       await values({
-        metrics: [
-          "visitors",
-          "visits",
-          "pageviews",
-          "views_per_visit",
-          "bounce_rate",
-          "visit_duration",
-          "events",
-          "conversions",
-          "conversion_rate",
-          "time_on_page",
-        ],
+        metrics: [...METRICS],
         goal: "signup",
       }),
     ).toEqual({
