@@ -32,35 +32,17 @@ const OPERATORS: [string, FilterOp][] = [
 ];
 const OP_CHARS = /[=!~]/;
 
-/** Splits on `sep` outside backslash escapes and unescapes `\;`, `\|` and `\\`. */
-function splitEscaped(s: string, sep: string): string[] {
+/**
+ * Splits on `sep` outside backslash escapes. `keepEscapes` leaves them in the parts for a second,
+ * inner split; otherwise `\;`, `\|` and `\\` are unescaped.
+ */
+function splitEscaped(s: string, sep: string, keepEscapes = false): string[] {
   const out: string[] = [];
   let cur = "";
   for (let i = 0; i < s.length; i++) {
     const c = s[i] as string;
     if (c === "\\" && i + 1 < s.length) {
-      cur += s[++i];
-      continue;
-    }
-    if (c === sep) {
-      out.push(cur);
-      cur = "";
-      continue;
-    }
-    cur += c;
-  }
-  out.push(cur);
-  return out;
-}
-
-/** Splits on unescaped `sep`, keeping escapes in the parts (for a second, inner split). */
-function splitKeepingEscapes(s: string, sep: string): string[] {
-  const out: string[] = [];
-  let cur = "";
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i] as string;
-    if (c === "\\" && i + 1 < s.length) {
-      cur += c + s[++i];
+      cur += keepEscapes ? c + s[++i] : s[++i];
       continue;
     }
     if (c === sep) {
@@ -77,7 +59,7 @@ function splitKeepingEscapes(s: string, sep: string): string[] {
 /** `page==/pricing;country!=US|DE;page~blog` -> filters. */
 export function parseFilters(raw: string): Filter[] {
   if (raw.trim() === "") return [];
-  const parts = splitKeepingEscapes(raw, ";").filter((p) => p.trim() !== "");
+  const parts = splitEscaped(raw, ";", true).filter((p) => p.trim() !== "");
   if (parts.length > QUERY_LIMITS.maxFilters) throw paramError("filters", `at most ${QUERY_LIMITS.maxFilters} filters`);
   return parts.map((part) => {
     const at = part.search(OP_CHARS);
