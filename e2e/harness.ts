@@ -1,6 +1,7 @@
 // Starts a real Lookout server (the same entry point as `npm start`) on a free port with a fresh
 // data directory, for integration and browser tests. Stops it and removes the data afterwards.
-import { type ChildProcess, spawn } from "node:child_process";
+// Also runs the CLI on a data directory, as an operator would, to set up users and properties.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -100,4 +101,14 @@ export async function login(server: RunningServer, email = server.adminEmail, pa
   });
   if (!r.ok) throw new Error(`login failed: ${r.status} ${await r.text()}`);
   return (await r.json()) as { token: string; accountId: string; accountId2: string; email: string };
+}
+
+/** Runs `npm run lookout -- <args>` on a data directory and returns what it printed, trimmed. */
+export function runCli(dataDir: string, args: string[]): string {
+  return execFileSync(process.execPath, ["--import", "tsx", join(ROOT, "apps/server/src/cli/main.ts"), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOOKOUT_DATA_DIR: dataDir, LOOKOUT_LOG_LEVEL: "warn" },
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+  }).trim();
 }

@@ -1,28 +1,18 @@
 // The collector's promise (DESIGN.md §8): a 202 means the event is durable. Load the real server,
 // kill -9 it mid-stream, and find every acknowledged event in the store; SIGTERM drains cleanly.
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDuckDbEventStore } from "@lookout/storage";
 import { afterAll, describe, expect, it } from "vitest";
-import { ROOT, type RunningServer, startServer } from "../harness";
+import { type RunningServer, runCli, startServer } from "../harness";
 
 const CHROME = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
 
-function cli(dataDir: string, args: string[]): string {
-  return execFileSync(process.execPath, ["--import", "tsx", join(ROOT, "apps/server/src/cli/main.ts"), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, LOOKOUT_DATA_DIR: dataDir, LOOKOUT_LOG_LEVEL: "warn" },
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "ignore"],
-  }).trim();
-}
-
 function prepare(): { dataDir: string; property: string } {
   const dataDir = mkdtempSync(join(tmpdir(), "lookout-durability-"));
-  cli(dataDir, ["user:create", "--email", "owner@example.com", "--password", "correct-horse-battery-staple"]);
-  const property = cli(dataDir, ["property:create", "--email", "owner@example.com", "--url", "https://load.test"]);
+  runCli(dataDir, ["user:create", "--email", "owner@example.com", "--password", "correct-horse-battery-staple"]);
+  const property = runCli(dataDir, ["property:create", "--email", "owner@example.com", "--url", "https://load.test"]);
   return { dataDir, property };
 }
 
