@@ -1,13 +1,10 @@
-// A line chart over time (ECharts, canvas): the main series as a filled line, an optional
-// comparison as a dashed line. Colours follow the app's light or dark theme; the chart resizes
-// with its box. Loaded lazily (default export) so the first page stays small.
-import { LineChart } from "echarts/charts";
-import { GridSimpleComponent } from "echarts/components";
-import { memo, useCallback, useRef } from "react";
-import { type ChartColors, echarts, escapeHtml } from "./echarts-core";
-import { useEChart } from "./use-echart";
-
-echarts.use([LineChart, GridSimpleComponent]);
+// A line chart over time: the main series as a filled line, an optional comparison as a dashed
+// line, with a tooltip giving each point's full date. Loaded lazily (default export) so the first
+// page stays small.
+import { memo, useMemo } from "react";
+import { type ChartColors, useChartColors } from "./chart-colors";
+import { EChart } from "./EChart";
+import { echarts, escapeHtml } from "./echarts-core";
 
 export interface ChartSeries {
   name: string;
@@ -34,7 +31,7 @@ function optionFor(p: TimeseriesChartProps, c: ChartColors) {
       trigger: "axis",
       confine: true,
       backgroundColor: c.tooltipBg,
-      borderColor: c.grid,
+      borderColor: c.border,
       textStyle: { color: c.text, fontSize: 12 },
       axisPointer: { type: "line", lineStyle: { color: c.muted } },
       formatter: (params: unknown) => {
@@ -75,8 +72,8 @@ function optionFor(p: TimeseriesChartProps, c: ChartColors) {
       symbolSize: 6,
       smooth: false,
       z: s.dashed ? 1 : 2,
-      lineStyle: s.dashed ? { color: c.comparison, width: 1.5, type: "dashed" } : { color: c.primary, width: 2 },
-      itemStyle: { color: s.dashed ? c.comparison : c.primary },
+      lineStyle: s.dashed ? { color: c.muted, width: 1.5, type: "dashed" } : { color: c.primary, width: 2 },
+      itemStyle: { color: s.dashed ? c.muted : c.primary },
       areaStyle: s.dashed
         ? undefined
         : {
@@ -91,15 +88,13 @@ function optionFor(p: TimeseriesChartProps, c: ChartColors) {
 }
 
 function TimeseriesChart(props: TimeseriesChartProps) {
-  const box = useRef<HTMLDivElement>(null);
-  const option = useCallback((c: ChartColors) => optionFor(props, c), [props]);
-  useEChart(box, option);
+  const c = useChartColors();
+  const option = useMemo(() => optionFor(props, c), [props, c]);
   return (
-    <div
-      ref={box}
+    <EChart
+      option={option}
+      label={props.ariaLabel}
       className="timeseries-chart"
-      role="img"
-      aria-label={props.ariaLabel}
       style={{ height: props.height ?? 280 }}
       data-points={props.labels.length}
     />

@@ -18,7 +18,7 @@ import {
   CNavLink,
 } from "@coreui/react";
 import { lazy, Suspense, useCallback, useMemo, useState } from "react";
-import { alpha2FromNumeric, countryName } from "../../lib/countries";
+import { countryName } from "../../lib/countries";
 import { formatCount, formatFull, formatPercent } from "../../lib/format";
 import { type BreakdownRow, getBreakdown } from "../../lib/stats-api";
 import { DetailsModal } from "./DetailsModal";
@@ -31,6 +31,8 @@ import { useStats } from "./use-stats";
 const WorldMap = lazy(() => import("../../components/charts/WorldMap"));
 
 export const TOP_ROWS = 10;
+
+const visitorCount = (n: number) => `${formatCount(n)} visitors`;
 
 function Rows({ t, rows, ctx }: { t: TabDef; rows: BreakdownRow[]; ctx: PanelContext }) {
   const max = Math.max(1, ...rows.map((r) => r.values.visitors ?? 0));
@@ -137,15 +139,7 @@ function TabContent({ t, ctx }: { t: TabDef; ctx: PanelContext }) {
       <p className="text-body-secondary text-center py-5 mb-0 breakdown-empty">No data for this range</p>
     ) : map ? (
       <Suspense fallback={<ListSkeleton />}>
-        <WorldMap
-          data={map.data}
-          nameOf={countryName}
-          toAlpha2={alpha2FromNumeric}
-          formatValue={formatCount}
-          valueLabel="visitors"
-          onSelect={selectCountry}
-          ariaLabel={map.label}
-        />
+        <WorldMap data={map.data} describe={visitorCount} label={map.label} onSelect={selectCountry} />
       </Suspense>
     ) : (
       <Rows t={t} rows={rows} ctx={ctx} />

@@ -2,10 +2,10 @@
 // Until the first answer says the property has data it shows skeletons; a property with no event
 // at all gets the tracker snippet instead, one the user cannot see (404) a plain notice.
 import { cilBan } from "@coreui/icons";
-import CIcon from "@coreui/icons-react";
 import { CButton, CCard, CCardBody, CCardHeader, CPlaceholder } from "@coreui/react";
 import type { CurrentProperty, Filter } from "@lookout/schema";
 import { useCallback, useMemo, useRef } from "react";
+import { EmptyState } from "../../components/EmptyState";
 import { propertyLabel } from "../../components/RequireProperty";
 import { HttpError } from "../../lib/http";
 import { type Aggregate, getAggregate } from "../../lib/stats-api";
@@ -29,20 +29,15 @@ const HAS_EVENTS = new Set<string>();
 function NotAvailable() {
   const { clear } = useProperties();
   return (
-    <CCard className="empty-state">
-      <CCardBody className="p-4 p-md-5 text-center">
-        <div className="empty-state-icon mx-auto mb-3">
-          <CIcon icon={cilBan} size="xl" aria-hidden="true" />
-        </div>
-        <h2 className="h5">This property is not available</h2>
-        <p className="text-body-secondary mx-auto empty-state-lead">
-          It does not exist, or your account cannot see its statistics. Choose another property.
-        </p>
-        <CButton color="primary" onClick={clear}>
-          Choose a property
-        </CButton>
-      </CCardBody>
-    </CCard>
+    <EmptyState
+      icon={cilBan}
+      title="This property is not available"
+      lead="It does not exist, or your account cannot see its statistics. Choose another property."
+    >
+      <CButton color="primary" onClick={clear}>
+        Choose a property
+      </CButton>
+    </EmptyState>
   );
 }
 

@@ -1,9 +1,9 @@
 // Shown instead of the statistics while a property has recorded no event at all: the tracker
 // snippet with the property's real unique_id, ready to copy. It checks again by itself.
 import { cilCode } from "@coreui/icons";
-import CIcon from "@coreui/icons-react";
-import { CButton, CCard, CCardBody } from "@coreui/react";
+import { CButton } from "@coreui/react";
 import { useEffect, useState } from "react";
+import { EmptyState } from "../../components/EmptyState";
 
 const RECHECK_MS = 30_000;
 
@@ -32,33 +32,30 @@ export function InstallSnippet({ uniqueId, site, onRecheck }: { uniqueId: string
   };
 
   return (
-    <CCard className="empty-state install-snippet">
-      <CCardBody className="p-4 p-md-5">
-        <div className="text-center">
-          <div className="empty-state-icon mx-auto mb-3">
-            <CIcon icon={cilCode} size="xl" aria-hidden="true" />
-          </div>
-          <h2 className="h5">Waiting for the first visit</h2>
-          <p className="text-body-secondary mx-auto empty-state-lead">
-            <strong className="text-break">{site}</strong> has not recorded any visits yet. Add this line to the{" "}
-            <code>&lt;head&gt;</code> of every page of the site; statistics appear here as soon as the first pageview arrives.
-          </p>
-        </div>
-        <pre className="install-code mx-auto" data-testid="install-snippet">
-          <code>{snippet}</code>
-        </pre>
-        <div className="d-flex flex-wrap justify-content-center align-items-center gap-2">
-          <CButton color="primary" onClick={copy}>
-            Copy snippet
-          </CButton>
-          <CButton color="secondary" variant="outline" onClick={onRecheck}>
-            Check again
-          </CButton>
-          <span className="small text-body-secondary" aria-live="polite">
-            {copied === "done" ? "Copied." : copied === "failed" ? "Copying is blocked here; select the text instead." : ""}
-          </span>
-        </div>
-      </CCardBody>
-    </CCard>
+    <EmptyState
+      icon={cilCode}
+      title="Waiting for the first visit"
+      lead={
+        <>
+          <strong className="text-break">{site}</strong> has not recorded any visits yet. Add this line to the{" "}
+          <code>&lt;head&gt;</code> of every page of the site; statistics appear here as soon as the first pageview arrives.
+        </>
+      }
+    >
+      <pre className="install-code mx-auto text-start" data-testid="install-snippet">
+        <code>{snippet}</code>
+      </pre>
+      <div className="d-flex flex-wrap justify-content-center align-items-center gap-2">
+        <CButton color="primary" onClick={copy}>
+          Copy snippet
+        </CButton>
+        <CButton color="secondary" variant="outline" onClick={onRecheck}>
+          Check again
+        </CButton>
+        <span className="small text-body-secondary" aria-live="polite">
+          {copied === "done" ? "Copied." : copied === "failed" ? "Copying is blocked here; select the text instead." : ""}
+        </span>
+      </div>
+    </EmptyState>
   );
 }

@@ -69,7 +69,7 @@ describe("filter edits and words", () => {
 
   it("says a filter in words, with country names", () => {
     expect(filterText({ dimension: "country", op: "is_not", values: ["US", "DE"] })).toBe(
-      "Country is not United States of America or Germany",
+      "Country is not United States or Germany",
     );
     expect(filterText({ dimension: "page", op: "contains", values: ["blog"] })).toBe("Page contains blog");
     expect(filterText({ dimension: "referrer", op: "is", values: [""] })).toBe("Referrer is (none)");

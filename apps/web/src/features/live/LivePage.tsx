@@ -5,6 +5,7 @@
 import { CCard, CCardBody, CCardHeader, CCol, CRow } from "@coreui/react";
 import type { CurrentProperty } from "@lookout/schema";
 import { useMemo } from "react";
+import WorldMap from "../../components/charts/WorldMap";
 import { PageHeader } from "../../components/PageHeader";
 import { propertyLabel, RequireProperty } from "../../components/RequireProperty";
 import { countryName } from "../../lib/countries";
@@ -25,8 +26,9 @@ import { MinuteChart } from "./MinuteChart";
 import { RankedList } from "./RankedList";
 import { useNow } from "./use-now";
 import { VisitorList } from "./VisitorList";
-import { WorldMap } from "./WorldMap";
 import "./live.css";
+
+const visitorCount = (n: number) => `${n} ${n === 1 ? "visitor" : "visitors"}`;
 
 const COUNT_HELP =
   "Visitors seen in the last 60 seconds who have not left, with a known country; each counted once however many pages they have open.";
@@ -43,6 +45,16 @@ function LiveScreen({ property }: { property: CurrentProperty }) {
   const pages = useMemo(() => topPages(mine), [mine]);
   const sources = useMemo(() => topSources(mine), [mine]);
   const countries = useMemo(() => topCountries(mine), [mine]);
+  const map = useMemo(
+    () => ({
+      data: countries.map((r) => ({ code: r.label, value: r.visitors })),
+      label:
+        countries.length === 0
+          ? "World map: no live visitors"
+          : `World map of live visitors: ${countries.map((r) => `${countryName(r.label)} ${r.visitors}`).join(", ")}`,
+    }),
+    [countries],
+  );
   const uncounted = uncountedActive(mine);
   const arrivals = buckets.reduce((n, b) => n + b.arrivals, 0);
   const site = propertyLabel(property);
@@ -126,7 +138,14 @@ function LiveScreen({ property }: { property: CurrentProperty }) {
           <CCard className="h-100">
             <CCardHeader className="bg-transparent fw-semibold">Where they are</CCardHeader>
             <CCardBody>
-              <WorldMap countries={countries} />
+              <WorldMap
+                data={map.data}
+                describe={visitorCount}
+                label={map.label}
+                markers
+                renderer="svg"
+                className="live-world-map"
+              />
             </CCardBody>
           </CCard>
         </CCol>

@@ -2,8 +2,8 @@
 // from the socket's visitors (arrivedAt, and when each one left).
 import type { EChartsCoreOption } from "echarts/core";
 import { useMemo } from "react";
-import { EChart } from "./EChart";
-import { useChartColors } from "./echarts";
+import { useChartColors } from "../../components/charts/chart-colors";
+import { EChart } from "../../components/charts/EChart";
 import type { MinuteBucket } from "./live-stats";
 
 const hhmm = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
@@ -63,6 +63,7 @@ export function MinuteChart({ buckets }: { buckets: MinuteBucket[] }) {
   return (
     <EChart
       option={option}
+      renderer="svg"
       className="live-minute-chart"
       label={`Last 30 minutes: ${arrivals} arrivals, at most ${peak} visitors on the site at once`}
     />

@@ -1,4 +1,4 @@
-// The antimeridian fix of the world map's rings.
+// The world map's geometry: the antimeridian fix of its rings and where a country's marker goes.
 import { describe, expect, it } from "vitest";
 import { centreOf, pinAntimeridian } from "./world-map";
 

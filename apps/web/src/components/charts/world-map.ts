@@ -1,13 +1,12 @@
-// The world map, offline: Natural Earth's 1:110m countries from the world-atlas package, turned
-// from TopoJSON into GeoJSON and registered with ECharts on first use (a separate chunk, loaded
-// only by the Live View). Regions are named by ISO alpha-2 code so the visitor data can match.
+// The world map's shapes, offline: Natural Earth's 1:110m countries from the world-atlas package,
+// turned from TopoJSON into GeoJSON and registered with ECharts once, on first use (a separate
+// chunk, fetched only when a map is shown). Regions are named by ISO alpha-2 code, as the data is.
 import type { Feature, FeatureCollection, Geometry, Position } from "geojson";
 import type { GeometryCollection, Topology } from "topojson-specification";
 import { alpha2FromNumeric } from "../../lib/countries";
-import { echarts } from "./echarts";
+import { echarts } from "./echarts-core";
 
-// Its own name: the dashboard registers its map (components/charts/WorldMap.tsx) with ECharts too.
-export const WORLD_MAP = "lookout-live-world";
+export const WORLD_MAP = "lookout-world";
 const ANTARCTICA = "010";
 
 let loading: Promise<void> | null = null;
