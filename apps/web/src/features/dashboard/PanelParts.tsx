@@ -5,7 +5,8 @@ import { cilInfo, cilReload } from "@coreui/icons";
 import CIcon from "@coreui/icons-react";
 import { CAlert, CButton, CPlaceholder, CPopover } from "@coreui/react";
 import type { Dimension } from "@lookout/schema";
-import { countryName, flagUrl } from "../../lib/countries";
+import { CountryFlag } from "../../components/CountryFlag";
+import { countryName } from "../../lib/countries";
 import { messageOf } from "../../lib/http";
 
 /** A failed load, in place: the server's message first, else ours. */
@@ -51,10 +52,9 @@ export function HelpPopover({ title, text }: { title: string; text: string }) {
 export function ValueLabel({ dimension, value, emptyLabel }: { dimension: Dimension; value: string; emptyLabel: string }) {
   if (value === "") return <span className="fst-italic text-body-secondary">{emptyLabel}</span>;
   if (dimension === "country") {
-    const flag = flagUrl(value);
     return (
       <>
-        {flag ? <img src={flag} alt="" className="country-flag" width={18} height={12} /> : <span className="country-flag" />}
+        <CountryFlag code={value} decorative />
         <span className="text-truncate">{countryName(value)}</span>
       </>
     );

@@ -5,11 +5,11 @@
 import { CCard, CCardBody, CCardHeader, CCol, CRow } from "@coreui/react";
 import type { CurrentProperty } from "@lookout/schema";
 import { useMemo } from "react";
+import { CountryFlag } from "../../components/CountryFlag";
 import WorldMap from "../../components/charts/WorldMap";
 import { PageHeader } from "../../components/PageHeader";
 import { propertyLabel, RequireProperty } from "../../components/RequireProperty";
 import { countryName } from "../../lib/countries";
-import { CountryFlag } from "./CountryFlag";
 import { useLiveCount, useLiveVisitors } from "./LiveProvider";
 import { LiveStatus } from "./LiveStatus";
 import {

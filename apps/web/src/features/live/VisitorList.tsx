@@ -2,9 +2,9 @@
 // current page (title and path, as text), source, device, and time on site ticking. Visitors who
 // just left stay, greyed, with how long ago. Each row opens the visitor's history.
 import { Link } from "react-router-dom";
+import { CountryFlag } from "../../components/CountryFlag";
 import { CustomerAvatar } from "../../components/CustomerAvatar";
 import { countryName } from "../../lib/countries";
-import { CountryFlag } from "./CountryFlag";
 import { describeDevice, formatAgo, formatDuration } from "./live-stats";
 import type { LiveEntry } from "./live-store";
 import { useNow } from "./use-now";
