@@ -1,24 +1,10 @@
-// The live feed end to end, in real Chromium against the real server (SPEC.md §4, §5): the owner
-// signs in through the form (which sets the session cookie the socket authenticates with) and
-// opens /live; in a second browser context a visitor opens the demo site the server serves at
-// /demo, which carries the tracker. The visitor appears in Live View and the header count goes to
-// 1; closing their page sends the pageleave beacon, and they turn grey while the count drops to 0.
-//
-// The server runs with LOOKOUT_DEMO=0, as every browser test does: the demo property's simulated
-// visitors would make the count unpredictable. Instead the owner has a property named "Demo site"
-// and the visitor opens /demo?property=<its id>, the same page and tracker. The visitor's address
-// is public (X-Forwarded-For from a trusted proxy, 127.0.0.1 here) so that it has a country:
-// SPEC.md §5 counts only visitors with one.
-// Callbacks passed to page.evaluate run in the browser, hence the DOM types.
-/// <reference lib="dom" />
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { artifactPath, launchPlainBrowser } from "../browser";
-import { ROOT, type RunningServer, startServer } from "../harness";
+import { type RunningServer, runCli, startServer } from "../harness";
 import { DESKTOP, OWNER, openPage, PHONE, THEME_KEY, type WatchedPage } from "./support";
 
 /**
@@ -38,20 +24,19 @@ let otherId: string;
 let browser: Browser;
 let owner: WatchedPage;
 
-function cli(args: string[]): string {
-  return execFileSync(process.execPath, ["--import", "tsx", join(ROOT, "apps/server/src/cli/main.ts"), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, LOOKOUT_DATA_DIR: dataDir, LOOKOUT_LOG_LEVEL: "warn" },
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "ignore"],
-  }).trim();
-}
-
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "lookout-live-e2e-"));
-  cli(["user:create", "--email", OWNER.email, "--password", OWNER.password]);
-  demoId = cli(["property:create", "--email", OWNER.email, "--url", "https://demo.example", "--name", "Demo site"]);
-  otherId = cli(["property:create", "--email", OWNER.email, "--url", "https://other.example", "--name", "Other site"]);
+  runCli(dataDir, ["user:create", "--email", OWNER.email, "--password", OWNER.password]);
+  demoId = runCli(dataDir, ["property:create", "--email", OWNER.email, "--url", "https://demo.example", "--name", "Demo site"]);
+  otherId = runCli(dataDir, [
+    "property:create",
+    "--email",
+    OWNER.email,
+    "--url",
+    "https://other.example",
+    "--name",
+    "Other site",
+  ]);
   expect(demoId).toMatch(/^[\w-]+$/);
   server = await startServer({ dataDir, env: { LOOKOUT_TRUSTED_PROXIES: "127.0.0.1" } });
   browser = await launchPlainBrowser();

@@ -1,14 +1,8 @@
-// Shared set-up of the web app's browser tests: a real server with users and properties made by
-// the CLI beforehand (the embedded store admits one process), pages that fail on CSP violations
-// and page errors, an offline stand-in for Gravatar, and a quick sign-in.
-// Callbacks passed to page.evaluate run in the browser, hence the DOM types.
-/// <reference lib="dom" />
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
-import { login, ROOT, type RunningServer, startServer } from "../harness";
+import { login, type RunningServer, runCli, startServer } from "../harness";
 
 export const OWNER = { email: "owner@example.com", password: "correct-horse-battery-staple" };
 export const DESKTOP = { width: 1280, height: 800 };
@@ -28,15 +22,6 @@ export interface WebServer {
   stop: () => Promise<void>;
 }
 
-function cli(dataDir: string, args: string[]): string {
-  return execFileSync(process.execPath, ["--import", "tsx", join(ROOT, "apps/server/src/cli/main.ts"), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, LOOKOUT_DATA_DIR: dataDir, LOOKOUT_LOG_LEVEL: "warn" },
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "ignore"],
-  });
-}
-
 /**
  * Writes data into the fresh data directory before the server starts (the embedded stores admit
  * one process), for example events into `<dataDir>/events.duckdb` (see seedEvents).
@@ -46,10 +31,10 @@ export type SeedHook = (dataDir: string, propertyIds: string[]) => Promise<void>
 /** Starts a server whose owner (OWNER) already has the given properties, seeded by `seed` if given. */
 export async function startWebServer(sites: SiteSpec[] = [], seed?: SeedHook): Promise<WebServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "lookout-web-e2e-"));
-  cli(dataDir, ["user:create", "--email", OWNER.email, "--password", OWNER.password]);
+  runCli(dataDir, ["user:create", "--email", OWNER.email, "--password", OWNER.password]);
   const propertyIds = sites.map((s) => {
     // The command prints the snippet for people on stderr and the bare unique_id on stdout.
-    const out = cli(dataDir, ["property:create", "--email", OWNER.email, "--url", s.url, "--name", s.name]).trim();
+    const out = runCli(dataDir, ["property:create", "--email", OWNER.email, "--url", s.url, "--name", s.name]).trim();
     if (!/^[\w-]+$/.test(out)) throw new Error(`property:create printed no unique_id:\n${out}`);
     return out;
   });
