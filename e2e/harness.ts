@@ -41,7 +41,8 @@ export async function startServer(
   const adminEmail = "owner@example.com";
   const adminPassword = "correct-horse-battery-staple";
   let out = "";
-  const proc = spawn(process.execPath, ["--import", "tsx", join(ROOT, "apps/server/src/main.ts")], {
+  // Node flags as scripts/start.mjs gives them (why: see there).
+  const proc = spawn(process.execPath, ["--max-semi-space-size=64", "--import", "tsx", join(ROOT, "apps/server/src/main.ts")], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -47,8 +47,8 @@ const L = TRACKER_LIMITS;
 const hasOwn = (o: object, k: string) => Object.hasOwn(o, k);
 
 function isHttpUrl(v: string): boolean {
-  if (!URL.canParse(v)) return false;
-  const { protocol } = new URL(v);
+  // One parse, not canParse then new URL: this runs for every collected event.
+  const protocol = URL.parse(v)?.protocol;
   return protocol === "http:" || protocol === "https:";
 }
 

@@ -223,15 +223,16 @@ describe("POST /api/event behind a trusted proxy, with rate limits", () => {
   });
 
   it("answers 429 with Retry-After past the per-address rate, and keeps serving others", async () => {
-    const ip = "8.8.8.8";
-    const codes: number[] = [];
-    for (let i = 0; i < 12; i++) codes.push((await send({ p: site, n: "pageview", u: "https://s.test/" }, ip)).statusCode);
+    // All at once, so that a slow machine cannot refill the bucket (2/s, burst 8) between them.
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, () => send({ p: site, n: "pageview", u: "https://s.test/" }, "8.8.8.8")),
+    );
+    const codes = replies.map((r) => r.statusCode);
     expect(codes.filter((c) => c === 202).length).toBeGreaterThanOrEqual(8);
-    expect(codes).toContain(429);
-    const limited = await send({ p: site, n: "pageview", u: "https://s.test/" }, ip);
-    expect(limited.statusCode).toBe(429);
-    expect(Number(limited.headers["retry-after"])).toBeGreaterThanOrEqual(1);
-    expect(limited.json().code).toBe("rate_limited");
+    const limited = replies.find((r) => r.statusCode === 429);
+    expect(limited).toBeDefined();
+    expect(Number(limited?.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+    expect(limited?.json().code).toBe("rate_limited");
     expect((await send({ p: site, n: "pageview", u: "https://s.test/" }, "9.9.9.9")).statusCode).toBe(202);
   });
 });

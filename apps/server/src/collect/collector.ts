@@ -1,10 +1,11 @@
 // The collection pipeline behind POST /api/event (DESIGN.md §5): property lookup, enrichment,
-// group-committed durable append, then presence. `collect` resolves only once the event is
-// durable, so the route's 202 means "stored"; a dropped event resolves with its reason.
+// group-committed durable append, then presence (one bus message per stored batch). `collect`
+// resolves only once the event is durable, so the route's 202 means "stored"; a dropped event
+// resolves with its reason.
 import { type Enricher, type EnrichPropertySettings, GroupCommitQueue } from "@lookout/ingest";
 import type { EventRow, TrackerEvent, VisitorProfile } from "@lookout/schema";
 import type { EventStore, MetaStore, PropertyRow } from "@lookout/storage";
-import type { Presence } from "../live/presence.js";
+import type { Presence, PresenceSignal } from "../live/presence.js";
 import { PropertyCache } from "./property-cache.js";
 
 export type DropReason = "unknown_property" | "bot" | "excluded_ip" | "excluded_path" | "hostname_not_allowed";
@@ -64,13 +65,15 @@ export function createCollector(
       await deps.events.append(items.map((i) => i.row));
       const profiles = items.flatMap((i) => (i.profile ? [i.profile] : []));
       if (profiles.length > 0) await deps.events.upsertVisitors(profiles);
+      announce(items);
     },
     { maxBatch: opts.maxBatch ?? 5000, maxDelayMs: opts.maxDelayMs ?? 4, maxPending: opts.maxPending ?? 100_000 },
   );
   // Identified e-mails per visitor, so that live presence keeps showing who they are.
   const emails = new Map<string, string>();
 
-  function announce(row: EventRow, profile: VisitorProfile | undefined): void {
+  /** The presence signal of one stored event. */
+  function signalOf({ row, profile }: Item): PresenceSignal {
     const key = `${row.property}\u0000${row.client_id}`;
     if (profile?.email) {
       emails.delete(key);
@@ -78,30 +81,33 @@ export function createCollector(
       if (emails.size > 50_000) emails.delete(emails.keys().next().value as string);
     }
     const ts = row.ts.getTime();
-    const signal =
-      row.name === "pageleave"
-        ? ({ kind: "leave", propertyId: row.property, clientid: row.client_id, pageKey: row.url, ts } as const)
-        : ({
-            kind: "seen",
-            s: {
-              clientid: row.client_id,
-              propertyId: row.property,
-              country: row.country || undefined,
-              page: row.path,
-              title: row.title,
-              source: row.referrer_source || "Direct / None",
-              referrer: row.referrer,
-              device: row.device,
-              browser: row.browser,
-              os: row.os,
-              email: emails.get(key),
-              ts,
-              pageKey: row.url,
-              pageview: row.name === "pageview",
-            },
-          } as const);
-    // Presence is best effort: the event is already stored, and a bus hiccup must not fail it.
-    deps.presence.signal(signal).catch(() => {});
+    if (row.name === "pageleave")
+      return { kind: "leave", propertyId: row.property, clientid: row.client_id, pageKey: row.url, ts };
+    return {
+      kind: "seen",
+      s: {
+        clientid: row.client_id,
+        propertyId: row.property,
+        country: row.country || undefined,
+        page: row.path,
+        title: row.title,
+        source: row.referrer_source || "Direct / None",
+        referrer: row.referrer,
+        device: row.device,
+        browser: row.browser,
+        os: row.os,
+        email: emails.get(key),
+        ts,
+        pageKey: row.url,
+        pageview: row.name === "pageview",
+      },
+    };
+  }
+
+  /** Tells live presence about a stored batch, in one bus message rather than one per event. */
+  function announce(items: Item[]): void {
+    // Presence is best effort: the events are already stored, and a bus hiccup must not fail them.
+    deps.presence.signal(items.map(signalOf)).catch(() => {});
   }
 
   return {
@@ -111,7 +117,6 @@ export function createCollector(
       const result = await deps.enricher.enrich(body, { ...conn, property: settingsOf(property) });
       if (!result.ok) return result.reason;
       await queue.push([{ row: result.row, profile: result.profile }]);
-      announce(result.row, result.profile);
       return null;
     },
     drain: () => queue.drain(),

@@ -12,15 +12,17 @@ import { registerScriptRoute } from "./script-route.js";
 export const EVENT_BODY_LIMIT = 16 * 1024;
 export const DROPPED_HEADER = "x-lookout-dropped";
 
+const CORS_HEADERS = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "POST, OPTIONS",
+  "access-control-allow-headers": "content-type",
+  "access-control-expose-headers": DROPPED_HEADER,
+  "access-control-max-age": "86400",
+  "cross-origin-resource-policy": "cross-origin",
+};
+
 function cors(reply: FastifyReply): void {
-  reply.headers({
-    "access-control-allow-origin": "*",
-    "access-control-allow-methods": "POST, OPTIONS",
-    "access-control-allow-headers": "content-type",
-    "access-control-expose-headers": DROPPED_HEADER,
-    "access-control-max-age": "86400",
-    "cross-origin-resource-policy": "cross-origin",
-  });
+  reply.headers(CORS_HEADERS);
 }
 
 export function registerCollectRoutes(app: FastifyInstance, { config, collector }: AppDeps): void {
@@ -39,7 +41,11 @@ export function registerCollectRoutes(app: FastifyInstance, { config, collector 
     {
       bodyLimit: EVENT_BODY_LIMIT,
       // Headers set here survive into error replies (400, 413), so browsers can read those too.
-      onRequest: async (_req, reply) => cors(reply),
+      // A callback hook, not an async one: no promise per event.
+      onRequest: (_req, reply, done) => {
+        cors(reply);
+        done();
+      },
     },
     async (req, reply) => {
       const parsed = TrackerEventSchema.safeParse(req.body);

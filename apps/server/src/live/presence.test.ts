@@ -128,4 +128,36 @@ describe("Presence", () => {
     a.stop();
     b.stop();
   });
+
+  it("applies a batch of signals in order, in every process", async () => {
+    const bus = memoryLiveBus();
+    const a = new Presence(bus);
+    const b = new Presence(bus);
+    await a.start();
+    await b.start();
+    const sighting = (clientid: string, pageKey: string): Sighting => ({
+      clientid,
+      propertyId: "P",
+      country: "FR",
+      page: pageKey,
+      title: "",
+      source: "",
+      referrer: "",
+      device: "",
+      browser: "",
+      os: "",
+      ts: Date.now(),
+      pageKey,
+      pageview: true,
+    });
+    await a.signal([
+      { kind: "seen", s: sighting("x", "/") },
+      { kind: "seen", s: sighting("y", "/") },
+      { kind: "leave", propertyId: "P", clientid: "x", pageKey: "/", ts: Date.now() },
+    ]);
+    await new Promise((r) => setTimeout(r, 10));
+    for (const p of [a, b]) expect(p.list(["P"]).map((v) => v.clientid)).toEqual(["y"]);
+    a.stop();
+    b.stop();
+  });
 });

@@ -20,6 +20,8 @@ export type Sighting = Omit<LiveVisitor, "active" | "arrivedAt" | "lastSeen"> & 
 export type PresenceSignal =
   | { kind: "seen"; s: Sighting }
   | { kind: "leave"; propertyId: string; clientid: string; pageKey: string; ts: number };
+/** What travels on the bus: one signal, or the signals of one collector batch in order. */
+type PresenceMessage = PresenceSignal | { kind: "batch"; signals: PresenceSignal[] };
 
 export type PresenceChange = { type: "add"; visitor: LiveVisitor } | { type: "remove"; clientid: string };
 
@@ -44,7 +46,7 @@ export class Presence {
   ) {}
 
   async start(sweepEveryMs = 1000): Promise<void> {
-    this.#unsubscribe = await this.bus.subscribe(PRESENCE_CHANNEL, (m) => this.apply(m as PresenceSignal));
+    this.#unsubscribe = await this.bus.subscribe(PRESENCE_CHANNEL, (m) => this.#receive(m as PresenceMessage));
     this.#sweeper = setInterval(() => this.sweep(), sweepEveryMs);
     this.#sweeper.unref();
   }
@@ -54,9 +56,15 @@ export class Presence {
     if (this.#sweeper) clearInterval(this.#sweeper);
   }
 
-  /** Collector side: announce a sighting or a leave to every process. */
-  signal(signal: PresenceSignal): Promise<void> {
-    return this.bus.publish(PRESENCE_CHANNEL, signal);
+  /**
+   * Collector side: announce sightings and leaves to every process. Several signals travel as one
+   * bus message, so a group-committed batch costs one publish rather than one per event.
+   */
+  signal(signals: PresenceSignal | PresenceSignal[]): Promise<void> {
+    if (!Array.isArray(signals)) return this.bus.publish(PRESENCE_CHANNEL, signals);
+    if (signals.length === 0) return Promise.resolve();
+    const message: PresenceMessage = signals.length === 1 ? (signals[0] as PresenceSignal) : { kind: "batch", signals };
+    return this.bus.publish(PRESENCE_CHANNEL, message);
   }
 
   onChange(listener: (propertyId: string, change: PresenceChange) => void): () => void {
@@ -74,6 +82,11 @@ export class Presence {
     let n = 0;
     for (const e of this.#byProperty.get(propertyId)?.values() ?? []) if (e.visitor.country) n++;
     return n;
+  }
+
+  #receive(message: PresenceMessage): void {
+    if (message?.kind === "batch" && Array.isArray(message.signals)) for (const signal of message.signals) this.apply(signal);
+    else this.apply(message as PresenceSignal);
   }
 
   /** Applies a signal from the bus. Malformed signals are ignored. */

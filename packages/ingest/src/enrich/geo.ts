@@ -4,6 +4,7 @@
 // lazily on the first lookup so a server that never collects pays nothing.
 import { createRequire } from "node:module";
 import maxmind, { type Reader, type Response } from "maxmind";
+import { LruMap } from "../lru.js";
 import { isNonPublicIp, normalizeIp } from "./ip.js";
 
 export interface GeoLocation {
@@ -16,8 +17,11 @@ export interface GeoLocation {
 export interface GeoLookup {
   /** Opens the databases now; rejects if one is missing, so a bad path fails at startup. */
   ready(): Promise<void>;
-  /** Never rejects: an unreadable database degrades to unknown locations, not lost events. */
-  lookup(ip: string): Promise<GeoLocation>;
+  /**
+   * Never rejects: an unreadable database degrades to unknown locations, not lost events. The
+   * answer is frozen and may be shared with other callers.
+   */
+  lookup(ip: string): Promise<Readonly<GeoLocation>>;
 }
 
 export interface GeoOptions {
@@ -25,7 +29,7 @@ export interface GeoOptions {
   countryDbPath?: string;
   /** Optional city mmdb (the server reads its path from its configuration). */
   cityDbPath?: string;
-  /** Lookup cache entries per reader. */
+  /** Addresses whose answers are remembered (and lookup cache entries per reader). */
   cacheSize?: number;
 }
 
@@ -62,6 +66,9 @@ export function geoFromRecord(record: unknown): GeoLocation {
 
 export function createGeoLookup(opts: GeoOptions = {}): GeoLookup {
   const cache = { max: opts.cacheSize ?? 10_000 };
+  // A visitor's events come from one address: remembering the answer per address text skips
+  // normalising, the private-range check and the record mapping on every event after the first.
+  const answers = new LruMap<string, Readonly<GeoLocation>>(cache.max);
   let readers: Promise<Reader<Response>[]> | undefined;
 
   const open = (): Promise<Reader<Response>[]> => {
@@ -83,19 +90,28 @@ export function createGeoLookup(opts: GeoOptions = {}): GeoLookup {
       await open();
     },
     async lookup(raw) {
+      const known = answers.get(raw);
+      if (known !== undefined) return known;
       const ip = normalizeIp(raw);
-      if (ip === null || isNonPublicIp(ip)) return { ...UNKNOWN_GEO };
-      let list: Reader<Response>[];
-      try {
-        list = await open();
-      } catch {
-        return { ...UNKNOWN_GEO };
+      let answer = UNKNOWN_GEO;
+      if (ip !== null && !isNonPublicIp(ip)) {
+        let list: Reader<Response>[];
+        try {
+          list = await open();
+        } catch {
+          // Not remembered: the database may be readable on the next event.
+          return UNKNOWN_GEO;
+        }
+        for (const reader of list) {
+          const geo = geoFromRecord(reader.get(ip));
+          if (geo.country !== "") {
+            answer = Object.freeze(geo);
+            break;
+          }
+        }
       }
-      for (const reader of list) {
-        const geo = geoFromRecord(reader.get(ip));
-        if (geo.country !== "") return geo;
-      }
-      return { ...UNKNOWN_GEO };
+      answers.set(raw, answer);
+      return answer;
     },
   };
 }

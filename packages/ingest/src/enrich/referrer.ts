@@ -1,6 +1,7 @@
 // Referrer -> what we store (query-less, external only) and the source's display name and kind.
 // A campaign's utm_source (or ?ref= / ?source=) names the source when present, because it is the
 // site owner's own label and survives where browsers strip the referrer.
+import { LruMap } from "../lru.js";
 import { BRANDS, type KnownSource, SOURCE_ALIASES, SOURCE_HOSTS, type SourceKind } from "./sources.js";
 
 export interface ReferrerInfo {
@@ -38,8 +39,21 @@ export function parseReferrer(raw: string | undefined, isInternalHost: (host: st
   return { referrer: `${u.protocol}//${host}${path}`.slice(0, MAX_REFERRER), host, internal: false };
 }
 
+// Referrers repeat (a few search engines and social sites bring most visits): answers for recent
+// hosts are kept, null meaning "not a known source".
+const hostAnswers = new LruMap<string, KnownSource | null>(5_000);
+
 /** Known-host lookup: the host itself, then each parent domain, then a per-country brand. */
 export function knownSourceForHost(host: string): KnownSource | undefined {
+  let known = hostAnswers.get(host);
+  if (known === undefined) {
+    known = lookupHost(host) ?? null;
+    hostAnswers.set(host, known);
+  }
+  return known ?? undefined;
+}
+
+function lookupHost(host: string): KnownSource | undefined {
   const labels = host.toLowerCase().split(".");
   for (let i = 0; i < labels.length - 1; i++) {
     const hit = SOURCE_HOSTS.get(labels.slice(i).join("."));

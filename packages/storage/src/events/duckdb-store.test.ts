@@ -127,3 +127,19 @@ describe("DuckDB persistence", () => {
     await s.close();
   });
 });
+
+describe("DuckDB appends", () => {
+  it("a batch failing after its first data chunk leaves none of its rows for the next batch", async () => {
+    // The writer keeps one appender across batches; the rows a failed batch already handed it
+    // (2048 per chunk) must not be committed with whatever is appended next.
+    const store = await openDuckDbEventStore(tempDb());
+    const good = (i: number) => event({ property: P, ts: at("2024-05-09 10:00:00"), visitor_id: `v${i}`, session_id: `s${i}` });
+    const rows = Array.from({ length: 2100 }, (_, i) => good(i));
+    rows.push(event({ property: P, ts: new Date(Number.NaN) }));
+    await expect(store.append(rows)).rejects.toThrow();
+    await store.append([good(0)]);
+    await store.sync();
+    expect(await store.events(P)).toHaveLength(1);
+    await store.close();
+  });
+});

@@ -10,7 +10,15 @@
 // resolves, the batch survives kill -9 and power loss. Checkpoints (WAL folded into the database
 // file) happen automatically once the WAL passes `checkpoint_threshold` (default 16 MiB) and on
 // close; a crash between them only means the WAL is replayed on the next open.
-import { type DuckDBConnection, DuckDBInstance, type DuckDBValue, MAP, TIMESTAMP, VARCHAR } from "@duckdb/node-api";
+import {
+  type DuckDBAppender,
+  type DuckDBConnection,
+  DuckDBInstance,
+  type DuckDBValue,
+  MAP,
+  TIMESTAMP,
+  VARCHAR,
+} from "@duckdb/node-api";
 import { EVENT_COLUMN_NAMES, type EventRow, type VisitorProfile } from "@lookout/schema";
 import { allDdl, derivedDdl } from "./ddl.js";
 import { appendEvents, stringMap, timestampValue } from "./duckdb-append.js";
@@ -99,6 +107,11 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
   const readerConns = await Promise.all(Array.from({ length: Math.max(1, opts.readers ?? 4) }, () => instance.connect()));
   const readers = new Pool(readerConns);
   const rollupDelay = Math.max(0, opts.rollupDelayMs ?? 250);
+  /**
+   * The writer's appender into `events`, kept across batches (creating one per batch costs a
+   * catalog lookup on the event loop); opened by the first append after migrate.
+   */
+  let appender: DuckDBAppender | null = null;
   /** property -> its key in property_keys (loaded by migrate, extended by append after commit). */
   const keys = new Map<string, bigint>();
   let batch = 0n;
@@ -169,6 +182,13 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
 
     migrate: () =>
       write(async () => {
+        // A rollup on the roller would race the one below over the same batches and tables.
+        if (timer) clearTimeout(timer);
+        timer = null;
+        await rolling;
+        // Migrating may change the table under an open appender; it holds no rows between batches.
+        appender?.closeSync();
+        appender = null;
         for (const ddl of allDdl("duckdb")) await writer.run(ddl);
         await writer.run("CREATE TABLE IF NOT EXISTS lookout_meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)");
         // Files from before property keys: give events their column and every property its key.
@@ -233,11 +253,17 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
           for (const [p, k] of fresh) {
             await writer.run("INSERT INTO property_keys VALUES ($p, $k)", { p, k });
           }
-          const appender = await writer.createAppender("events");
+          const into = (appender ??= await writer.createAppender("events"));
           try {
-            appendEvents(appender, events, b, pkeyOf);
-          } finally {
-            appender.closeSync(); // flushes into the open transaction
+            appendEvents(into, events, b, pkeyOf);
+            into.flushSync(); // into the open transaction
+          } catch (err) {
+            // Rows of a failed batch must not ride along with the next one: empty the appender and
+            // let the next batch open a fresh one. (Closed, it no longer keeps the database open.)
+            appender = null;
+            into.clear();
+            into.closeSync();
+            throw err;
           }
           if (rollupDelay === 0) await rollupTo(b);
         });
@@ -364,6 +390,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
       // Readers finish their current query first: closing under a running query is unsafe.
       await readers.close();
       for (const c of readerConns) c.closeSync();
+      appender?.closeSync();
       roller.closeSync();
       writer.closeSync();
       instance.closeSync();
