@@ -77,7 +77,7 @@ describe("lookout CLI", () => {
 
   it("says plainly that a running server holds the embedded store", async () => {
     const data = mkdtempSync(join(tmpdir(), "lookout-cli-busy-"));
-    const server = await startServer({ dataDir: data });
+    const server = await startServer({ dataDir: data, env: { LOOKOUT_DEMO: "0" } });
     try {
       const r = cli(["user:create", "--email", "busy@example.com"], data);
       expect(r.code).toBe(1);
@@ -89,7 +89,7 @@ describe("lookout CLI", () => {
     // Once the server has stopped, the CLI works on the same data.
     expect(cli(["user:create", "--email", "after@example.com"], data).code).toBe(0);
     rmSync(data, { recursive: true, force: true });
-  });
+  }, 90_000);
 
   it("generate --live sends simulated visitors through a running server's collector", async () => {
     const data = mkdtempSync(join(tmpdir(), "lookout-cli-live-"));
