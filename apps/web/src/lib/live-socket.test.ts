@@ -10,6 +10,7 @@ import {
 } from "@lookout/schema";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { LiveSocket, type LiveSocketState, liveSocketUrl, type WebSocketLike } from "./live-socket";
+import { liveVisitor } from "./test-live-visitor";
 
 class FakeWebSocket implements WebSocketLike {
   static all: FakeWebSocket[] = [];
@@ -53,22 +54,7 @@ class FakeWebSocket implements WebSocketLike {
 
 const latest = () => FakeWebSocket.all.at(-1)!;
 
-const visitor = (over: Partial<LiveVisitor> = {}): LiveVisitor => ({
-  clientid: "c1",
-  propertyId: "p1",
-  country: "DE",
-  active: true,
-  page: "/",
-  title: "Home",
-  source: "Direct / None",
-  referrer: "",
-  device: "desktop",
-  browser: "Chrome",
-  os: "Linux",
-  arrivedAt: 1,
-  lastSeen: 1,
-  ...over,
-});
+const visitor = (over: Partial<LiveVisitor> = {}) => liveVisitor("c1", over);
 
 let messages: ServerSocketMessage[];
 let states: LiveSocketState[];

@@ -1,5 +1,6 @@
 // The Live View's client-side figures: tops, countries, recently left, and the per-minute series.
 import { describe, expect, it } from "vitest";
+import { liveVisitor } from "../../lib/test-live-visitor";
 import {
   activeVisitors,
   describeDevice,
@@ -17,22 +18,8 @@ import type { LiveEntry } from "./live-store";
 const MIN = 60_000;
 const NOW = 1_700_000_000_000 - (1_700_000_000_000 % MIN) + 30_000; // half past a minute
 
-const entry = (clientid: string, over: Partial<LiveEntry> = {}): LiveEntry => ({
-  clientid,
-  propertyId: "p1",
-  country: "DE",
-  active: true,
-  page: "/",
-  title: "Home",
-  source: "Direct / None",
-  referrer: "",
-  device: "desktop",
-  browser: "Chrome",
-  os: "Linux",
-  arrivedAt: NOW - 5 * MIN,
-  lastSeen: NOW,
-  ...over,
-});
+const entry = (clientid: string, over: Partial<LiveEntry> = {}) =>
+  liveVisitor<LiveEntry>(clientid, { arrivedAt: NOW - 5 * MIN, lastSeen: NOW, ...over });
 
 describe("tops", () => {
   const list = [

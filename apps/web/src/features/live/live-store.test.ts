@@ -1,25 +1,11 @@
 // The live list's transitions (SPEC.md §4) and the displayed count (SPEC.md §5) through the store:
 // distinct clientid, active, of the current property, with a country.
-import { type LiveVisitor, liveCount } from "@lookout/schema";
+import { liveCount } from "@lookout/schema";
 import { beforeEach, describe, expect, it } from "vitest";
+import { liveVisitor } from "../../lib/test-live-visitor";
 import { LiveStore } from "./live-store";
 
-const visitor = (clientid: string, over: Partial<LiveVisitor> = {}): LiveVisitor => ({
-  clientid,
-  propertyId: "p1",
-  country: "DE",
-  active: true,
-  page: "/",
-  title: "Home",
-  source: "Direct / None",
-  referrer: "",
-  device: "desktop",
-  browser: "Chrome",
-  os: "Linux",
-  arrivedAt: 1_000,
-  lastSeen: 1_000,
-  ...over,
-});
+const visitor = liveVisitor;
 
 let now: number;
 let store: LiveStore;
