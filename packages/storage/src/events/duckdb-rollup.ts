@@ -115,18 +115,40 @@ export function referenceRollupSql(): string {
 const REBUILD_CHUNK_EVENTS = 1_000_000;
 
 /**
- * Rebuilds every rollup from `events` (migrations, a rollup schema change, a bulk import), inside
- * the caller's transaction on `c`. Visitors are split into chunks by key, each computed on its
- * own: every row and every prev_* depends on one visitor's events only, and a single pass over
- * 10M events needs more than the 1 GB memory limit (the per-visit arg_min states do not spill).
- * Each rollup is then written once, ordered by start_ts, so that its zone maps serve date ranges.
+ * Rebuilds every rollup from `events` (migrations, a rollup schema change, a bulk import) on `c`,
+ * outside any transaction: it commits as it goes. Visitors are split into chunks by key, each
+ * computed on its own: every row and every prev_* depends on one visitor's events only, and a
+ * single pass over 10M events needs more than the 1 GB memory limit (the per-visit arg_min
+ * states do not spill). Each chunk's rows are staged in `_rb_*` tables and committed; a
+ * transaction holds on to the memory of every table it replaced until it ends, so one
+ * transaction over 100 chunks (100M events) ran out of memory. The staged rows then replace the
+ * rollups in one transaction, a time slice at a time and ordered by start_ts so that zone maps
+ * serve date ranges; `finish` runs inside that transaction, so the caller's bookkeeping commits
+ * with the new rollups. Readers see the old rollups until then.
  */
 export interface RebuildOptions {
   /** Events per chunk (default 1 000 000). */
   chunkEvents?: number;
   /** Called after each step with its duration. */
   trace?: (step: string, ms: number) => void;
+  /** Runs in the transaction that swaps the rollups in. */
+  finish?: () => Promise<void>;
 }
+
+/** Runs `fn` in a transaction on `c`: committed when it resolves, rolled back when it throws. */
+export async function transaction(c: DuckDBConnection, fn: () => Promise<void>): Promise<void> {
+  await c.run("BEGIN TRANSACTION");
+  try {
+    await fn();
+    await c.run("COMMIT");
+  } catch (err) {
+    await c.run("ROLLBACK").catch(() => undefined);
+    throw err;
+  }
+}
+
+const STAGED = ["_rb_s", "_rb_p", "_rb_e"];
+const PER_CHUNK = ["_rb_ev", "_rb_agg", "_rb_prev", "_rb_cs"];
 
 export async function rebuildRollups(c: DuckDBConnection, o: RebuildOptions = {}): Promise<void> {
   const trace = o.trace;
@@ -135,44 +157,64 @@ export async function rebuildRollups(c: DuckDBConnection, o: RebuildOptions = {}
     await c.run(sql);
     trace?.(name, performance.now() - t);
   };
+  const inTransaction = (fn: () => Promise<void>) => transaction(c, fn);
   const r = await c.runAndReadAll("SELECT count(*)::BIGINT AS n FROM events");
   const n = Number(r.getRows()[0]?.[0] ?? 0);
   const chunks = Math.max(1, Math.ceil(n / Math.max(1, o.chunkEvents ?? REBUILD_CHUNK_EVENTS)));
   const cols = ROLLUP_EVENT_COLUMNS.join(", ");
+  const drop = (tables: string[]) => tables.map((t) => `DROP TABLE IF EXISTS ${t}`).join(";\n");
   await step(
-    "clear",
+    "stage",
     [
-      "DELETE FROM sessions",
-      "DELETE FROM session_pages",
-      "DELETE FROM session_events",
-      `CREATE OR REPLACE TEMP TABLE _rb_s AS SELECT ${S_ALL} FROM sessions LIMIT 0`,
-      `CREATE OR REPLACE TEMP TABLE _rb_p AS SELECT ${P_ALL} FROM session_pages LIMIT 0`,
-      `CREATE OR REPLACE TEMP TABLE _rb_e AS SELECT ${E_ALL} FROM session_events LIMIT 0`,
+      // Left over by an interrupted rebuild, if any.
+      drop([...STAGED, ...PER_CHUNK]),
+      `CREATE TABLE _rb_s AS SELECT ${S_ALL} FROM sessions LIMIT 0`,
+      `CREATE TABLE _rb_p AS SELECT ${P_ALL} FROM session_pages LIMIT 0`,
+      `CREATE TABLE _rb_e AS SELECT ${E_ALL} FROM session_events LIMIT 0`,
     ].join(";\n"),
   );
   for (let i = 0; i < chunks; i++) {
     const inChunk = chunks === 1 ? "true" : `((vkey % ${chunks}) + ${chunks}) % ${chunks} = ${i}`;
-    await step("events", `CREATE OR REPLACE TEMP TABLE _rb_ev AS SELECT ${cols} FROM events WHERE ${inChunk}`);
-    // prev_* by the self-join (see prevJoin): one pass for all 21 of them, where lag() needs a
-    // sort per partitioning (measured 10x slower here).
-    await step("sessions", `CREATE OR REPLACE TEMP TABLE _rb_agg AS ${sessionAgg("_rb_ev")}`);
-    await step("session prevs", `CREATE OR REPLACE TEMP TABLE _rb_prev AS ${prevJoin("_rb_agg", "_rb_agg", "", SESSION_PREVS)}`);
-    const names = SESSION_PREVS.map(([n]) => n);
-    await step(
-      "sessions + prevs",
-      `CREATE OR REPLACE TEMP TABLE _rb_cs AS ${withPrevs("_rb_agg", "_rb_prev", S_BASE, "", names)}`,
-    );
-    await step("sessions copy", `INSERT INTO _rb_s (${S_ALL}) SELECT ${S_ALL} FROM _rb_cs`);
-    await step("pages", `INSERT INTO _rb_p (${P_ALL}) SELECT ${P_ALL} FROM (${pagePrev(pageAgg("_rb_ev", "_rb_cs"))})`);
-    await step("custom events", `INSERT INTO _rb_e (${E_ALL}) SELECT ${E_ALL} FROM (${eventPrev(eventAgg("_rb_ev", "_rb_cs"))})`);
+    await inTransaction(async () => {
+      await step("events", `CREATE OR REPLACE TEMP TABLE _rb_ev AS SELECT ${cols} FROM events WHERE ${inChunk}`);
+      // prev_* by the self-join (see prevJoin): one pass for all 21 of them, where lag() needs a
+      // sort per partitioning (measured 10x slower here).
+      await step("sessions", `CREATE OR REPLACE TEMP TABLE _rb_agg AS ${sessionAgg("_rb_ev")}`);
+      await step(
+        "session prevs",
+        `CREATE OR REPLACE TEMP TABLE _rb_prev AS ${prevJoin("_rb_agg", "_rb_agg", "", SESSION_PREVS)}`,
+      );
+      const names = SESSION_PREVS.map(([n]) => n);
+      await step(
+        "sessions + prevs",
+        `CREATE OR REPLACE TEMP TABLE _rb_cs AS ${withPrevs("_rb_agg", "_rb_prev", S_BASE, "", names)}`,
+      );
+      await step("sessions copy", `INSERT INTO _rb_s (${S_ALL}) SELECT ${S_ALL} FROM _rb_cs`);
+      await step("pages", `INSERT INTO _rb_p (${P_ALL}) SELECT ${P_ALL} FROM (${pagePrev(pageAgg("_rb_ev", "_rb_cs"))})`);
+      await step(
+        "custom events",
+        `INSERT INTO _rb_e (${E_ALL}) SELECT ${E_ALL} FROM (${eventPrev(eventAgg("_rb_ev", "_rb_cs"))})`,
+      );
+      await step("drop chunk", drop(PER_CHUNK));
+    });
   }
-  await step("write sessions", `INSERT INTO sessions (${S_ALL}) SELECT ${S_ALL} FROM _rb_s ORDER BY start_ts`);
-  await step("write pages", `INSERT INTO session_pages (${P_ALL}) SELECT ${P_ALL} FROM _rb_p ORDER BY start_ts`);
-  await step("write custom events", `INSERT INTO session_events (${E_ALL}) SELECT ${E_ALL} FROM _rb_e ORDER BY start_ts`);
-  await step(
-    "drop",
-    ["_rb_s", "_rb_p", "_rb_e", "_rb_ev", "_rb_cs", "_rb_agg", "_rb_prev"].map((t) => `DROP TABLE IF EXISTS ${t}`).join(";\n"),
-  );
+  await inTransaction(async () => {
+    await step("clear", ["DELETE FROM sessions", "DELETE FROM session_pages", "DELETE FROM session_events"].join(";\n"));
+    // One sort of every visit at once would need memory in proportion to the whole table.
+    const span = (await c.runAndReadAll("SELECT epoch_us(min(start_ts)), epoch_us(max(start_ts)) FROM _rb_s")).getRows()[0];
+    const [lo, hi] = [Number(span?.[0] ?? 0), Number(span?.[1] ?? 0) + 1];
+    const slices = Math.max(1, Math.ceil(chunks / 4));
+    for (let i = 0; i < slices; i++) {
+      const from = lo + Math.floor(((hi - lo) * i) / slices);
+      const to = i === slices - 1 ? hi : lo + Math.floor(((hi - lo) * (i + 1)) / slices);
+      const slice = `start_ts >= make_timestamp(${from}) AND start_ts < make_timestamp(${to}) ORDER BY start_ts`;
+      await step("write sessions", `INSERT INTO sessions (${S_ALL}) SELECT ${S_ALL} FROM _rb_s WHERE ${slice}`);
+      await step("write pages", `INSERT INTO session_pages (${P_ALL}) SELECT ${P_ALL} FROM _rb_p WHERE ${slice}`);
+      await step("write custom events", `INSERT INTO session_events (${E_ALL}) SELECT ${E_ALL} FROM _rb_e WHERE ${slice}`);
+    }
+    await step("drop", drop(STAGED));
+    await o.finish?.();
+  });
 }
 
 /**

@@ -22,7 +22,7 @@ import {
 import { EVENT_COLUMN_NAMES, type EventRow, type VisitorProfile } from "@lookout/schema";
 import { allDdl, derivedDdl } from "./ddl.js";
 import { appendEvents, stringMap, timestampValue } from "./duckdb-append.js";
-import { rebuildRollups as rebuildAll, rollupBatches } from "./duckdb-rollup.js";
+import { transaction as inTransaction, rebuildRollups as rebuildAll, rollupBatches } from "./duckdb-rollup.js";
 import type { CompiledQuery, EventStore, EventsQuery, RecentSession } from "./event-store.js";
 
 /** Bump when the rollup tables change shape or meaning: migrate() recreates them from events. */
@@ -130,16 +130,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
     return run;
   }
 
-  async function transaction(fn: () => Promise<void>, c: DuckDBConnection = writer): Promise<void> {
-    await c.run("BEGIN TRANSACTION");
-    try {
-      await fn();
-      await c.run("COMMIT");
-    } catch (err) {
-      await c.run("ROLLBACK").catch(() => undefined);
-      throw err;
-    }
-  }
+  const transaction = (fn: () => Promise<void>, c: DuckDBConnection = writer) => inTransaction(c, fn);
 
   /** Rolls up the batches after `rolled` up to `upto`, inside the caller's transaction on `c`. */
   async function rollupTo(upto: bigint, c: DuckDBConnection = writer): Promise<void> {
@@ -221,9 +212,14 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
               await writer.run(`DROP TABLE IF EXISTS ${t}`);
               await writer.run(derivedDdl(t));
             }
-            await rebuildAll(writer, { chunkEvents: opts.rebuildChunkEvents });
-            await writer.run("INSERT OR REPLACE INTO lookout_meta VALUES ('rollup_version', $v)", { v: ROLLUP_VERSION });
-            await writer.run("INSERT OR REPLACE INTO lookout_meta VALUES ('rolled_batch', $v)", { v: batch.toString() });
+          });
+          // Until the rebuild commits, rollup_version stays old: an interrupted one starts again.
+          await rebuildAll(writer, {
+            chunkEvents: opts.rebuildChunkEvents,
+            finish: async () => {
+              await writer.run("INSERT OR REPLACE INTO lookout_meta VALUES ('rollup_version', $v)", { v: ROLLUP_VERSION });
+              await writer.run("INSERT OR REPLACE INTO lookout_meta VALUES ('rolled_batch', $v)", { v: batch.toString() });
+            },
           });
           rolled = batch;
         } else {
@@ -367,12 +363,15 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
     rebuildRollups: async () => {
       await rolling;
       await write(() =>
-        transaction(async () => {
-          await rebuildAll(writer, { chunkEvents: opts.rebuildChunkEvents });
-          await writer.run("INSERT OR REPLACE INTO lookout_meta VALUES ('rolled_batch', $v)", { v: batch.toString() });
-          rolled = batch;
+        rebuildAll(writer, {
+          chunkEvents: opts.rebuildChunkEvents,
+          finish: () =>
+            writer
+              .run("INSERT OR REPLACE INTO lookout_meta VALUES ('rolled_batch', $v)", { v: batch.toString() })
+              .then(() => undefined),
         }),
       );
+      rolled = batch;
     },
 
     checkpoint: () => write(() => writer.run("CHECKPOINT").then(() => undefined)),

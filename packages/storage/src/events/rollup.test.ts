@@ -133,7 +133,7 @@ async function expectRebuildEqual(store: DuckDbEventStore): Promise<void> {
   expect(rebuilt).toEqual(reference);
 }
 
-describe("incremental rollups equal a full rebuild", () => {
+describe("incremental rollups equal a full rebuild", { timeout: 120_000 }, () => {
   it("with the rollup inside each append", async () => {
     const store = await openTemp(0);
     let run = 0;
@@ -213,6 +213,34 @@ describe("incremental rollups equal a full rebuild", () => {
       await store.close();
     }
   });
+
+  it("rebuilds in many chunks within a small memory limit (memory does not grow with the chunk count)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "lookout-rollup-"));
+    dirs.push(dir);
+    const path = join(dir, "events.duckdb");
+    const loader = await openDuckDbEventStore(path, { rollupDelayMs: 2_000_000_000 });
+    for (const batch of generateEvents({
+      property: "big",
+      days: 30,
+      visitors: 10_000,
+      seed: 3,
+      batchSize: 50_000,
+      maxEvents: 60_000,
+    })) {
+      await loader.append(batch);
+    }
+    await loader.rebuildRollups();
+    const before = await snapshot(loader);
+    await loader.close();
+    // 100 chunks at 100 MB: staged in one transaction, the replaced chunk tables piled up past it.
+    const store = await openDuckDbEventStore(path, { memoryLimit: "100MB", rebuildChunkEvents: 600 });
+    try {
+      await store.rebuildRollups();
+      expect(await snapshot(store)).toEqual(before);
+    } finally {
+      await store.close();
+    }
+  }, 240_000);
 
   it("when a late event moves a visit's start before the visitor's other visits", async () => {
     const store = await openTemp(0);

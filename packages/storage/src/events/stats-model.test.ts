@@ -321,7 +321,7 @@ afterAll(async () => {
 
 describe("runStats agrees with the reference model", () => {
   let run = 0;
-  it("on random traffic and random specs", async () => {
+  it("on random traffic and random specs", { timeout: 120_000 }, async () => {
     await fc.assert(
       fc.asyncProperty(trafficArb, fc.array(specArb, { minLength: 3, maxLength: 3 }), async (traffic, specs) => {
         const property = `model-${++run}`;
