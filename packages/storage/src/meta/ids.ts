@@ -4,8 +4,17 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 
 export const newId = (): string => randomUUID();
 
-/** Public property id used by the tracker snippet: 16 url-safe chars, 96 bits. */
-export const newUniqueId = (): string => randomBytes(12).toString("base64url");
+/**
+ * A property's public id for the tracker snippet: 16 url-safe chars, 96 random bits. Never
+ * starting with "-" or "_": an id starting with "-" reads as an option on a command line
+ * (`generate --property -x...` failed, one property in 32).
+ */
+export function newUniqueId(): string {
+  for (;;) {
+    const id = randomBytes(12).toString("base64url");
+    if (/^[A-Za-z0-9]/.test(id)) return id;
+  }
+}
 
 /** An opaque bearer secret: 256 bits, url-safe. */
 export const newSecret = (): string => randomBytes(32).toString("base64url");
