@@ -6,13 +6,17 @@
 //   tsx bench/dashboard.bench.ts                  1M and 10M events
 //   tsx bench/dashboard.bench.ts --big            ... and 100M
 //   tsx bench/dashboard.bench.ts --events 1000000 [--events 5M] [--runs 30] [--seed 42] [--fresh]
-//                                [--load append|bulk]
+//                                [--load append|bulk|replicate]
 //
 // Databases are generated once and cached under bench/.cache (keyed by size, seed and the
 // generator's source); --fresh regenerates. Loading goes through EventStore.append with the
 // store's own batched rollups, as the collector writes (--load append, the default up to 10M), or
-// appends with rollups deferred and one rebuildRollups() at the end (--load bulk, the default
-// above 10M). When the rollup code changed since a cached database was built, its rollups are
+// appends with rollups deferred and one rebuildRollups() at the end (--load bulk). Above 10M the
+// default is --load replicate: 10M events are generated and appended as in bulk, then copied in
+// SQL, day by day so the table stays in time order, with each copy's visitors and visits given
+// new ids; the site has that many times the visitors over the same 90 days. (The generator keeps
+// every visitor in memory and appends at ~20k events/s at this scale: 100M the long way takes
+// over an hour and more than 4 GB; this way about ten minutes, then the same rollup rebuild.) When the rollup code changed since a cached database was built, its rollups are
 // rebuilt before measuring (about 3 minutes at 10M on 2 cores). Writes bench/results/dashboard.json (this run's sizes).
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -59,6 +63,7 @@ const sizes = (args.events as string[] | undefined)?.flatMap((e) => e.split(",")
   ...(args.big ? [100_000_000] : []),
 ];
 const RUNS = Math.max(5, Number(args.runs));
+const REPLICATE_BASE = 10_000_000;
 const SEED = Number(args.seed);
 const PROPERTY = "bench.example";
 const END = new Date("2024-06-01T00:00:00Z");
@@ -96,17 +101,18 @@ interface Sidecar {
 
 async function load(path: string, n: number, mode: string): Promise<Sidecar["load"]> {
   for (const f of [path, `${path}.wal`]) rmSync(f, { force: true });
-  const bulk = mode === "bulk";
+  const bulk = mode === "bulk" || mode === "replicate";
+  const copies = mode === "replicate" ? Math.ceil(n / REPLICATE_BASE) : 1;
   const store = await openDuckDbEventStore(path, bulk ? { rollupDelayMs: 2_000_000_000 } : {});
   const t0 = performance.now();
   let done = 0;
   for (const batch of generateEvents({
     property: PROPERTY,
     days: 90,
-    visitors: Math.ceil(n / EVENTS_PER_VISITOR),
+    visitors: Math.ceil(n / copies / EVENTS_PER_VISITOR),
     seed: SEED,
     end: END,
-    maxEvents: n,
+    maxEvents: Math.ceil(n / copies),
     batchSize: 20_000,
   })) {
     await store.append(batch);
@@ -116,6 +122,7 @@ async function load(path: string, n: number, mode: string): Promise<Sidecar["loa
       process.stdout.write(`  loaded ${fmt(done)} events, ${fmt(Math.round(done / s))}/s\r`);
     }
   }
+  if (copies > 1) await replicate(store, copies);
   if (bulk) await store.rebuildRollups();
   else await store.sync();
   const seconds = (performance.now() - t0) / 1000;
@@ -124,13 +131,46 @@ async function load(path: string, n: number, mode: string): Promise<Sidecar["loa
   return { mode, seconds: r1(seconds), eventsPerSecond: Math.round(done / seconds) };
 }
 
+/**
+ * Turns the loaded events into `copies` times as many: copy k (k >= 1) of each row gets the ids
+ * `<id>~k` and keys mixed with k, so its visitors and visits are new ones. Written day by day in
+ * time order, since queries lean on the ts zone maps. Rollups are left to rebuildRollups().
+ */
+async function replicate(store: DuckDbEventStore, copies: number): Promise<void> {
+  const sql = async (q: string) => void (await store.query({ sql: q, params: {} }));
+  const t0 = performance.now();
+  await sql("CREATE TABLE bench_base AS SELECT * FROM events ORDER BY ts");
+  await sql("DELETE FROM events");
+  // Copy k's keys: xor with a per-copy 64-bit mask (0 for the original rows).
+  const masks = Array.from({ length: copies }, (_, k) => `(${k}, ${BigInt.asIntN(64, BigInt(k) * 0x9e3779b97f4a7c15n)})`);
+  const mix = (col: string) => `xor(${col}, m::BIGINT)`;
+  const id = (col: string) => `CASE WHEN k = 0 THEN ${col} ELSE ${col} || '~' || k END`;
+  const days = await store.query<{ day: string }>({
+    sql: "SELECT DISTINCT strftime(ts, '%Y-%m-%d') AS day FROM bench_base ORDER BY day",
+    params: {},
+  });
+  for (const [i, { day }] of days.entries()) {
+    await sql(
+      "INSERT INTO events SELECT b.* REPLACE (" +
+        `${id("visitor_id")} AS visitor_id, ${id("session_id")} AS session_id, ${id("client_id")} AS client_id, ` +
+        `${mix("vkey")} AS vkey, ${mix("skey")} AS skey) ` +
+        `FROM bench_base b, (VALUES ${masks.join(", ")}) c(k, m) ` +
+        `WHERE ts >= DATE '${day}' AND ts < DATE '${day}' + INTERVAL 1 DAY ORDER BY ts`,
+    );
+    process.stdout.write(`  replicated ${i + 1}/${days.length} days\r`);
+  }
+  await sql("DROP TABLE bench_base");
+  await store.checkpoint();
+  process.stdout.write(`\n  ${copies} copies in ${r1((performance.now() - t0) / 1000)} s\n`);
+}
+
 /** A cached database of `n` events, generated when missing; its rollups current. */
 async function database(n: number): Promise<{ path: string; side: Sidecar }> {
   mkdirSync(CACHE, { recursive: true });
   const path = join(CACHE, `dashboard-${n}-s${SEED}-${GEN_HASH}.duckdb`);
   const sidePath = `${path}.json`;
   if (args.fresh || !existsSync(path) || !existsSync(sidePath)) {
-    const mode = (args.load as string | undefined) ?? (n > 10_000_000 ? "bulk" : "append");
+    const mode = (args.load as string | undefined) ?? (n > REPLICATE_BASE ? "replicate" : "append");
     console.log(`generating ${fmt(n)} events (${mode} load) -> ${path}`);
     const tmp = `${path}.loading`;
     const loaded = await load(tmp, n, mode);
