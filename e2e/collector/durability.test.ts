@@ -16,7 +16,7 @@ function prepare(): { dataDir: string; property: string } {
   return { dataDir, property };
 }
 
-/** Sends events from `workers` concurrent loops until stopped; returns the acknowledged client ids. */
+/** Sends events from `workers` concurrent loops until stopped, collecting the acknowledged client ids. */
 function load(server: RunningServer, property: string, workers: number) {
   const acked: string[] = [];
   let stopped = false;
@@ -40,6 +40,11 @@ function load(server: RunningServer, property: string, workers: number) {
   });
   return {
     acked,
+    /** Resolves once `count` events are acknowledged, however loaded the machine is (capped). */
+    reached: async (count: number) => {
+      const deadline = Date.now() + 60_000;
+      while (acked.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    },
     stop: async () => {
       stopped = true;
       await Promise.all(loops);
@@ -60,7 +65,8 @@ async function storedIds(dataDir: string, property: string): Promise<Set<string>
   }
 }
 
-describe("collector durability", () => {
+// Servers are started, killed and restarted on purpose: tens of seconds on a loaded machine.
+describe("collector durability", { timeout: 120_000 }, () => {
   const dirs: string[] = [];
   afterAll(() => {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -71,7 +77,7 @@ describe("collector durability", () => {
     dirs.push(dataDir);
     const server = await startServer({ dataDir, env: { LOOKOUT_RATE_PER_IP: "1000000" } });
     const traffic = load(server, property, 16);
-    await new Promise((r) => setTimeout(r, 2500));
+    await traffic.reached(300);
     server.proc.kill("SIGKILL");
     await traffic.stop();
     await server.stop({ keepData: true });
@@ -99,7 +105,7 @@ describe("collector durability", () => {
     dirs.push(dataDir);
     const server = await startServer({ dataDir, env: { LOOKOUT_RATE_PER_IP: "1000000" } });
     const traffic = load(server, property, 8);
-    await new Promise((r) => setTimeout(r, 1500));
+    await traffic.reached(150);
     const exited = new Promise<number | null>((r) => server.proc.once("exit", (code) => r(code)));
     server.proc.kill("SIGTERM");
     expect(await exited).toBe(0);
