@@ -101,7 +101,31 @@ export async function login(server: RunningServer, email = server.adminEmail, pa
     body: JSON.stringify({ username: email, password }),
   });
   if (!r.ok) throw new Error(`login failed: ${r.status} ${await r.text()}`);
-  return (await r.json()) as { token: string; accountId: string; accountId2: string; email: string };
+  const answer = (await r.json()) as { token: string; accountId: string; accountId2: string; email: string };
+  return { ...answer, cookies: r.headers.getSetCookie().map(parseSetCookie) };
+}
+
+/** The session and XSRF cookies a login sets, as a browser would keep them. */
+export interface LoginCookie {
+  name: string;
+  value: string;
+  httpOnly: boolean;
+  sameSite: "Strict" | "Lax" | "None";
+}
+
+function parseSetCookie(header: string): LoginCookie {
+  const [pair = "", ...attrs] = header.split(";").map((s) => s.trim());
+  const eq = pair.indexOf("=");
+  const same = attrs
+    .find((a) => /^samesite=/i.test(a))
+    ?.split("=")[1]
+    ?.toLowerCase();
+  return {
+    name: pair.slice(0, eq),
+    value: pair.slice(eq + 1),
+    httpOnly: attrs.some((a) => a.toLowerCase() === "httponly"),
+    sameSite: same === "strict" ? "Strict" : same === "none" ? "None" : "Lax",
+  };
 }
 
 /** Runs `npm run lookout -- <args>` on a data directory and returns what it printed, trimmed. */

@@ -87,9 +87,13 @@ export function watch(page: Page, problems: string[]): void {
 
 export type LoginAnswer = Awaited<ReturnType<typeof login>>;
 
-/** Signs in through the API (or reuses an earlier answer) and stores the session as the login screen would. */
+/**
+ * Signs in through the API (or reuses an earlier answer) and leaves the browser as the login screen
+ * would: the session in storage, the session and XSRF cookies (the live socket signs in with them).
+ */
 export async function signIn(page: Page, server: RunningServer, earlier?: LoginAnswer): Promise<LoginAnswer> {
   const answer = earlier ?? (await login(server, OWNER.email, OWNER.password));
+  await page.context().addCookies(answer.cookies.map((c) => ({ ...c, url: server.url })));
   await page.goto(`${server.url}/login`);
   await page.evaluate((a) => {
     localStorage.setItem("userToken", a.token);

@@ -27,11 +27,19 @@ export interface TestApp {
   mail: string[];
   close(): Promise<void>;
   user(email: string, password?: string): Promise<{ id: string; accountId: string; email: string; password: string }>;
+  /** A property of the account (name from the URL's host, UTC unless told); its unique_id. */
+  property(
+    accountId: string,
+    websiteUrl: string,
+    more?: Partial<Omit<PropertyInput, "accountId" | "websiteUrl">>,
+  ): Promise<string>;
   login(
     email: string,
     password: string,
   ): Promise<{ token: string; accountId: string; accountId2: string; cookies: Record<string, string> }>;
 }
+
+type PropertyInput = Parameters<MetaStore["properties"]["create"]>[0];
 
 export async function createTestApp(
   backend: Backend,
@@ -82,6 +90,11 @@ export async function createTestApp(
     async user(email, password = "a-good-long-password") {
       const u = await createUserWithAccount(meta, { email, password });
       return { id: u.user.id, accountId: u.accountId, email, password };
+    },
+    async property(accountId, websiteUrl, more = {}) {
+      const name = more.name ?? (websiteUrl ? new URL(websiteUrl).host : "Blank");
+      const input = { ...more, name, timezone: more.timezone ?? "UTC", accountId, websiteUrl };
+      return (await meta.properties.create(input)).unique_id;
     },
     async login(email, password) {
       const r = await app.inject({ method: "POST", url: "/wp-json/custom/v1/login", payload: { username: email, password } });

@@ -19,7 +19,8 @@ function cli(args: string[], dataDir = dir) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-describe("lookout CLI", () => {
+// Every CLI call is a fresh tsx process: seconds each when the suite loads both cores.
+describe("lookout CLI", { timeout: 120_000 }, () => {
   it("creates a user with a generated password, then refuses a duplicate", () => {
     const r = cli(["user:create", "--email", "cli@example.com"]);
     expect(r.code).toBe(0);
@@ -89,7 +90,7 @@ describe("lookout CLI", () => {
     // Once the server has stopped, the CLI works on the same data.
     expect(cli(["user:create", "--email", "after@example.com"], data).code).toBe(0);
     rmSync(data, { recursive: true, force: true });
-  }, 90_000);
+  });
 
   it("generate --live sends simulated visitors through a running server's collector", async () => {
     const data = mkdtempSync(join(tmpdir(), "lookout-cli-live-"));
@@ -127,5 +128,5 @@ describe("lookout CLI", () => {
       await server.stop();
       rmSync(data, { recursive: true, force: true });
     }
-  }, 90_000);
+  });
 });

@@ -14,23 +14,10 @@ describe("POST /api/event", () => {
   beforeAll(async () => {
     t = await createTestApp("pglite");
     const alice = await t.user("alice@example.com");
-    site = (
-      await t.meta.properties.create({
-        accountId: alice.accountId,
-        websiteUrl: "https://shop.test",
-        name: "Shop",
-        timezone: "UTC",
-      })
-    ).unique_id;
-    strict = (
-      await t.meta.properties.create({
-        accountId: alice.accountId,
-        websiteUrl: "https://strict.test",
-        name: "Strict",
-        timezone: "UTC",
-        settings: { allowed_hostnames: ["strict.test"], excluded_ips: [GB_IP], excluded_paths: ["/admin/**"] },
-      })
-    ).unique_id;
+    site = await t.property(alice.accountId, "https://shop.test");
+    strict = await t.property(alice.accountId, "https://strict.test", {
+      settings: { allowed_hostnames: ["strict.test"], excluded_ips: [GB_IP], excluded_paths: ["/admin/**"] },
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -188,18 +175,8 @@ describe("POST /api/event behind a trusted proxy, with rate limits", () => {
   beforeAll(async () => {
     t = await createTestApp("pglite", { env: { LOOKOUT_TRUSTED_PROXIES: "127.0.0.1", LOOKOUT_RATE_PER_IP: "2" } });
     const bob = await t.user("bob@example.com");
-    strict = (
-      await t.meta.properties.create({
-        accountId: bob.accountId,
-        websiteUrl: "https://strict.test",
-        name: "Strict",
-        timezone: "UTC",
-        settings: { excluded_ips: [GB_IP] },
-      })
-    ).unique_id;
-    site = (
-      await t.meta.properties.create({ accountId: bob.accountId, websiteUrl: "https://s.test", name: "S", timezone: "UTC" })
-    ).unique_id;
+    strict = await t.property(bob.accountId, "https://strict.test", { settings: { excluded_ips: [GB_IP] } });
+    site = await t.property(bob.accountId, "https://s.test");
   });
   afterAll(async () => {
     await t?.close();

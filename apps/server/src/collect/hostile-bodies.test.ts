@@ -13,8 +13,7 @@ describe("collector under hostile bodies", () => {
   beforeAll(async () => {
     t = await createTestApp("pglite", { env: { LOOKOUT_RATE_PER_IP: "1000000" }, rollupDelayMs: 1000 });
     const u = await t.user("fuzz@example.com");
-    site = (await t.meta.properties.create({ accountId: u.accountId, websiteUrl: "https://f.test", name: "F", timezone: "UTC" }))
-      .unique_id;
+    site = await t.property(u.accountId, "https://f.test");
   });
   afterAll(async () => {
     await t?.close();

@@ -20,12 +20,8 @@ beforeAll(async () => {
   base = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api`;
   alice = await t.user("alice-live@example.com");
   bob = await t.user("bob-live@example.com");
-  aliceSite = (
-    await t.meta.properties.create({ accountId: alice.accountId, websiteUrl: "https://a.test", name: "A", timezone: "UTC" })
-  ).unique_id;
-  bobSite = (
-    await t.meta.properties.create({ accountId: bob.accountId, websiteUrl: "https://b.test", name: "B", timezone: "UTC" })
-  ).unique_id;
+  aliceSite = await t.property(alice.accountId, "https://a.test");
+  bobSite = await t.property(bob.accountId, "https://b.test");
   aliceToken = (await t.login(alice.email, alice.password)).token;
 });
 afterAll(async () => {

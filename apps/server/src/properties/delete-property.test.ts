@@ -13,15 +13,7 @@ describe("deleting a property", () => {
     t = await createTestApp("pglite");
     const a = await t.user("alice@example.com");
     const b = await t.user("bob@example.com");
-    site = (
-      await t.meta.properties.create({
-        accountId: a.accountId,
-        websiteUrl: "https://s.test",
-        name: "S",
-        timezone: "UTC",
-        isDemo: true,
-      })
-    ).unique_id;
+    site = await t.property(a.accountId, "https://s.test", { isDemo: true });
     alice = await t.login(a.email, a.password);
     bobToken = (await t.login(b.email, b.password)).token;
     const r = await t.app.inject({

@@ -28,15 +28,8 @@ describe("Stats API", () => {
     t = await createTestApp("pglite");
     const alice = await t.user("alice@example.com");
     const bob = await t.user("bob@example.com");
-    site = (
-      await t.meta.properties.create({
-        accountId: alice.accountId,
-        websiteUrl: "https://shop.test",
-        name: "Shop",
-        timezone: "America/New_York",
-      })
-    ).unique_id;
-    await t.meta.properties.create({ accountId: bob.accountId, websiteUrl: "https://bob.test", name: "Bob", timezone: "UTC" });
+    site = await t.property(alice.accountId, "https://shop.test", { timezone: "America/New_York" });
+    await t.property(bob.accountId, "https://bob.test");
     aliceToken = (await t.login(alice.email, alice.password)).token;
     bobToken = (await t.login(bob.email, bob.password)).token;
     const ev = (ts: string, v: string, s: string, o: Partial<EventRow> = {}): EventRow => ({

@@ -1,8 +1,6 @@
 // One breakdown panel (Pages, Sources, Locations, Devices, Goals): tabs, the top rows of the chosen
 // dimension with a bar proportional to visitors, the value as text and the count. Clicking a row
 // filters the whole dashboard by it; Details opens the full list.
-import { cilExternalLink } from "@coreui/icons";
-import CIcon from "@coreui/icons-react";
 import {
   CButton,
   CCard,
@@ -24,7 +22,7 @@ import { type BreakdownRow, getBreakdown } from "../../lib/stats-api";
 import { DetailsModal } from "./DetailsModal";
 import { dimensionLabel } from "./labels";
 import { METRIC_INFO } from "./metrics";
-import { ListSkeleton, PanelError, ValueLabel } from "./PanelParts";
+import { ListSkeleton, PanelError, RowLabel } from "./PanelParts";
 import { conversionRate, type PanelContext, type PanelDef, requestMetrics, rowLink, type TabDef, tabFilters } from "./panels";
 import { useStats } from "./use-stats";
 
@@ -61,7 +59,6 @@ function Rows({ t, rows, ctx }: { t: TabDef; rows: BreakdownRow[]; ctx: PanelCon
       <tbody>
         {rows.map((r) => {
           const visitors = r.values.visitors ?? 0;
-          const link = rowLink(t, r.value, ctx.website);
           const cr = goals ? conversionRate(visitors, ctx.totalVisitors) : null;
           const shown = r.value === "" ? t.emptyLabel : t.country ? countryName(r.value) : r.value;
           return (
@@ -69,25 +66,14 @@ function Rows({ t, rows, ctx }: { t: TabDef; rows: BreakdownRow[]; ctx: PanelCon
               <td className="breakdown-label-cell">
                 <span className="breakdown-bar" style={{ width: `${(100 * visitors) / max}%` }} aria-hidden="true" />
                 <span className="breakdown-label-line">
-                  <button
-                    type="button"
-                    className="breakdown-label"
-                    onClick={() => ctx.onFilter({ dimension: t.dimension, op: "is", values: [r.value] })}
+                  <RowLabel
+                    dimension={t.dimension}
+                    value={r.value}
+                    emptyLabel={t.emptyLabel}
+                    link={rowLink(t, r.value, ctx.website)}
                     title={`Filter by ${dimensionLabel(t.dimension).toLowerCase()}: ${shown}`}
-                  >
-                    <ValueLabel dimension={t.dimension} value={r.value} emptyLabel={t.emptyLabel} />
-                  </button>
-                  {link && (
-                    <a
-                      href={link}
-                      target="_blank"
-                      rel="noopener noreferrer nofollow"
-                      className="breakdown-link"
-                      aria-label={`Open ${r.value} in a new tab`}
-                    >
-                      <CIcon icon={cilExternalLink} size="sm" aria-hidden="true" />
-                    </a>
-                  )}
+                    onFilter={() => ctx.onFilter({ dimension: t.dimension, op: "is", values: [r.value] })}
+                  />
                 </span>
               </td>
               <td className="breakdown-num" title={formatFull(visitors)}>

@@ -22,7 +22,7 @@ import { messageOf } from "../../lib/http";
 import { type BreakdownRow, getBreakdown, type StatsQuery } from "../../lib/stats-api";
 import { type CsvCell, downloadCsv, safeFileName, toCsv } from "./csv";
 import { METRIC_INFO } from "./metrics";
-import { ListSkeleton, PanelError, ValueLabel } from "./PanelParts";
+import { ListSkeleton, PanelError, RowLabel } from "./PanelParts";
 import { conversionRate, type PanelContext, requestMetrics, rowLink, type TabDef, tabFilters } from "./panels";
 import { useStats } from "./use-stats";
 
@@ -168,32 +168,20 @@ export function DetailsModal({ t, ctx, onClose }: { t: TabDef; ctx: PanelContext
               </thead>
               <tbody>
                 {rows.map((r) => {
-                  const link = rowLink(t, r.value, ctx.website);
                   return (
                     <tr key={r.value} data-value={r.value}>
                       <td className="details-value">
                         <span className="d-flex align-items-center gap-1 min-w-0">
-                          <button
-                            type="button"
-                            className="breakdown-label"
-                            onClick={() => {
+                          <RowLabel
+                            dimension={t.dimension}
+                            value={r.value}
+                            emptyLabel={t.emptyLabel}
+                            link={rowLink(t, r.value, ctx.website)}
+                            onFilter={() => {
                               ctx.onFilter({ dimension: t.dimension, op: "is", values: [r.value] });
                               onClose();
                             }}
-                          >
-                            <ValueLabel dimension={t.dimension} value={r.value} emptyLabel={t.emptyLabel} />
-                          </button>
-                          {link && (
-                            <a
-                              href={link}
-                              target="_blank"
-                              rel="noopener noreferrer nofollow"
-                              className="breakdown-link"
-                              aria-label={`Open ${r.value} in a new tab`}
-                            >
-                              ↗
-                            </a>
-                          )}
+                          />
                         </span>
                       </td>
                       {t.detailMetrics.map((m, i) => {

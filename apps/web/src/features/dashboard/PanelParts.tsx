@@ -1,7 +1,7 @@
 // Small pieces the dashboard's panels share: the in-place error, loading skeletons, the help
-// popover with a metric's definition, and a dimension value shown as text (with a flag for
-// countries).
-import { cilInfo, cilReload } from "@coreui/icons";
+// popover with a metric's definition, a dimension value shown as text (with a flag for
+// countries), and a row's label that filters by its value and links out to it.
+import { cilExternalLink, cilInfo, cilReload } from "@coreui/icons";
 import CIcon from "@coreui/icons-react";
 import { CAlert, CButton, CPlaceholder, CPopover } from "@coreui/react";
 import type { Dimension } from "@lookout/schema";
@@ -60,4 +60,43 @@ export function ValueLabel({ dimension, value, emptyLabel }: { dimension: Dimens
     );
   }
   return <span className="text-truncate">{value}</span>;
+}
+
+/**
+ * A breakdown row's value: a button that filters the dashboard by it, and a link to the page or
+ * site it names where there is one (opened with no referrer, never followed by crawlers).
+ */
+export function RowLabel({
+  dimension,
+  value,
+  emptyLabel,
+  link,
+  title,
+  onFilter,
+}: {
+  dimension: Dimension;
+  value: string;
+  emptyLabel: string;
+  link: string | null;
+  title?: string;
+  onFilter: () => void;
+}) {
+  return (
+    <>
+      <button type="button" className="breakdown-label" onClick={onFilter} title={title}>
+        <ValueLabel dimension={dimension} value={value} emptyLabel={emptyLabel} />
+      </button>
+      {link && (
+        <a
+          href={link}
+          target="_blank"
+          rel="noopener noreferrer nofollow"
+          className="breakdown-link"
+          aria-label={`Open ${value} in a new tab`}
+        >
+          <CIcon icon={cilExternalLink} size="sm" aria-hidden="true" />
+        </a>
+      )}
+    </>
+  );
 }
