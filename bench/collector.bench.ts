@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { login, ROOT, startServer } from "../e2e/harness.js";
+import { login, runCli, startServer } from "../e2e/harness.js";
 
 const { values: args } = parseArgs({
   options: { duration: { type: "string", default: "20" }, connections: { type: "string", default: "256" } },
@@ -24,15 +24,6 @@ function ensureWrk(): void {
   if (spawnSync("sh", ["-c", "command -v wrk"]).status === 0) return;
   console.log("[bench] installing wrk (apt-get)");
   execFileSync("apt-get", ["install", "-y", "wrk"], { stdio: "inherit" });
-}
-
-function cli(dataDir: string, argv: string[]): string {
-  return execFileSync(process.execPath, ["--import", "tsx", join(ROOT, "apps/server/src/cli/main.ts"), ...argv], {
-    cwd: ROOT,
-    env: { ...process.env, LOOKOUT_DATA_DIR: dataDir, LOOKOUT_LOG_LEVEL: "warn" },
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "ignore"],
-  }).trim();
 }
 
 function rssMb(pid: number, field: "VmRSS" | "VmHWM"): number {
@@ -65,8 +56,8 @@ end
 
 ensureWrk();
 const dataDir = mkdtempSync(join(tmpdir(), "lookout-bench-collector-"));
-cli(dataDir, ["user:create", "--email", "owner@example.com", "--password", "correct-horse-battery-staple"]);
-const property = cli(dataDir, ["property:create", "--email", "owner@example.com", "--url", "https://bench.test"]);
+runCli(dataDir, ["user:create", "--email", "owner@example.com", "--password", "correct-horse-battery-staple"]);
+const property = runCli(dataDir, ["property:create", "--email", "owner@example.com", "--url", "https://bench.test"]);
 const server = await startServer({
   dataDir,
   env: { LOOKOUT_RATE_PER_IP: "100000000", LOOKOUT_RATE_PER_PROPERTY: "100000000", LOOKOUT_LOG_LEVEL: "warn" },

@@ -8,6 +8,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 export const ROOT = resolve(import.meta.dirname, "..");
+/** What `npm start` runs (scripts/bootstrap.mjs builds both; the test global setup calls it). */
+const SERVER_BUNDLE = join(ROOT, "apps/server/dist/main.mjs");
+const CLI_BUNDLE = join(ROOT, "apps/server/dist/cli.mjs");
 
 export interface RunningServer {
   url: string;
@@ -42,7 +45,7 @@ export async function startServer(
   const adminPassword = "correct-horse-battery-staple";
   let out = "";
   // Node flags as scripts/start.mjs gives them (why: see there).
-  const proc = spawn(process.execPath, ["--max-semi-space-size=64", "--import", "tsx", join(ROOT, "apps/server/src/main.ts")], {
+  const proc = spawn(process.execPath, ["--max-semi-space-size=64", "--expose-gc", SERVER_BUNDLE], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -130,7 +133,7 @@ function parseSetCookie(header: string): LoginCookie {
 
 /** Runs `npm run lookout -- <args>` on a data directory and returns what it printed, trimmed. */
 export function runCli(dataDir: string, args: string[]): string {
-  return execFileSync(process.execPath, ["--import", "tsx", join(ROOT, "apps/server/src/cli/main.ts"), ...args], {
+  return execFileSync(process.execPath, [CLI_BUNDLE, ...args], {
     cwd: ROOT,
     env: { ...process.env, LOOKOUT_DATA_DIR: dataDir, LOOKOUT_LOG_LEVEL: "warn" },
     encoding: "utf8",

@@ -36,11 +36,26 @@ export function ensureDependencies() {
   }
 }
 
+/** The server and CLI bundles (apps/server/build.mjs) and the Node flags the server runs with. */
+export const SERVER_BUNDLE = join(ROOT, "apps/server/dist/main.mjs");
+export const CLI_BUNDLE = join(ROOT, "apps/server/dist/cli.mjs");
+
 export function ensureBuilds() {
   const tracker = join(ROOT, "packages/tracker");
   if (existsSync(join(tracker, "build.mjs")) && oldest(join(tracker, "dist/script.js")) < newest(join(tracker, "src"))) {
     log("building the tracker");
     run("npm", ["run", "build", "-w", "@lookout/tracker", "--silent"]);
+  }
+  const server = join(ROOT, "apps/server");
+  const packages = join(ROOT, "packages");
+  const serverInputs = Math.max(
+    newest(join(server, "src")),
+    oldest(join(server, "build.mjs")),
+    ...readdirSync(packages).map((p) => newest(join(packages, p, "src"))),
+  );
+  if (Math.min(oldest(SERVER_BUNDLE), oldest(CLI_BUNDLE)) < serverInputs) {
+    log("building the server");
+    run("npm", ["run", "build", "-w", "@lookout/server", "--silent"]);
   }
   const web = join(ROOT, "apps/web");
   const webInputs = Math.max(

@@ -44,6 +44,10 @@ async function main(): Promise<void> {
   process.on("SIGINT", () => void shutdown("SIGINT"));
   await app.listen({ port: config.port, host: config.host });
   if (!config.publicUrl) app.log.warn("LOOKOUT_PUBLIC_URL is not set: links in e-mails use the request's host");
+  // Opening the stores leaves a few hundred MB of dead buffers behind (PGlite's initdb instance and
+  // file bundle, DuckDB's first catalog reads); an idle server allocates too little to ever collect
+  // them. One full collection once ready returns them (started with --expose-gc: scripts/start.mjs).
+  (globalThis as { gc?: () => void }).gc?.();
   process.stdout.write(`Lookout is running at http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${config.port}\n`);
 }
 

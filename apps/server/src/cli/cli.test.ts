@@ -6,12 +6,13 @@ import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { login, startServer } from "../../../../e2e/harness.js";
 
-const MAIN = resolve(import.meta.dirname, "main.ts");
+// The built CLI, as `npm run lookout` runs it (the test global setup rebuilds it when stale).
+const MAIN = resolve(import.meta.dirname, "../../dist/cli.mjs");
 const dir = mkdtempSync(join(tmpdir(), "lookout-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function cli(args: string[], dataDir = dir) {
-  const r = spawnSync(process.execPath, ["--import", "tsx", MAIN, ...args], {
+  const r = spawnSync(process.execPath, [MAIN, ...args], {
     env: { ...process.env, LOOKOUT_DATA_DIR: dataDir },
     encoding: "utf8",
     timeout: 60_000,
@@ -19,7 +20,7 @@ function cli(args: string[], dataDir = dir) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-// Every CLI call is a fresh tsx process: seconds each when the suite loads both cores.
+// Every CLI call is a fresh process: seconds each when the suite loads both cores.
 describe("lookout CLI", { timeout: 120_000 }, () => {
   it("creates a user with a generated password, then refuses a duplicate", () => {
     const r = cli(["user:create", "--email", "cli@example.com"]);
@@ -101,7 +102,7 @@ describe("lookout CLI", { timeout: 120_000 }, () => {
       // The data directory is the server's: --live must not need it.
       const sim = spawn(
         process.execPath,
-        ["--import", "tsx", MAIN, "generate", "--property", id, "--live", "--url", server.url, "--concurrent", "20"],
+        [MAIN, "generate", "--property", id, "--live", "--url", server.url, "--concurrent", "20"],
         {
           env: { ...process.env, LOOKOUT_DATA_DIR: data },
           stdio: ["ignore", "pipe", "pipe"],
@@ -111,7 +112,7 @@ describe("lookout CLI", { timeout: 120_000 }, () => {
       sim.stdout.on("data", (d) => (out += d));
       const { token } = await login(server);
       let live = 0;
-      // The simulator staggers arrivals, and a loaded machine starts tsx slowly: allow 40 s.
+      // The simulator staggers arrivals, and a loaded machine starts processes slowly: allow 40 s.
       for (let i = 0; i < 160 && live === 0; i++) {
         await new Promise((r) => setTimeout(r, 250));
         const r = await fetch(`${server.url}/api/v1/stats/realtime/visitors?property_id=${id}`, {

@@ -1,9 +1,14 @@
 // Serves the tracker at /js/script.js: cross-origin, cacheable, read once from the tracker build.
 import { existsSync, readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import type { FastifyInstance } from "fastify";
 
-export const TRACKER_DIST = resolve(import.meta.dirname, "../../../../packages/tracker/dist/script.js");
+// Through the workspace link: see WEB_DIST in web/routes.ts.
+export const TRACKER_DIST = join(
+  dirname(createRequire(import.meta.url).resolve("@lookout/tracker/package.json")),
+  "dist/script.js",
+);
 
 export function registerScriptRoute(app: FastifyInstance, file = TRACKER_DIST): void {
   const script = existsSync(file) ? readFileSync(file) : null;

@@ -1,14 +1,17 @@
 // Serves the built web app (apps/web/dist) with SPA fallback, and the full-page /logout, which
 // revokes the cookie session before the app clears browser storage.
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 import type { AppDeps } from "../app-deps.js";
 import { identify } from "../http/authenticate.js";
 import { clearSessionCookies } from "../http/cookies.js";
 
-export const WEB_DIST = resolve(import.meta.dirname, "../../../web/dist");
+// Found through the workspace link rather than a path relative to this file, which differs
+// between the sources and the server bundle (apps/server/build.mjs).
+export const WEB_DIST = join(dirname(createRequire(import.meta.url).resolve("@lookout/web/package.json")), "dist");
 const API_PREFIXES = ["/api/", "/static-api/", "/wp-json/", "/js/"];
 
 export async function registerWebRoutes(app: FastifyInstance, deps: AppDeps, webDist = WEB_DIST): Promise<void> {
