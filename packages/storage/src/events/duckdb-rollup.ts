@@ -112,7 +112,7 @@ export function referenceRollupSql(): string {
 }
 
 /** Events per chunk of a rebuild: bounds the aggregation state (~400 MB per million events). */
-const REBUILD_CHUNK_EVENTS = 1_000_000;
+export const REBUILD_CHUNK_EVENTS = 1_000_000;
 
 /**
  * Rebuilds every rollup from `events` (migrations, a rollup schema change, a bulk import) on `c`,

@@ -22,7 +22,12 @@ import {
 import { EVENT_COLUMN_NAMES, type EventRow, type VisitorProfile } from "@lookout/schema";
 import { allDdl, derivedDdl } from "./ddl.js";
 import { appendEvents, stringMap, timestampValue } from "./duckdb-append.js";
-import { transaction as inTransaction, rebuildRollups as rebuildAll, rollupBatches } from "./duckdb-rollup.js";
+import {
+  transaction as inTransaction,
+  REBUILD_CHUNK_EVENTS,
+  rebuildRollups as rebuildAll,
+  rollupBatches,
+} from "./duckdb-rollup.js";
 import type { CompiledQuery, EventStore, EventsQuery, RecentSession } from "./event-store.js";
 
 /** Bump when the rollup tables change shape or meaning: migrate() recreates them from events. */
@@ -41,7 +46,10 @@ export interface DuckDbOptions {
    * transaction: simplest for tests, slower under load.
    */
   rollupDelayMs?: number;
-  /** Events per chunk when rebuilding the rollups (default 1 000 000; bounds the memory it needs). */
+  /**
+   * Events per chunk when rebuilding the rollups, and per step when catching up on batches left
+   * unrolled (default 1 000 000; bounds the memory either needs).
+   */
   rebuildChunkEvents?: number;
 }
 
@@ -163,6 +171,26 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
     timer.unref();
   }
 
+  /** The last batch of each run of batches after `after` holding at most `chunk` events (or one batch). */
+  async function pendingGroups(after: bigint, chunk: number): Promise<bigint[]> {
+    const counts = await rows(
+      writer,
+      "SELECT batch::VARCHAR AS b, count(*) AS n FROM events WHERE batch > $after GROUP BY batch ORDER BY batch",
+      { after: after.toString() },
+    );
+    const ends: bigint[] = [];
+    let size = 0;
+    counts.forEach((r, i) => {
+      size += Number(r.n);
+      const next = counts[i + 1];
+      if (!next || size + Number(next.n) > chunk) {
+        ends.push(BigInt(String(r.b)));
+        size = 0;
+      }
+    });
+    return ends;
+  }
+
   async function rows(c: DuckDBConnection, sql: string, params?: Record<string, DuckDBValue>) {
     const reader = await c.runAndReadAll(sql, params);
     return (await reader.getRowObjectsJS()).map(plainRow);
@@ -224,9 +252,10 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
           rolled = batch;
         } else {
           rolled = BigInt(meta.rolled_batch ?? "0");
-          // Appends committed before a crash but not yet rolled up.
-          const upto = batch;
-          if (rolled < upto) {
+          // Appends committed before a crash or an interrupted bulk import but not yet rolled up,
+          // a group of batches at a time: one step over millions of events needs more memory
+          // than the limit, and a rebuild would redo the whole history.
+          for (const upto of await pendingGroups(rolled, opts.rebuildChunkEvents ?? REBUILD_CHUNK_EVENTS)) {
             await transaction(() => rollupTo(upto));
             rolled = upto;
           }

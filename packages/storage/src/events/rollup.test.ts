@@ -242,6 +242,46 @@ describe("incremental rollups equal a full rebuild", { timeout: 120_000 }, () =>
     }
   }, 240_000);
 
+  it("catches up on batches an interrupted import left unrolled, a group of batches at a time", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "lookout-rollup-"));
+    dirs.push(dir);
+    const path = join(dir, "events.duckdb");
+    const loader = await openDuckDbEventStore(path, { rollupDelayMs: 0 });
+    for (const batch of generateEvents({
+      property: "late",
+      days: 10,
+      visitors: 300,
+      seed: 5,
+      batchSize: 400,
+      maxEvents: 4_000,
+    })) {
+      await loader.append(batch);
+    }
+    const before = await snapshot(loader);
+    // As if the process died before any rollup: no rollup rows, nothing marked rolled up.
+    for (const sql of [
+      "DELETE FROM sessions",
+      "DELETE FROM session_pages",
+      "DELETE FROM session_events",
+      "UPDATE lookout_meta SET value = '0' WHERE key = 'rolled_batch'",
+    ]) {
+      await loader.query({ sql, params: {} });
+    }
+    await loader.close();
+    const store = await openDuckDbEventStore(path, { rebuildChunkEvents: 1_000 });
+    try {
+      expect(await snapshot(store)).toEqual(before);
+      const [meta] = await store.query<{ value: string }>({
+        sql: "SELECT value FROM lookout_meta WHERE key = 'rolled_batch'",
+        params: {},
+      });
+      const [max] = await store.query<{ b: string }>({ sql: "SELECT max(batch)::VARCHAR AS b FROM events", params: {} });
+      expect(meta?.value).toBe(max?.b);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("when a late event moves a visit's start before the visitor's other visits", async () => {
     const store = await openTemp(0);
     try {
