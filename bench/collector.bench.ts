@@ -1,15 +1,17 @@
 // Collector benchmark (DESIGN.md §8): the real server on the embedded stores, loaded over loopback
 // by wrk (Debian's, installed when missing) from a second process. Reports sustained events/s,
 // latency percentiles of acknowledged events, the time from a 202 to the event showing in the
-// Stats API, and the server's idle and peak memory. Writes bench/results/collector.json.
+// Stats API, and the server's idle and peak memory. For scale it also measures the floor under the
+// same wrk load: a bare Fastify endpoint that parses the JSON body and answers 202, nothing else.
+// Writes bench/results/collector.json.
 //   tsx bench/collector.bench.ts [--duration 20] [--connections 256]
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { login, runCli, startServer } from "../e2e/harness.js";
+import { freePort, login, ROOT, runCli, startServer } from "../e2e/harness.js";
 
 const { values: args } = parseArgs({
   options: { duration: { type: "string", default: "20" }, connections: { type: "string", default: "256" } },
@@ -54,6 +56,54 @@ end
 `;
 }
 
+interface WrkResult {
+  requests: number;
+  non2xx: number;
+  socketErrors: number;
+  timeouts: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+
+function runWrk(url: string, script: string, seconds: number): WrkResult {
+  // wrk drives one connection per in-flight request; 1 thread leaves a core for the server.
+  const out = execFileSync("wrk", ["-t1", `-c${CONNECTIONS}`, `-d${seconds}s`, "--timeout", "5s", "-s", script, url], {
+    encoding: "utf8",
+  });
+  const m = out.match(/RESULT (\d+) (\d+) (\d+) (\d+) ([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+)/);
+  if (!m) throw new Error(`could not read wrk's output:\n${out}`);
+  const [requests, non2xx, socketErrors, timeouts, p50, p90, p99, max] = m.slice(1).map(Number) as number[];
+  return { requests, non2xx, socketErrors, timeouts, p50, p90, p99, max } as WrkResult;
+}
+
+/** Requests/s of a Fastify endpoint that only parses the body and answers 202, under the same load. */
+async function httpFloor(script: string): Promise<number> {
+  const port = await freePort();
+  const app = `
+import Fastify from "fastify";
+const app = Fastify({ logger: false });
+app.addContentTypeParser("text/plain", { parseAs: "string" }, (_r, body, done) => {
+  try { done(null, JSON.parse(body)); } catch (err) { done(err); }
+});
+app.post("/api/event", async (_req, reply) => reply.code(202).send());
+await app.listen({ port: ${port}, host: "127.0.0.1" });
+console.log("ready");
+`;
+  const proc = spawn(process.execPath, ["--input-type=module", "-e", app], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    await new Promise<void>((res, rej) => {
+      proc.stdout.once("data", () => res());
+      proc.once("exit", (code) => rej(new Error(`the floor server exited (${code})`)));
+    });
+    const r = runWrk(`http://127.0.0.1:${port}`, script, 10);
+    return Math.round((r.requests - r.non2xx) / 10);
+  } finally {
+    proc.kill("SIGKILL");
+  }
+}
+
 ensureWrk();
 const dataDir = mkdtempSync(join(tmpdir(), "lookout-bench-collector-"));
 runCli(dataDir, ["user:create", "--email", "owner@example.com", "--password", "correct-horse-battery-staple"]);
@@ -68,15 +118,10 @@ try {
   const idleRss = rssMb(pid, "VmRSS");
   const script = join(dataDir, "post.lua");
   writeFileSync(script, luaScript(property));
-  // wrk drives one connection per in-flight request; 1 thread leaves a core for the server.
-  const out = execFileSync("wrk", ["-t1", `-c${CONNECTIONS}`, `-d${DURATION}s`, "--timeout", "5s", "-s", script, server.url], {
-    encoding: "utf8",
-  });
-  const m = out.match(/RESULT (\d+) (\d+) (\d+) (\d+) ([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+)/);
-  if (!m) throw new Error(`could not read wrk's output:\n${out}`);
-  const [requests, non2xx, socketErrors, timeouts, p50, p90, p99, max] = m.slice(1).map(Number) as number[];
-  const eventsPerSecond = Math.round(((requests as number) - (non2xx as number)) / DURATION);
+  const { requests, non2xx, socketErrors, timeouts, p50, p90, p99, max } = runWrk(server.url, script, DURATION);
+  const eventsPerSecond = Math.round((requests - non2xx) / DURATION);
   const peakRss = rssMb(pid, "VmHWM");
+  const floorRps = await httpFloor(script);
 
   // Visibility: from a 202 to the event counted by the Stats API.
   const { token } = await login(server);
@@ -116,10 +161,11 @@ try {
     latency_ms: { p50, p90, p99, max },
     visible_after_ack_ms: { max: Math.max(...visible), each: visible },
     rss_mb: { idle: idleRss, peak: peakRss },
+    http_floor_requests_per_second: floorRps,
     budgets: BUDGET,
     within_budget: {
       events_per_second: eventsPerSecond >= BUDGET.eventsPerSecond,
-      p99: (p99 as number) < BUDGET.p99Ms,
+      p99: p99 < BUDGET.p99Ms,
       visible: Math.max(...visible) < BUDGET.visibleMs,
       idle_rss: idleRss < 300,
       peak_rss: peakRss < 2048,
@@ -131,7 +177,7 @@ try {
   mkdirSync(dirname(outFile), { recursive: true });
   writeFileSync(outFile, `${JSON.stringify(result, null, 2)}\n`);
   console.log(
-    `collector: ${eventsPerSecond} events/s, p99 ${p99} ms, visible within ${Math.max(...visible)} ms, rss idle ${idleRss} MB / peak ${peakRss} MB -> ${outFile}`,
+    `collector: ${eventsPerSecond} events/s, p99 ${p99} ms, visible within ${Math.max(...visible)} ms, rss idle ${idleRss} MB / peak ${peakRss} MB; bare Fastify 202 floor ${floorRps} requests/s -> ${outFile}`,
   );
 } finally {
   await server.stop({ keepData: true });
