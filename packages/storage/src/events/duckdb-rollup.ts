@@ -270,10 +270,11 @@ export async function rollupBatches(w: DuckDBConnection, afterBatch: bigint, upt
   const upto = BigInt.asIntN(64, uptoBatch).toString();
   await w.run(
     [
-      `CREATE OR REPLACE TEMP TABLE _t AS SELECT property, skey, any_value(vkey) AS vkey, min(ts) AS min_ts FROM events WHERE batch > ${after} AND batch <= ${upto} GROUP BY property, skey`,
-      "CREATE OR REPLACE TEMP TABLE _tv AS SELECT DISTINCT property, vkey FROM _t",
-      // The one full scan per rollup and table, of the narrow columns prev_* needs.
-      `CREATE OR REPLACE TEMP TABLE _hs AS SELECT ${NARROW_S} FROM sessions SEMI JOIN _tv USING (property, vkey)`,
+      `CREATE OR REPLACE TEMP TABLE _t AS SELECT property, skey, any_value(pkey) AS pkey, any_value(vkey) AS vkey, min(ts) AS min_ts FROM events WHERE batch > ${after} AND batch <= ${upto} GROUP BY property, skey`,
+      "CREATE OR REPLACE TEMP TABLE _tv AS SELECT DISTINCT pkey, vkey FROM _t",
+      // The one full scan per rollup and table, of the narrow columns prev_* needs. Matched on the
+      // integer pkey rather than the property string: the probe side is every row of the table.
+      `CREATE OR REPLACE TEMP TABLE _hs AS SELECT ${NARROW_S} FROM sessions SEMI JOIN _tv USING (pkey, vkey)`,
     ].join(";\n"),
   );
   const lo = await w.runAndReadAll(
@@ -284,7 +285,7 @@ export async function rollupBatches(w: DuckDBConnection, afterBatch: bigint, upt
   // Rows of visits that started before `lo` cannot change: their prev_* only look further back.
   const since = `make_timestamp(${loUs.toString()})`;
   const recent = (table: string, alias: string) =>
-    `SELECT ${alias}.* FROM ${table} ${alias} SEMI JOIN _tv USING (property, vkey) WHERE ${alias}.start_ts >= ${since}`;
+    `SELECT ${alias}.* FROM ${table} ${alias} SEMI JOIN _tv USING (pkey, vkey) WHERE ${alias}.start_ts >= ${since}`;
   await w.run(
     [
       `CREATE OR REPLACE TEMP TABLE _ev AS SELECT ${ROLLUP_EVENT_COLUMNS.map((c) => `e.${c}`).join(", ")} FROM events e ` +
@@ -303,7 +304,7 @@ export async function rollupBatches(w: DuckDBConnection, afterBatch: bigint, upt
       )}`,
       ...replaceChanged("sessions", "_old_s", "_all_s", S_ALL, ["property", "skey"], since),
       // Pages: the same with prev_path.
-      "CREATE OR REPLACE TEMP TABLE _hp AS SELECT property, vkey, skey, start_ts, path FROM session_pages SEMI JOIN _tv USING (property, vkey)",
+      "CREATE OR REPLACE TEMP TABLE _hp AS SELECT property, vkey, skey, start_ts, path FROM session_pages SEMI JOIN _tv USING (pkey, vkey)",
       `CREATE OR REPLACE TEMP TABLE _new_p AS ${pageAgg("_ev", "_new_s")}`,
       `CREATE OR REPLACE TEMP TABLE _old_p AS ${recent("session_pages", "p")}`,
       `CREATE OR REPLACE TEMP TABLE _cur_p AS SELECT ${P_BASE} FROM _old_p ANTI JOIN _t USING (property, skey) UNION ALL SELECT ${P_BASE} FROM _new_p`,
@@ -313,7 +314,7 @@ export async function rollupBatches(w: DuckDBConnection, afterBatch: bigint, upt
       `CREATE OR REPLACE TEMP TABLE _all_p AS ${withPrevs("_cur_p", "_prev", P_BASE, "path", ["prev_path"])}`,
       ...replaceChanged("session_pages", "_old_p", "_all_p", P_ALL, ["property", "skey", "path"], since),
       // Custom events: the same with prev_name.
-      "CREATE OR REPLACE TEMP TABLE _he AS SELECT property, vkey, skey, start_ts, name FROM session_events SEMI JOIN _tv USING (property, vkey)",
+      "CREATE OR REPLACE TEMP TABLE _he AS SELECT property, vkey, skey, start_ts, name FROM session_events SEMI JOIN _tv USING (pkey, vkey)",
       `CREATE OR REPLACE TEMP TABLE _new_e AS ${eventAgg("_ev", "_new_s")}`,
       `CREATE OR REPLACE TEMP TABLE _old_e AS ${recent("session_events", "x")}`,
       `CREATE OR REPLACE TEMP TABLE _cur_e AS SELECT ${E_BASE} FROM _old_e ANTI JOIN _t USING (property, skey) UNION ALL SELECT ${E_BASE} FROM _new_e`,
