@@ -36,7 +36,7 @@ export function ensureDependencies() {
   }
 }
 
-/** The server and CLI bundles (apps/server/build.mjs) and the Node flags the server runs with. */
+/** The server and CLI bundles that apps/server/build.mjs writes (what `npm start` and `npm run lookout` run). */
 export const SERVER_BUNDLE = join(ROOT, "apps/server/dist/main.mjs");
 export const CLI_BUNDLE = join(ROOT, "apps/server/dist/cli.mjs");
 
