@@ -22,6 +22,7 @@ import {
 import { EVENT_COLUMN_NAMES, type EventRow, type VisitorProfile } from "@lookout/schema";
 import { allDdl, derivedDdl } from "./ddl.js";
 import { appendEvents, stringMap, timestampValue } from "./duckdb-append.js";
+import { ReaderPool, rows } from "./duckdb-read.js";
 import {
   transaction as inTransaction,
   REBUILD_CHUNK_EVENTS,
@@ -60,51 +61,6 @@ export interface DuckDbEventStore extends EventStore {
   checkpoint(): Promise<void>;
 }
 
-/** Turns engine values into plain JS: BIGINT/HUGEINT counts become numbers, MAPs records. */
-function plain(v: unknown): unknown {
-  if (typeof v === "bigint") return Number(v);
-  if (Array.isArray(v) && v.every((e) => e && typeof e === "object" && "key" in e && "value" in e)) {
-    return Object.fromEntries((v as { key: string; value: string }[]).map((e) => [e.key, e.value]));
-  }
-  return v;
-}
-
-function plainRow(r: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k in r) out[k] = plain(r[k]);
-  return out;
-}
-
-class Pool {
-  #idle: DuckDBConnection[];
-  #waiting: ((c: DuckDBConnection) => void)[] = [];
-  #busy = 0;
-  #drained: (() => void)[] = [];
-  #closed = false;
-  constructor(conns: DuckDBConnection[]) {
-    this.#idle = [...conns];
-  }
-  async use<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
-    if (this.#closed) throw new Error("event store is closed");
-    this.#busy++;
-    const c = this.#idle.pop() ?? (await new Promise<DuckDBConnection>((r) => this.#waiting.push(r)));
-    try {
-      return await fn(c);
-    } finally {
-      this.#busy--;
-      const next = this.#waiting.shift();
-      if (next) next(c);
-      else this.#idle.push(c);
-      if (this.#busy === 0) for (const d of this.#drained.splice(0)) d();
-    }
-  }
-  /** Refuses new work and resolves once running queries are done. */
-  close(): Promise<void> {
-    this.#closed = true;
-    return this.#busy === 0 ? Promise.resolve() : new Promise((r) => this.#drained.push(r));
-  }
-}
-
 export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {}): Promise<DuckDbEventStore> {
   // A checkpoint inside a commit stalls the collector; let the WAL grow further between them.
   const config: Record<string, string> = { memory_limit: opts.memoryLimit ?? "1GB", checkpoint_threshold: "256MB" };
@@ -113,7 +69,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
   const writer = await instance.connect();
   const roller = await instance.connect();
   const readerConns = await Promise.all(Array.from({ length: Math.max(1, opts.readers ?? 4) }, () => instance.connect()));
-  const readers = new Pool(readerConns);
+  const readers = new ReaderPool(readerConns);
   const rollupDelay = Math.max(0, opts.rollupDelayMs ?? 250);
   /**
    * The writer's appender into `events`, kept across batches (creating one per batch costs a
@@ -189,11 +145,6 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
       }
     });
     return ends;
-  }
-
-  async function rows(c: DuckDBConnection, sql: string, params?: Record<string, DuckDBValue>) {
-    const reader = await c.runAndReadAll(sql, params);
-    return (await reader.getRowObjectsJS()).map(plainRow);
   }
 
   const store: DuckDbEventStore = {

@@ -1,0 +1,55 @@
+// Reading from DuckDB for the embedded EventStore: a pool of reader connections (queries run
+// alongside the writer and each other, each on a consistent snapshot) and result rows as plain JS.
+import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api";
+
+/** Turns engine values into plain JS: BIGINT/HUGEINT counts become numbers, MAPs records. */
+function plain(v: unknown): unknown {
+  if (typeof v === "bigint") return Number(v);
+  if (Array.isArray(v) && v.every((e) => e && typeof e === "object" && "key" in e && "value" in e)) {
+    return Object.fromEntries((v as { key: string; value: string }[]).map((e) => [e.key, e.value]));
+  }
+  return v;
+}
+
+function plainRow(r: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k in r) out[k] = plain(r[k]);
+  return out;
+}
+
+/** Reader connections handed out one query at a time; waiters queue for the next free one. */
+export class ReaderPool {
+  #idle: DuckDBConnection[];
+  #waiting: ((c: DuckDBConnection) => void)[] = [];
+  #busy = 0;
+  #drained: (() => void)[] = [];
+  #closed = false;
+  constructor(conns: DuckDBConnection[]) {
+    this.#idle = [...conns];
+  }
+  async use<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
+    if (this.#closed) throw new Error("event store is closed");
+    this.#busy++;
+    const c = this.#idle.pop() ?? (await new Promise<DuckDBConnection>((r) => this.#waiting.push(r)));
+    try {
+      return await fn(c);
+    } finally {
+      this.#busy--;
+      const next = this.#waiting.shift();
+      if (next) next(c);
+      else this.#idle.push(c);
+      if (this.#busy === 0) for (const d of this.#drained.splice(0)) d();
+    }
+  }
+  /** Refuses new work and resolves once running queries are done. */
+  close(): Promise<void> {
+    this.#closed = true;
+    return this.#busy === 0 ? Promise.resolve() : new Promise((r) => this.#drained.push(r));
+  }
+}
+
+/** Runs `sql` on `c` and returns its rows as plain objects. */
+export async function rows(c: DuckDBConnection, sql: string, params?: Record<string, DuckDBValue>) {
+  const reader = await c.runAndReadAll(sql, params);
+  return (await reader.getRowObjectsJS()).map(plainRow);
+}
