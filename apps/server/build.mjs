@@ -10,8 +10,6 @@ import * as esbuild from "esbuild";
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "../..");
 const outdir = join(here, "dist");
-export const SERVER_BUNDLE = join(here, "dist", "main.mjs");
-export const CLI_BUNDLE = join(here, "dist", "cli.mjs");
 
 /**
  * Keeps registry packages external: they load from node_modules as they would without a bundle.
