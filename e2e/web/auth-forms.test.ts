@@ -3,54 +3,28 @@
 // 401 from the properties call signing the user out.
 // Callbacks passed to page.evaluate run in the browser, hence the DOM types.
 /// <reference lib="dom" />
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { launchPlainBrowser } from "../browser";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { login } from "../harness";
-import {
-  holdRequests,
-  OWNER,
-  openPage,
-  SESSION_KEYS,
-  startWebServer,
-  storage,
-  type WatchedPage,
-  type WebServer,
-} from "./support";
+import { browserSuite, holdRequests, OWNER, SESSION_KEYS, storage, type WatchedPage } from "./support";
 
-let web: WebServer;
-let browser: Browser;
+const suite = browserSuite([{ url: "https://shop.example", name: "Shop" }]);
 let current: WatchedPage;
-
-beforeAll(async () => {
-  web = await startWebServer([{ url: "https://shop.example", name: "Shop" }]);
-  browser = await launchPlainBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await web?.stop();
-});
-
-afterEach(async () => {
-  expect(current.problems).toEqual([]);
-  await current.close();
-});
 
 const submit = (page: Page) => page.locator("form button[type=submit]");
 const alertText = async (page: Page) => (await page.locator(".alert").textContent())?.trim();
 
 async function fillLogin(page: Page, email: string, password: string) {
-  await page.goto(`${web.server.url}/login`);
+  await page.goto(`${suite.web.server.url}/login`);
   await page.locator("#login-email").fill(email);
   await page.locator("#login-password").fill(password);
 }
 
 describe("login", () => {
   it("has the spec's fields and link", async () => {
-    current = await openPage(browser);
+    current = await suite.open();
     const { page } = current;
-    await page.goto(`${web.server.url}/login`);
+    await page.goto(`${suite.web.server.url}/login`);
     await page.getByLabel("E-mail address").waitFor();
     expect(await page.getByLabel("Password").getAttribute("type")).toBe("password");
     expect(await submit(page).textContent()).toBe("Log In");
@@ -58,7 +32,7 @@ describe("login", () => {
   });
 
   it("is busy while the call runs, then stores the session and opens /dashboard", async () => {
-    current = await openPage(browser);
+    current = await suite.open();
     const { page } = current;
     await fillLogin(page, OWNER.email, OWNER.password);
     const held = await holdRequests(page, "/wp-json/custom/v1/login");
@@ -69,7 +43,7 @@ describe("login", () => {
     held.release();
     await page.waitForURL((u) => u.pathname === "/dashboard");
     const stored = await storage(page, SESSION_KEYS);
-    const me = await fetch(`${web.server.url}/api/auth/me`, { headers: { authorization: `Bearer ${stored.userToken}` } });
+    const me = await fetch(`${suite.web.server.url}/api/auth/me`, { headers: { authorization: `Bearer ${stored.userToken}` } });
     const body = (await me.json()) as { user: { id: string; email: string }; accounts: { id: string }[] };
     expect(stored).toEqual({
       userToken: expect.any(String),
@@ -80,7 +54,7 @@ describe("login", () => {
   });
 
   it("shows the server's message for wrong credentials and is usable again", async () => {
-    current = await openPage(browser);
+    current = await suite.open();
     const { page } = current;
     await fillLogin(page, OWNER.email, "not-the-password");
     await submit(page).click();
@@ -93,7 +67,7 @@ describe("login", () => {
   });
 
   it("falls back to its own text when the answer has no message", async () => {
-    current = await openPage(browser);
+    current = await suite.open();
     const { page } = current;
     await page.route("**/wp-json/custom/v1/login", (r) =>
       r.fulfill({ status: 502, contentType: "text/html", body: "<h1>Bad gateway</h1>" }),
@@ -105,7 +79,7 @@ describe("login", () => {
   });
 
   it("sends the bearer token, the XSRF cookie as X-XSRF-TOKEN and a form-encoded accountId", async () => {
-    current = await openPage(browser);
+    current = await suite.open();
     const { page, context } = current;
     await fillLogin(page, OWNER.email, OWNER.password);
     const call = page.waitForRequest("**/static-api/get-properties");
@@ -125,17 +99,17 @@ describe("login", () => {
 
 describe("401 from the properties call", () => {
   it("signs out and goes to /login", async () => {
-    current = await openPage(browser);
+    current = await suite.open();
     const { page } = current;
-    const answer = await login(web.server);
-    await page.goto(`${web.server.url}/login`);
+    const answer = await login(suite.web.server);
+    await page.goto(`${suite.web.server.url}/login`);
     await page.evaluate((a) => {
       localStorage.setItem("userToken", "revoked-or-made-up-token");
       localStorage.setItem("accountId", a.accountId);
       localStorage.setItem("accountId2", a.accountId2);
       localStorage.setItem("userEmail", a.email);
     }, answer);
-    await page.goto(`${web.server.url}/live`);
+    await page.goto(`${suite.web.server.url}/live`);
     await page.waitForURL((u) => u.pathname === "/login");
     await page.getByRole("button", { name: "Log In" }).waitFor();
     expect(await storage(page, SESSION_KEYS)).toEqual({ userToken: null, accountId: null, accountId2: null, userEmail: null });
@@ -144,12 +118,12 @@ describe("401 from the properties call", () => {
 
 describe("recovery", () => {
   async function fillRecover(page: Page, email: string) {
-    await page.goto(`${web.server.url}/recover-password`);
+    await page.goto(`${suite.web.server.url}/recover-password`);
     await page.locator("#recover-email").fill(email);
   }
 
   it("is busy while the call runs, then shows the success banner", async () => {
-    current = await openPage(browser);
+    current = await suite.open();
     const { page } = current;
     await fillRecover(page, "nobody@example.com");
     const held = await holdRequests(page, "/wp-json/custom/v1/recover-password");
@@ -166,7 +140,7 @@ describe("recovery", () => {
   });
 
   it("shows the server's message, else its own text", async () => {
-    current = await openPage(browser);
+    current = await suite.open();
     const { page } = current;
     await fillRecover(page, "");
     await submit(page).click();
@@ -184,20 +158,20 @@ describe("recovery", () => {
 // Last in the file: it changes the owner's password.
 describe("reset from the e-mailed link", () => {
   it("sets a new password that then logs in", async () => {
-    current = await openPage(browser);
+    current = await suite.open();
     const { page } = current;
-    const before = web.server.logs().length;
-    await page.goto(`${web.server.url}/recover-password`);
+    const before = suite.web.server.logs().length;
+    await page.goto(`${suite.web.server.url}/recover-password`);
     await page.locator("#recover-email").fill(OWNER.email);
     await submit(page).click();
     await page.locator(".alert-success").waitFor();
     let link: string | undefined;
     for (let i = 0; i < 50 && !link; i++) {
-      link = /https?:\/\/\S+\/reset-password\?token=[\w%-]+/.exec(web.server.logs().slice(before))?.[0];
+      link = /https?:\/\/\S+\/reset-password\?token=[\w%-]+/.exec(suite.web.server.logs().slice(before))?.[0];
       if (!link) await new Promise((r) => setTimeout(r, 100));
     }
     expect(link).toBeTruthy();
-    await page.goto(`${web.server.url}${new URL(link ?? "").pathname}${new URL(link ?? "").search}`);
+    await page.goto(`${suite.web.server.url}${new URL(link ?? "").pathname}${new URL(link ?? "").search}`);
 
     await page.locator("#reset-password").fill("short");
     await page.locator("#reset-confirm").fill("short");
@@ -233,9 +207,9 @@ describe("reset from the e-mailed link", () => {
   });
 
   it("says so when the link has no token", async () => {
-    current = await openPage(browser);
+    current = await suite.open();
     const { page } = current;
-    await page.goto(`${web.server.url}/reset-password`);
+    await page.goto(`${suite.web.server.url}/reset-password`);
     await page.locator(".alert-warning").waitFor();
     expect(await alertText(page)).toBe("This reset link is incomplete. Please request a new one.");
     expect(await page.locator("form").count()).toBe(0);

@@ -4,39 +4,12 @@
 /// <reference lib="dom" />
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { launchPlainBrowser } from "../browser";
-import {
-  OWNER,
-  openPage,
-  SESSION_KEYS,
-  signIn,
-  startWebServer,
-  storage,
-  type WatchedPage,
-  type WebServer,
-  watch,
-} from "./support";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { browserSuite, OWNER, SESSION_KEYS, signIn, storage, type WatchedPage, watch } from "./support";
 
-let web: WebServer;
-let browser: Browser;
+const suite = browserSuite([{ url: "https://shop.example", name: "Shop" }]);
 let current: WatchedPage;
-
-beforeAll(async () => {
-  web = await startWebServer([{ url: "https://shop.example", name: "Shop" }]);
-  browser = await launchPlainBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await web?.stop();
-});
-
-afterEach(async () => {
-  expect(current.problems).toEqual([]);
-  await current.close();
-});
 
 const path = (page: Page) => new URL(page.url()).pathname;
 const h1 = (page: Page) => page.locator("main h1").first();
@@ -59,26 +32,26 @@ const SCREENS: { path: string; heading: string; crumbs: string[] }[] = [
 
 describe("signed out", () => {
   it("sends every gated path to /login", async () => {
-    current = await openPage(browser);
+    current = await suite.open();
     const { page } = current;
     for (const p of ["/", ...SCREENS.map((s) => s.path), "/no/such/page"]) {
-      await page.goto(`${web.server.url}${p}`);
+      await page.goto(`${suite.web.server.url}${p}`);
       await page.waitForURL((u) => u.pathname === "/login");
       await page.getByRole("button", { name: "Log In" }).waitFor();
     }
   });
 
   it("serves the public screens", async () => {
-    current = await openPage(browser);
+    current = await suite.open();
     const { page } = current;
-    await page.goto(`${web.server.url}/recover-password`);
+    await page.goto(`${suite.web.server.url}/recover-password`);
     await page.getByRole("button", { name: "Recover Password" }).waitFor();
     expect(await page.locator("#recover-email").getAttribute("type")).toBe("email");
     await page.getByRole("link", { name: "Back to Login" }).click();
     await page.waitForURL((u) => u.pathname === "/login");
     await page.getByRole("link", { name: "Forgot password?" }).click();
     await page.waitForURL((u) => u.pathname === "/recover-password");
-    await page.goto(`${web.server.url}/reset-password?token=abc`);
+    await page.goto(`${suite.web.server.url}/reset-password?token=abc`);
     await page.getByRole("button", { name: "Set Password" }).waitFor();
     expect(path(page)).toBe("/reset-password");
   });
@@ -86,11 +59,11 @@ describe("signed out", () => {
 
 describe("signed in", () => {
   it("redirects / and unknown paths to /dashboard", async () => {
-    current = await openPage(browser);
+    current = await suite.open();
     const { page } = current;
-    await signIn(page, web.server);
+    await signIn(page, suite.web.server);
     for (const p of ["/", "/no/such/page", "/dashboard/extra"]) {
-      await page.goto(`${web.server.url}${p}`);
+      await page.goto(`${suite.web.server.url}${p}`);
       await page.waitForURL((u) => u.pathname === "/dashboard");
       await h1(page).waitFor();
       expect(await h1(page).textContent()).toBe("Dashboard");
@@ -98,11 +71,11 @@ describe("signed in", () => {
   });
 
   it("renders every route of the table with its breadcrumb", async () => {
-    current = await openPage(browser);
+    current = await suite.open();
     const { page } = current;
-    await signIn(page, web.server);
+    await signIn(page, suite.web.server);
     for (const s of SCREENS) {
-      await page.goto(`${web.server.url}${s.path}`);
+      await page.goto(`${suite.web.server.url}${s.path}`);
       await page.locator("main h1", { hasText: s.heading }).waitFor();
       expect(path(page)).toBe(s.path);
       const crumbs = await page.locator(".breadcrumb .breadcrumb-item").allTextContents();
@@ -112,21 +85,21 @@ describe("signed in", () => {
   });
 
   it("shows route parameters as text", async () => {
-    current = await openPage(browser);
+    current = await suite.open();
     const { page } = current;
-    await signIn(page, web.server);
+    await signIn(page, suite.web.server);
     await page.evaluate(() => localStorage.setItem("currentProperty", JSON.stringify({ unique_id: "x" })));
     const hostile = encodeURIComponent("<img src=x onerror=alert(1)>");
-    await page.goto(`${web.server.url}/customers/${hostile}`);
+    await page.goto(`${suite.web.server.url}/customers/${hostile}`);
     await page.locator("main code", { hasText: "<img src=x onerror=alert(1)>" }).first().waitFor();
     expect(await page.locator("main img[src='x']").count()).toBe(0);
   });
 
   it("has the sidebar entries in the spec's order, the header links and the footer", async () => {
-    current = await openPage(browser);
+    current = await suite.open();
     const { page } = current;
-    await signIn(page, web.server);
-    await page.goto(`${web.server.url}/dashboard`);
+    await signIn(page, suite.web.server);
+    await page.goto(`${suite.web.server.url}/dashboard`);
     await h1(page).waitFor();
     const entries = page.locator(".sidebar-nav .nav-link");
     expect((await entries.allTextContents()).map((t) => t.trim())).toEqual([
@@ -171,11 +144,11 @@ describe("signed in", () => {
 
 describe("/logout", () => {
   it("from the avatar menu: revokes the token, clears storage and lands on /login", async () => {
-    current = await openPage(browser);
+    current = await suite.open();
     const { page } = current;
-    const answer = await signIn(page, web.server);
+    const answer = await signIn(page, suite.web.server);
     await page.evaluate(() => localStorage.setItem("currentProperty", JSON.stringify({ unique_id: "x" })));
-    await page.goto(`${web.server.url}/settings`);
+    await page.goto(`${suite.web.server.url}/settings`);
     await h1(page).waitFor();
     await page.getByRole("button", { name: "Account menu" }).click();
     await page.getByRole("menu").getByRole("link", { name: "Logout" }).click();
@@ -188,7 +161,7 @@ describe("/logout", () => {
       userEmail: null,
       currentProperty: null,
     });
-    const after = await fetch(`${web.server.url}/static-api/get-properties`, {
+    const after = await fetch(`${suite.web.server.url}/static-api/get-properties`, {
       method: "POST",
       headers: { authorization: `Bearer ${answer.token}`, "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ accountId: answer.accountId }),
@@ -197,29 +170,29 @@ describe("/logout", () => {
   });
 
   it("from the sidebar entry, and straight to /login without a session", async () => {
-    current = await openPage(browser);
+    current = await suite.open();
     const { page } = current;
-    await signIn(page, web.server);
-    await page.goto(`${web.server.url}/team`);
+    await signIn(page, suite.web.server);
+    await page.goto(`${suite.web.server.url}/team`);
     await h1(page).waitFor();
     await page.locator(".sidebar-nav").getByRole("link", { name: "Logout" }).click();
     await page.waitForURL((u) => u.pathname === "/login");
     expect(await storage(page, SESSION_KEYS)).toEqual({ userToken: null, accountId: null, accountId2: null, userEmail: null });
-    await page.goto(`${web.server.url}/logout`);
+    await page.goto(`${suite.web.server.url}/logout`);
     await page.waitForURL((u) => u.pathname === "/login");
   });
 });
 
 describe("sign-out in another tab", () => {
   it("sends this tab to /login too", async () => {
-    current = await openPage(browser);
+    current = await suite.open();
     const { page: a, context } = current;
-    await signIn(a, web.server);
-    await a.goto(`${web.server.url}/billing`);
+    await signIn(a, suite.web.server);
+    await a.goto(`${suite.web.server.url}/billing`);
     await h1(a).waitFor();
     const b = await context.newPage();
     watch(b, current.problems);
-    await b.goto(`${web.server.url}/logout`);
+    await b.goto(`${suite.web.server.url}/logout`);
     await b.waitForURL((u) => u.pathname === "/login");
     await a.waitForURL((u) => u.pathname === "/login");
   });
@@ -240,18 +213,18 @@ describe("budget", () => {
   }
 
   it("loads under 250 KB of gzipped JS for the first route, signed out and signed in", async () => {
-    current = await openPage(browser);
+    current = await suite.open();
     const { page } = current;
-    await page.goto(`${web.server.url}/dashboard`);
+    await page.goto(`${suite.web.server.url}/dashboard`);
     await page.getByRole("button", { name: "Log In" }).waitFor();
     await page.waitForLoadState("networkidle");
     const signedOut = await scriptBytes(page);
     expect(signedOut).toBeGreaterThan(10_000);
     expect(signedOut).toBeLessThan(250 * 1024);
 
-    await signIn(page, web.server);
+    await signIn(page, suite.web.server);
     await page.evaluate(() => localStorage.setItem("currentProperty", JSON.stringify({ unique_id: "x" })));
-    await page.goto(`${web.server.url}/dashboard`);
+    await page.goto(`${suite.web.server.url}/dashboard`);
     await page.locator(".empty-state").waitFor();
     await page.waitForLoadState("networkidle");
     expect(await scriptBytes(page)).toBeLessThan(250 * 1024);

@@ -3,39 +3,22 @@
 // and cross-tab sync, the date range kept while navigating, and keyboard reach.
 // Callbacks passed to page.evaluate run in the browser, hence the DOM types.
 /// <reference lib="dom" />
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { launchPlainBrowser } from "../browser";
-import { openPage, PHONE, signIn, startWebServer, storage, THEME_KEY, type WatchedPage, type WebServer, watch } from "./support";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { browserSuite, PHONE, signIn, storage, THEME_KEY, type WatchedPage, watch } from "./support";
 
-let web: WebServer;
-let browser: Browser;
+const suite = browserSuite([
+  { url: "https://shop.example", name: "Shop" },
+  { url: "https://blog.example", name: "Blog" },
+]);
 let current: WatchedPage;
-
-beforeAll(async () => {
-  web = await startWebServer([
-    { url: "https://shop.example", name: "Shop" },
-    { url: "https://blog.example", name: "Blog" },
-  ]);
-  browser = await launchPlainBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await web?.stop();
-});
-
-afterEach(async () => {
-  expect(current.problems).toEqual([]);
-  await current.close();
-});
 
 const themeAttr = (page: Page) => page.evaluate(() => document.documentElement.dataset.coreuiTheme);
 const sidebarClasses = async (page: Page) => ((await page.locator(".sidebar").getAttribute("class")) ?? "").split(/\s+/);
 const wrapperPadding = (page: Page) => page.locator(".wrapper").evaluate((el) => getComputedStyle(el).paddingInlineStart);
 
 async function openShell(page: Page, path = "/dashboard") {
-  await page.goto(`${web.server.url}${path}`);
+  await page.goto(`${suite.web.server.url}${path}`);
   await page.locator("main h1").first().waitFor();
 }
 
@@ -47,9 +30,9 @@ async function chooseTheme(page: Page, label: "Light" | "Dark" | "Auto") {
 describe("theme", () => {
   it("follows the system preference while nothing is stored", async () => {
     for (const scheme of ["dark", "light"] as const) {
-      current = await openPage(browser, { colorScheme: scheme });
+      current = await suite.open({ colorScheme: scheme });
       const { page } = current;
-      await page.goto(`${web.server.url}/login`);
+      await page.goto(`${suite.web.server.url}/login`);
       await page.getByRole("button", { name: "Log In" }).waitFor();
       expect(await themeAttr(page)).toBe(scheme);
       expect(await storage(page, [THEME_KEY])).toEqual({ [THEME_KEY]: null });
@@ -61,9 +44,9 @@ describe("theme", () => {
   });
 
   it("keeps a chosen theme across reloads, and auto follows system changes", async () => {
-    current = await openPage(browser, { colorScheme: "light" });
+    current = await suite.open({ colorScheme: "light" });
     const { page } = current;
-    await signIn(page, web.server);
+    await signIn(page, suite.web.server);
     await openShell(page);
     expect(await themeAttr(page)).toBe("light");
 
@@ -90,12 +73,12 @@ describe("theme", () => {
   });
 
   it("is applied before the app's code runs (no light flash for dark users)", async () => {
-    current = await openPage(browser, { colorScheme: "light" });
+    current = await suite.open({ colorScheme: "light" });
     const { page } = current;
-    await page.goto(`${web.server.url}/login`);
+    await page.goto(`${suite.web.server.url}/login`);
     await page.evaluate((k) => localStorage.setItem(k, "dark"), THEME_KEY);
     await page.route("**/assets/*.js", (r) => r.abort());
-    await page.goto(`${web.server.url}/login`);
+    await page.goto(`${suite.web.server.url}/login`);
     expect(await themeAttr(page)).toBe("dark");
     current.problems.length = 0; // the aborted bundle is this test's own doing
   });
@@ -103,9 +86,9 @@ describe("theme", () => {
 
 describe("sidebar", () => {
   it("hides and shows from the header, and folds from its footer toggler (desktop)", async () => {
-    current = await openPage(browser);
+    current = await suite.open();
     const { page } = current;
-    await signIn(page, web.server);
+    await signIn(page, suite.web.server);
     await openShell(page);
     expect(await sidebarClasses(page)).not.toContain("hide");
     expect(await wrapperPadding(page)).toBe("256px");
@@ -140,9 +123,9 @@ describe("sidebar", () => {
   });
 
   it("starts closed on a phone, opens from the header and closes with its close button", async () => {
-    current = await openPage(browser, { viewport: PHONE });
+    current = await suite.open({ viewport: PHONE });
     const { page } = current;
-    await signIn(page, web.server);
+    await signIn(page, suite.web.server);
     await openShell(page);
     const inView = () => page.locator(".sidebar").evaluate((el) => el.getBoundingClientRect().right > 0);
     expect(await sidebarClasses(page)).not.toContain("show");
@@ -165,9 +148,9 @@ describe("sidebar", () => {
 
 describe("current property", () => {
   it("is chosen from the picker, shown in the breadcrumb, restored on load and cleared by Change", async () => {
-    current = await openPage(browser);
+    current = await suite.open();
     const { page } = current;
-    await signIn(page, web.server);
+    await signIn(page, suite.web.server);
     await openShell(page);
     const cards = page.locator(".property-card");
     await cards.first().waitFor();
@@ -177,7 +160,7 @@ describe("current property", () => {
     await cards.filter({ hasText: "Blog" }).click();
     await page.locator(".current-property-url", { hasText: "https://blog.example" }).waitFor();
     const stored = JSON.parse((await storage(page, ["currentProperty"])).currentProperty ?? "null");
-    expect(stored).toEqual({ unique_id: web.propertyIds[1], website_url: "https://blog.example" });
+    expect(stored).toEqual({ unique_id: suite.web.propertyIds[1], website_url: "https://blog.example" });
     expect(await page.locator(".property-card").count()).toBe(0);
 
     await page.reload();
@@ -190,9 +173,9 @@ describe("current property", () => {
   });
 
   it("keeps every open tab in step", async () => {
-    current = await openPage(browser);
+    current = await suite.open();
     const { page: a, context } = current;
-    await signIn(a, web.server);
+    await signIn(a, suite.web.server);
     await openShell(a);
     const b = await context.newPage();
     watch(b, current.problems);
@@ -217,9 +200,9 @@ describe("current property", () => {
 
 describe("date range", () => {
   it("defaults to the last 7 days and is kept while navigating", async () => {
-    current = await openPage(browser);
+    current = await suite.open();
     const { page } = current;
-    await signIn(page, web.server);
+    await signIn(page, suite.web.server);
     await openShell(page);
     const select = page.getByLabel("Date range");
     expect(await select.inputValue()).toBe("last_7_days");
@@ -239,9 +222,9 @@ describe("date range", () => {
 
 describe("keyboard", () => {
   it("skips to the content and picks a property without a mouse", async () => {
-    current = await openPage(browser);
+    current = await suite.open();
     const { page } = current;
-    await signIn(page, web.server);
+    await signIn(page, suite.web.server);
     await openShell(page);
     await page.locator(".property-card").first().waitFor();
     await page.keyboard.press("Tab");

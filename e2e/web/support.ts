@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
+import { launchPlainBrowser } from "../browser";
 import { login, type RunningServer, runCli, startServer } from "../harness";
 
 export const OWNER = { email: "owner@example.com", password: "correct-horse-battery-staple" };
@@ -71,6 +73,51 @@ export async function openPage(browser: Browser, options: BrowserContextOptions 
   const problems: string[] = [];
   watch(page, problems);
   return { page, context, problems, close: () => context.close() };
+}
+
+export interface BrowserSuite {
+  readonly web: WebServer;
+  readonly browser: Browser;
+  /** Opens the test's page (openPage); after the test it must have seen no problems, and closes. */
+  open(options?: BrowserContextOptions): Promise<WatchedPage>;
+}
+
+/** The frame of a browser test file: one server with `sites`, one browser, a watched page per test. */
+export function browserSuite(sites: SiteSpec[], seed?: SeedHook): BrowserSuite {
+  let web: WebServer | undefined;
+  let browser: Browser | undefined;
+  let current: WatchedPage | undefined;
+  beforeAll(async () => {
+    web = await startWebServer(sites, seed);
+    browser = await launchPlainBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await web?.stop();
+  });
+  afterEach(async () => {
+    const page = current;
+    current = undefined;
+    if (!page) return;
+    expect(page.problems).toEqual([]);
+    await page.close();
+  });
+  const started = <T>(v: T | undefined): T => {
+    if (v === undefined) throw new Error("the browser suite has not started (use it inside tests)");
+    return v;
+  };
+  return {
+    get web() {
+      return started(web);
+    },
+    get browser() {
+      return started(browser);
+    },
+    async open(options) {
+      current = await openPage(started(browser), options);
+      return current;
+    },
+  };
 }
 
 /** Records console errors and uncaught errors of a page, except the expected failed calls. */
