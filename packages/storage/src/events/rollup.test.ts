@@ -12,7 +12,7 @@ import { generateEvents } from "@lookout/traffic";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { referenceRollupSql } from "./duckdb-rollup.js";
-import { type DuckDbEventStore, openDuckDbEventStore } from "./duckdb-store.js";
+import { type DuckDbEventStore, type DuckDbOptions, openDuckDbEventStore } from "./duckdb-store.js";
 import { event } from "./fixtures.js";
 
 type ValueOf<A> = A extends fc.Arbitrary<infer T> ? T : never;
@@ -110,11 +110,27 @@ const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
-async function openTemp(rollupDelayMs: number, rebuildChunkEvents = 60): Promise<DuckDbEventStore> {
+/** A fresh database path in a directory removed after the file's tests. */
+function tempPath(): string {
   const dir = mkdtempSync(join(tmpdir(), "lookout-rollup-"));
   dirs.push(dir);
+  return join(dir, "events.duckdb");
+}
+
+async function openTemp(rollupDelayMs: number, rebuildChunkEvents = 60): Promise<DuckDbEventStore> {
   // Small rebuild chunks by default: rebuildRollups() splits visitors across several passes.
-  return openDuckDbEventStore(join(dir, "events.duckdb"), { rollupDelayMs, rebuildChunkEvents });
+  return openDuckDbEventStore(tempPath(), { rollupDelayMs, rebuildChunkEvents });
+}
+
+/** A store at a fresh path holding generated traffic, and that path (to open it again). */
+async function loadGenerated(
+  opts: DuckDbOptions,
+  traffic: Parameters<typeof generateEvents>[0],
+): Promise<{ path: string; loader: DuckDbEventStore }> {
+  const path = tempPath();
+  const loader = await openDuckDbEventStore(path, opts);
+  for (const batch of generateEvents(traffic)) await loader.append(batch);
+  return { path, loader };
 }
 
 /**
@@ -215,20 +231,10 @@ describe("incremental rollups equal a full rebuild", { timeout: 120_000 }, () =>
   });
 
   it("rebuilds in many chunks within a small memory limit (memory does not grow with the chunk count)", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "lookout-rollup-"));
-    dirs.push(dir);
-    const path = join(dir, "events.duckdb");
-    const loader = await openDuckDbEventStore(path, { rollupDelayMs: 2_000_000_000 });
-    for (const batch of generateEvents({
-      property: "big",
-      days: 30,
-      visitors: 10_000,
-      seed: 3,
-      batchSize: 50_000,
-      maxEvents: 60_000,
-    })) {
-      await loader.append(batch);
-    }
+    const { path, loader } = await loadGenerated(
+      { rollupDelayMs: 2_000_000_000 },
+      { property: "big", days: 30, visitors: 10_000, seed: 3, batchSize: 50_000, maxEvents: 60_000 },
+    );
     await loader.rebuildRollups();
     const before = await snapshot(loader);
     await loader.close();
@@ -243,20 +249,10 @@ describe("incremental rollups equal a full rebuild", { timeout: 120_000 }, () =>
   }, 240_000);
 
   it("catches up on batches an interrupted import left unrolled, a group of batches at a time", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "lookout-rollup-"));
-    dirs.push(dir);
-    const path = join(dir, "events.duckdb");
-    const loader = await openDuckDbEventStore(path, { rollupDelayMs: 0 });
-    for (const batch of generateEvents({
-      property: "late",
-      days: 10,
-      visitors: 300,
-      seed: 5,
-      batchSize: 400,
-      maxEvents: 4_000,
-    })) {
-      await loader.append(batch);
-    }
+    const { path, loader } = await loadGenerated(
+      { rollupDelayMs: 0 },
+      { property: "late", days: 10, visitors: 300, seed: 5, batchSize: 400, maxEvents: 4_000 },
+    );
     const before = await snapshot(loader);
     // As if the process died before any rollup: no rollup rows, nothing marked rolled up.
     for (const sql of [
