@@ -30,6 +30,7 @@ import {
   rollupBatches,
 } from "./duckdb-rollup.js";
 import type { CompiledQuery, EventStore, EventsQuery, RecentSession } from "./event-store.js";
+import { mergeProfiles } from "./visitor-profiles.js";
 
 /** Bump when the rollup tables change shape or meaning: migrate() recreates them from events. */
 export const ROLLUP_VERSION = "2"; // 2: pkey
@@ -377,26 +378,4 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
   };
   await store.migrate();
   return store;
-}
-
-/** Folds several profiles of one visitor in a batch into one, in order (ON CONFLICT may not touch a row twice). */
-function mergeProfiles(profiles: readonly VisitorProfile[]): VisitorProfile[] {
-  const byKey = new Map<string, VisitorProfile>();
-  for (const p of profiles) {
-    const key = JSON.stringify([p.property, p.client_id]);
-    const prev = byKey.get(key);
-    if (!prev) {
-      byKey.set(key, { ...p, traits: { ...p.traits } });
-      continue;
-    }
-    byKey.set(key, {
-      ...prev,
-      email: p.email || prev.email,
-      name: p.name || prev.name,
-      traits: { ...prev.traits, ...p.traits },
-      first_seen: p.first_seen < prev.first_seen ? p.first_seen : prev.first_seen,
-      last_seen: p.last_seen > prev.last_seen ? p.last_seen : prev.last_seen,
-    });
-  }
-  return [...byKey.values()];
 }
