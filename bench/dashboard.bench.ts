@@ -204,9 +204,10 @@ async function database(n: number): Promise<{ path: string; side: Sidecar }> {
   return { path, side };
 }
 
-async function measure(store: DuckDbEventStore) {
+async function measure(store: DuckDbEventStore, dayRollups = true, runs = RUNS) {
+  const ctx = { ...CTX, dayRollups };
   const entries = Object.entries(dashboardSpecs(PROPERTY));
-  const dashboard = () => Promise.all(entries.map(([, spec]) => runStats(store, spec, CTX)));
+  const dashboard = () => Promise.all(entries.map(([, spec]) => runStats(store, spec, ctx)));
   // Warm-up: the first runs pay for reading column segments from disk.
   for (let i = 0; i < 3; i++) await dashboard();
   // One query at a time, to see where the time goes.
@@ -215,14 +216,14 @@ async function measure(store: DuckDbEventStore) {
     const times: number[] = [];
     for (let i = 0; i < 7; i++) {
       const t = performance.now();
-      await runStats(store, spec, CTX);
+      await runStats(store, spec, ctx);
       times.push(performance.now() - t);
     }
     perQuery[name] = r1(pct(times, 50));
   }
   const totals: number[] = [];
   const cpu: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < runs; i++) {
     const c = process.cpuUsage();
     const t = performance.now();
     await dashboard();
@@ -230,7 +231,7 @@ async function measure(store: DuckDbEventStore) {
     const used = process.cpuUsage(c);
     cpu.push((used.user + used.system) / 1000);
   }
-  const top = (await runStats(store, entries[0]?.[1] as never, CTX)) as Record<string, { value: number; comparison: number }>;
+  const top = (await runStats(store, entries[0]?.[1] as never, ctx)) as Record<string, { value: number; comparison: number }>;
   return { queries: entries.length, totals, cpu, perQuery, top };
 }
 
@@ -238,8 +239,18 @@ const results: Record<string, unknown> = {};
 for (const n of sizes) {
   const { path, side } = await database(n);
   const store = await openDuckDbEventStore(path);
+  // What a running server keeps up to date in the background (duckdb-day-rollup.ts).
+  const t0 = performance.now();
+  await store.buildDayRollups(PROPERTY, CTX.timezone);
+  const dayRollups = {
+    build_s: r1((performance.now() - t0) / 1000),
+    rows: Number((await store.query<{ n: number }>({ sql: "SELECT count(*) AS n FROM day_rollup", params: {} }))[0]?.n ?? 0),
+  };
+  console.log(`  day rollups: ${fmt(dayRollups.rows)} rows, built in ${dayRollups.build_s} s`);
   const loadBefore = loadavg()[0] ?? 0;
   const m = await measure(store);
+  // The same dashboard from the visit rollups alone: what the day rollups save.
+  const plain = await measure(store, false, Math.min(RUNS, 10));
   await store.close();
   const budget = BUDGET_MS.find(([max]) => n <= max)?.[1] ?? null;
   const p95 = pct(m.totals, 95);
@@ -258,6 +269,12 @@ for (const n of sizes) {
     cpu_ms_p50: r1(pct(m.cpu, 50)),
     loadavg_1m: [r1(loadBefore), r1(loadavg()[0] ?? 0)],
     per_query_p50_ms: m.perQuery,
+    day_rollups: dayRollups,
+    without_day_rollups: {
+      p50_ms: r1(pct(plain.totals, 50)),
+      p95_ms: r1(pct(plain.totals, 95)),
+      per_query_p50_ms: plain.perQuery,
+    },
     visitors: m.top.visitors?.value,
     visits: m.top.visits?.value,
     pageviews: m.top.pageviews?.value,
@@ -270,6 +287,7 @@ for (const n of sizes) {
       `(budget ${budget ?? "-"} ms: ${r.within_budget === null ? "n/a" : r.within_budget ? "pass" : "MISS"}); ` +
       `one query at a time ${r.sequential_ms} ms; CPU ${r.cpu_ms_p50} ms a dashboard (load ${r.loadavg_1m.join(" -> ")})`,
   );
+  console.log(`             without day rollups: p50 ${r.without_day_rollups.p50_ms} ms, p95 ${r.without_day_rollups.p95_ms} ms`);
   console.log(
     `             slowest: ${Object.entries(m.perQuery)
       .sort((a, b) => b[1] - a[1])

@@ -19,6 +19,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type CompileContext, compileQuery } from "./compile.js";
 import type { SqlDialect } from "./dialects.js";
+import { midnightAtOrBefore } from "./day-rollup.js";
 import { QueryError } from "./errors.js";
 import { prettySql, sqlProblems } from "./sql-checks.js";
 
@@ -323,6 +324,62 @@ describe("printed SQL", () => {
   });
 });
 
+describe("day rollups", () => {
+  /** Day rows up to three days before "now" (Berlin, spring-forward inside the 90 days). */
+  const DAYS: CompileContext = { ...CTX, dayRollupThrough: Date.parse("2024-03-30T23:00:00Z") };
+  const uses = (spec: SpecIn, ctx: CompileContext = DAYS) => compile(spec, "duckdb", ctx).sql.includes("day_rollup");
+  const cases: Record<string, SpecIn> = {
+    aggregate_previous_period: {
+      kind: "aggregate",
+      date_range: { preset: "last_90_days" },
+      comparison: "previous_period",
+      metrics: ["visitors", "visits", "pageviews", "views_per_visit", "bounce_rate", "visit_duration"],
+    },
+    timeseries_day: {
+      kind: "timeseries",
+      date_range: { preset: "last_90_days" },
+      interval: "day",
+      metrics: ["visitors", "pageviews"],
+    },
+    breakdown_page: {
+      kind: "breakdown",
+      date_range: { preset: "last_90_days" },
+      dimensions: ["page"],
+      metrics: ["visitors", "pageviews", "time_on_page"],
+    },
+    breakdown_event_name: {
+      kind: "breakdown",
+      date_range: { preset: "last_30_days" },
+      dimensions: ["event_name"],
+      metrics: ["visitors", "events"],
+    },
+  };
+  for (const [name, spec] of Object.entries(cases)) {
+    it(`duckdb: day_rollups_${name}`, async () => {
+      const c = compile(spec, "duckdb", DAYS);
+      expect(c.sql).toContain("day_rollup");
+      expect(sqlProblems(c, "duckdb", PROPERTY, MAX_ROWS)).toEqual([]);
+      const head = Object.entries(c.params)
+        .map(([k, val]) => `-- ${k} = ${JSON.stringify(val)}${c.keyParams?.includes(k) ? " (bound as the property's key)" : ""}`)
+        .join("\n");
+      await expect(`${head}\n${prettySql(c.sql)}\n`).toMatchFileSnapshot(`./__snapshots__/sql/duckdb/day_rollups_${name}.sql`);
+    });
+  }
+
+  it("are read only where their rows answer the query exactly", () => {
+    expect(uses({ kind: "aggregate" })).toBe(true);
+    expect(uses({ kind: "breakdown", dimensions: ["country"] })).toBe(true);
+    // Filters, goal conversions, props, hourly charts, no rows for the range: the visit rollups.
+    expect(uses({ kind: "aggregate", filters: [{ dimension: "country", op: "is", values: ["DE"] }] })).toBe(false);
+    expect(uses({ kind: "aggregate", metrics: ["visitors", "conversions"], goal: "signup" })).toBe(false);
+    expect(uses({ kind: "breakdown", dimensions: ["prop:plan"] })).toBe(false);
+    expect(uses({ kind: "timeseries", interval: "hour", date_range: { preset: "last_7_days" } })).toBe(false);
+    expect(uses({ kind: "aggregate", date_range: { preset: "today" } })).toBe(false);
+    expect(uses({ kind: "aggregate" }, CTX)).toBe(false);
+    expect(compile({ kind: "aggregate" }, "clickhouse", DAYS).sql).not.toContain("day_rollup");
+  });
+});
+
 describe("too many buckets", () => {
   const tooFine: [string, SpecIn, CompileContext?][] = [
     ["minutes over a week", { kind: "timeseries", interval: "minute", date_range: { preset: "last_7_days" } }],
@@ -398,6 +455,7 @@ const specArb = fc
     offset: fc.nat(1000),
     tz: fc.constantFrom("UTC", "Europe/Berlin", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe"),
     now: fc.date({ min: new Date("2021-01-01T00:00:00Z"), max: new Date("2030-01-01T00:00:00Z"), noInvalidDate: true }),
+    through: fc.option(fc.integer({ min: -400, max: 10 }), { nil: undefined }),
   })
   .map((r) => {
     const spec: QuerySpecInput = {
@@ -414,7 +472,9 @@ const specArb = fc
     if (r.kind !== "breakdown" && r.preset !== "all_time" && r.comparison) spec.comparison = r.comparison;
     if (r.metrics.includes("conversions") || r.metrics.includes("conversion_rate")) spec.goal = `${MARK}goal'`;
     if (r.order !== undefined) spec.order = { by: r.order ? "dimension" : (r.metrics[0] as string), direction: "asc" } as never;
-    return { spec, ctx: { timezone: r.tz, now: r.now } satisfies CompileContext };
+    // Day rollups ending some days before or after "now", on a local midnight.
+    const through = r.through === undefined ? undefined : midnightAtOrBefore(r.tz, r.now.getTime() + r.through * 86_400_000);
+    return { spec, ctx: { timezone: r.tz, now: r.now, dayRollupThrough: through } satisfies CompileContext };
   });
 
 describe("safety rules on random specs", () => {

@@ -26,6 +26,14 @@ import {
   type ResolvedRange,
   resolveDateRange,
 } from "./date-range.js";
+import {
+  ANY_DIM,
+  additiveIngredients,
+  dayRollupSelect,
+  ingredientColumn,
+  localDayNumber,
+  midnightAtOrBefore,
+} from "./day-rollup.js";
 import { DIALECTS, type SqlDialect } from "./dialects.js";
 import { isSingleIs, rowCondition, sortFilters } from "./filters.js";
 import { int, Params } from "./params.js";
@@ -42,7 +50,13 @@ export interface CompiledQuery {
   keyParams?: string[];
 }
 
-export type CompileContext = RangeContext;
+export interface CompileContext extends RangeContext {
+  /**
+   * Where the store's day rollups for this property and timezone end (a local midnight, epoch ms;
+   * every day before it is there), or undefined when it keeps none: see day-rollup.ts.
+   */
+  dayRollupThrough?: number | undefined;
+}
 
 export interface CompiledStats extends CompiledQuery {
   kind: QueryKind;
@@ -101,7 +115,7 @@ export function compileQuery(spec: QuerySpec, dialect: SqlDialect, ctx: CompileC
    * branch then has a constant period and period start, so the engine neither evaluates a CASE per
    * row nor hashes rows by period, and an aggregate branch is a plain, ungrouped aggregate.
    */
-  function statement(s: Scope, period: number | null): string {
+  function statement(s: Scope, period: number | null, only?: (keyof Ingredients)[]): string {
     // --- the grain's own relation -------------------------------------------------------------
     const prevCol = fastPrevColumn();
     let base: string;
@@ -232,6 +246,18 @@ export function compileQuery(spec: QuerySpec, dialect: SqlDialect, ctx: CompileC
     };
     const select: string[] = [];
     const groupBy: string[] = [];
+    if (only) {
+      // One half of a split period (periodStatement): grouped, the ingredients left unfinished.
+      if (spec.kind === "timeseries" && interval) {
+        select.push(`${s.bucket(interval, "start_ts")} AS k`);
+        groupBy.push("k");
+      } else if (spec.kind === "breakdown") {
+        select.push(`${dimExpr} AS dim`);
+        groupBy.push("dim");
+      }
+      for (const i of only) select.push(`${ing[i]} AS ${ingredientColumn(i)}`);
+      return `SELECT ${select.join(", ")} FROM ${from}${groupBy.length > 0 ? ` GROUP BY ${groupBy.join(", ")}` : ""}`;
+    }
     if (period !== null) select.push(`${period} AS period`);
     if (spec.kind === "timeseries" && interval) {
       // Grouped by the bucket key, labelled once per group.
@@ -263,8 +289,8 @@ export function compileQuery(spec: QuerySpec, dialect: SqlDialect, ctx: CompileC
   }
   let sql =
     periods.length > 1
-      ? `SELECT * FROM (${periods.map((x, i) => statement(new Scope(d, p, spec.property, [x], ctx.timezone), i)).join(" UNION ALL ")})`
-      : statement(s, null);
+      ? `SELECT * FROM (${periods.map((x, i) => periodStatement(x, i)).join(" UNION ALL ")})`
+      : periodStatement(periods[0] as Period, null);
   if (order.length > 0) sql += ` ORDER BY ${order.join(", ")}`;
   sql += ` ${d.limit(int(Math.max(1, limit)), int(spec.kind === "breakdown" ? spec.offset : 0))}`;
 
@@ -284,6 +310,62 @@ export function compileQuery(spec: QuerySpec, dialect: SqlDialect, ctx: CompileC
     buckets,
     comparisonBuckets,
   };
+
+  /**
+   * One period's SELECT. Where day rollups can answer it (dayRollupDim), its whole days up to
+   * where the store has them are read from there and only the rest from the visit rollups, each
+   * half summing the metrics' ingredients, which the outer SELECT finishes.
+   */
+  function periodStatement(x: Period, index: number | null): string {
+    const dim = dayRollupDim();
+    const only = dim === null ? null : additiveIngredients(spec.metrics);
+    const tz = ctx.timezone;
+    const through = ctx.dayRollupThrough ?? Number.NEGATIVE_INFINITY;
+    const to = Math.min(through, midnightAtOrBefore(tz, x.to));
+    if (dim === null || only === null || midnightAtOrBefore(tz, x.from) !== x.from || to <= x.from) {
+      return statement(new Scope(d, p, spec.property, [x], tz), index);
+    }
+    const key = spec.kind === "breakdown" ? "dim" : spec.kind === "timeseries" ? "k" : null;
+    const head = dayRollupSelect({
+      property: s.property,
+      tz: p.add(tz),
+      dim: p.add(dim),
+      fromDay: localDayNumber(tz, x.from),
+      toDay: localDayNumber(tz, to),
+      key: spec.kind === "breakdown" ? "value" : spec.kind === "timeseries" ? "lday" : null,
+      keyAlias: key ?? "",
+      ingredients: only,
+    });
+    const rest =
+      to < x.to ? statement(new Scope(d, p, spec.property, [{ from: to, to: x.to, countFrom: x.from }], tz), null, only) : null;
+    const total: Ingredients = {
+      visitors: `sum(${ingredientColumn("visitors")})`,
+      visits: `sum(${ingredientColumn("visits")})`,
+      pageviews: `sum(${ingredientColumn("pageviews")})`,
+      engagedMs: `sum(${ingredientColumn("engagedMs")})`,
+      events: `sum(${ingredientColumn("events")})`,
+      bounces: `sum(${ingredientColumn("bounces")})`,
+      durationSum: `sum(${ingredientColumn("durationSum")})`,
+      conversions: "NULL",
+    };
+    const select: string[] = [];
+    if (index !== null) select.push(`${index} AS period`);
+    if (key === "k" && interval) select.push(`${d.label(interval, "k")} AS bucket`);
+    if (key === "dim") select.push("dim");
+    for (const m of spec.metrics) select.push(`${METRIC_SQL[m](total, d)} AS ${m}`);
+    const inner = rest ? `${head} UNION ALL ${rest}` : head;
+    return `SELECT ${select.join(", ")} FROM (${inner})${key ? ` GROUP BY ${key}` : ""}`;
+  }
+
+  /** The day rollups' `dim` that answers this query, or null when they cannot (day-rollup.ts). */
+  function dayRollupDim(): string | null {
+    if (!d.dayRollups || ctx.dayRollupThrough === undefined || spec.filters.length > 0) return null;
+    if (interval !== null && interval !== "day") return null;
+    if (grain === "sessions") return level?.level === "session" ? level.column : ANY_DIM;
+    if (grain === "pages") return "path";
+    if (grain === "events") return "name";
+    return null;
+  }
 
   /** The visit columns a grain reads, renamed where they would clash with the grain's own. */
   function sessionColumnsFor(g: Grain): string[] {

@@ -68,6 +68,8 @@ export interface Dialect {
   readonly eventVkey: string;
   /** Whether derived rows carry prev_* columns (exact visitors by a filtered COUNT). */
   readonly prevColumns: boolean;
+  /** Whether the store keeps day rollups (day-rollup.ts). */
+  readonly dayRollups: boolean;
   /** Joins `right` to `left` on skey, keeping `columns`. */
   join(left: string, right: string, kind: "inner" | "left", columns: readonly string[]): string;
 }
@@ -127,6 +129,7 @@ export const duckdb: Dialect = {
   eventSkey: "skey",
   eventVkey: "vkey",
   prevColumns: true,
+  dayRollups: true,
   join: (left, right, kind) => `${left} ${kind === "left" ? "LEFT JOIN" : "JOIN"} ${right} USING (skey)`,
 };
 
@@ -216,6 +219,7 @@ export const clickhouse: Dialect = {
   eventSkey: "session_id",
   eventVkey: "visitor_id",
   prevColumns: false,
+  dayRollups: false,
   join: (left, right, kind, columns) =>
     `(SELECT ${columns.join(", ")} FROM ${left} ANY ${kind === "left" ? "LEFT" : "INNER"} JOIN ${right} USING (skey))`,
 };

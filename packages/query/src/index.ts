@@ -11,6 +11,7 @@ export {
   type ResolvedRange,
   resolveDateRange,
 } from "./date-range.js";
+export * from "./day-rollup.js";
 export { clickhouse, DIALECTS, type Dialect, duckdb, type SqlDialect } from "./dialects.js";
 export { QueryError } from "./errors.js";
 export * from "./tables.js";

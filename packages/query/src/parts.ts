@@ -12,6 +12,12 @@ const DAY = 86_400_000;
 export interface Period {
   from: number;
   to: number;
+  /**
+   * Where the period's visitors are counted from, when the statement reads only a later part of
+   * it (the rest comes from day rollups, day-rollup.ts): a visitor counts on a visit whose prev_*
+   * is before this. Defaults to `from`.
+   */
+  countFrom?: number;
 }
 
 /** What every printer helper needs: the dialect, the parameters, the property and the periods. */
@@ -29,7 +35,7 @@ export class Scope {
     readonly timezone: string,
   ) {
     this.property = p.add(property, d.propertyParam);
-    this.hullFrom = Math.min(...periods.map((x) => x.from));
+    this.hullFrom = Math.min(...periods.map((x) => x.countFrom ?? x.from));
     this.hullTo = Math.max(...periods.map((x) => x.to));
   }
 
@@ -92,7 +98,7 @@ export class Scope {
   periodStart(): string {
     const [cur, cmp] = this.periods;
     if (!cur) throw new Error("no period");
-    if (!cmp) return this.p.ts(cur.from);
+    if (!cmp) return this.p.ts(cur.countFrom ?? cur.from);
     return `CASE WHEN start_ts >= ${this.p.ts(cur.from)} THEN ${this.p.ts(cur.from)} ELSE ${this.p.ts(cmp.from)} END`;
   }
 }

@@ -6,7 +6,7 @@
 import type { CompiledQuery } from "./compile.js";
 import type { SqlDialect } from "./dialects.js";
 
-export const READ_TABLES = ["events", "sessions", "session_pages", "session_events"] as const;
+export const READ_TABLES = ["events", "sessions", "session_pages", "session_events", "day_rollup"] as const;
 
 /** The string literals the compiler may print itself (event names, formats, units, the UTC zone). */
 export const ALLOWED_LITERALS = new Set([

@@ -3,7 +3,15 @@
 // columns only it stores, and how a table is laid out. The ClickHouse text targets 18.16: no Map
 // type there, so props are the Nested pair props.key / props.value (Array(String) each).
 
-import { DERIVED_TABLES, type DerivedColumnType, type DerivedTable, type SqlDialect } from "@lookout/query";
+import {
+  DAY_ROLLUP_COLUMNS,
+  DAY_ROLLUP_STATE_DDL,
+  DAY_ROLLUP_TABLE,
+  DERIVED_TABLES,
+  type DerivedColumnType,
+  type DerivedTable,
+  type SqlDialect,
+} from "@lookout/query";
 import { type ColumnType, EVENT_COLUMNS } from "@lookout/schema";
 
 interface DialectDdl {
@@ -92,6 +100,7 @@ const DERIVED_TYPES: Record<DerivedColumnType, string> = {
   timestamp: "TIMESTAMP",
   float64: "DOUBLE",
   int32: "INTEGER",
+  int64: "BIGINT",
   bool: "BOOLEAN",
 };
 
@@ -101,6 +110,12 @@ export function derivedDdl(name: DerivedTable): string {
   return table(name, cols, "");
 }
 
+/** DuckDB: the day rollups and where each property's end (@lookout/query day-rollup.ts). */
+export function dayRollupDdl(): string[] {
+  const cols = Object.entries(DAY_ROLLUP_COLUMNS).map(([c, type]) => `${c} ${DERIVED_TYPES[type]} NOT NULL`);
+  return [table(DAY_ROLLUP_TABLE, cols, ""), DAY_ROLLUP_STATE_DDL];
+}
+
 /** DuckDB: each property's integer key (dense, assigned by the store on a property's first append). */
 export const PROPERTY_KEYS_DDL =
   "CREATE TABLE IF NOT EXISTS property_keys (property VARCHAR PRIMARY KEY, pkey BIGINT NOT NULL UNIQUE)";
@@ -108,5 +123,5 @@ export const PROPERTY_KEYS_DDL =
 export function allDdl(dialect: SqlDialect): string[] {
   const base = [eventsDdl(dialect), visitorsDdl(dialect)];
   if (dialect !== "duckdb") return base;
-  return [...base, PROPERTY_KEYS_DDL, ...(Object.keys(DERIVED_TABLES) as DerivedTable[]).map(derivedDdl)];
+  return [...base, PROPERTY_KEYS_DDL, ...(Object.keys(DERIVED_TABLES) as DerivedTable[]).map(derivedDdl), ...dayRollupDdl()];
 }

@@ -263,9 +263,10 @@ const NARROW_S = ["property", "vkey", "skey", "start_ts", ...DIM_COLUMNS].join("
 
 /**
  * Brings the rollups up to date with the batches in (afterBatch, uptoBatch], which must already
- * be in `events` in the current transaction.
+ * be in `events` in the current transaction. Returns, per property key, the earliest visit start
+ * the step may have changed (epoch ms): rollup rows that start before it are as they were.
  */
-export async function rollupBatches(w: DuckDBConnection, afterBatch: bigint, uptoBatch: bigint): Promise<void> {
+export async function rollupBatches(w: DuckDBConnection, afterBatch: bigint, uptoBatch: bigint): Promise<Map<bigint, number>> {
   const after = BigInt.asIntN(64, afterBatch).toString();
   const upto = BigInt.asIntN(64, uptoBatch).toString();
   await w.run(
@@ -277,11 +278,17 @@ export async function rollupBatches(w: DuckDBConnection, afterBatch: bigint, upt
       `CREATE OR REPLACE TEMP TABLE _hs AS SELECT ${NARROW_S} FROM sessions SEMI JOIN _tv USING (pkey, vkey)`,
     ].join(";\n"),
   );
+  const lows = new Map<bigint, number>();
+  let loUs: bigint | null = null;
   const lo = await w.runAndReadAll(
-    "SELECT epoch_us(least(min(t.min_ts), min(h.start_ts))) AS lo FROM _t t LEFT JOIN _hs h USING (property, skey)",
+    "SELECT t.pkey, epoch_us(least(min(t.min_ts), min(h.start_ts))) AS lo FROM _t t LEFT JOIN _hs h USING (property, skey) GROUP BY t.pkey",
   );
-  const loUs = lo.getRows()[0]?.[0];
-  if (typeof loUs !== "bigint") return; // nothing appended
+  for (const [pkey, us] of lo.getRows()) {
+    if (typeof pkey !== "bigint" || typeof us !== "bigint") continue;
+    lows.set(pkey, Math.floor(Number(us) / 1000));
+    if (loUs === null || us < loUs) loUs = us;
+  }
+  if (loUs === null) return lows; // nothing appended
   // Rows of visits that started before `lo` cannot change: their prev_* only look further back.
   const since = `make_timestamp(${loUs.toString()})`;
   const recent = (table: string, alias: string) =>
@@ -331,4 +338,5 @@ export async function rollupBatches(w: DuckDBConnection, afterBatch: bigint, upt
       ),
     ].join(";\n"),
   );
+  return lows;
 }

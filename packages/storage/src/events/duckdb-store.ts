@@ -22,6 +22,7 @@ import {
 import { EVENT_COLUMN_NAMES, type EventRow, type VisitorProfile } from "@lookout/schema";
 import { allDdl, derivedDdl } from "./ddl.js";
 import { appendEvents, stringMap, timestampValue } from "./duckdb-append.js";
+import { DAY_ROLLUP_VERSION, DayRollups } from "./duckdb-day-rollup.js";
 import { ReaderPool, rows } from "./duckdb-read.js";
 import {
   transaction as inTransaction,
@@ -60,7 +61,12 @@ export interface DuckDbEventStore extends EventStore {
   rebuildRollups(): Promise<void>;
   /** Folds the WAL into the database file. */
   checkpoint(): Promise<void>;
+  /** Fills the day rollups of a property in a timezone up to the last settled day, now. */
+  buildDayRollups(property: string, timezone: string): Promise<void>;
 }
+
+/** How often settled days are added to the day rollups (duckdb-day-rollup.ts). */
+const DAY_FILL_EVERY_MS = 5 * 60_000;
 
 export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {}): Promise<DuckDbEventStore> {
   // A checkpoint inside a commit stalls the collector; let the WAL grow further between them.
@@ -86,6 +92,11 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
   let timer: NodeJS.Timeout | null = null;
   let tail: Promise<unknown> = Promise.resolve();
   let closed = false;
+  const days = new DayRollups(() => scheduleDays(1_000));
+  let dayTimer: NodeJS.Timeout | null = null;
+  let dayTimerAt = 0;
+  /** Rebuilds in progress: day rollups wait, since a rebuild ends by dropping them. */
+  let dayPause = 0;
 
   /** Runs `fn` after every earlier write; failures do not block later writes. */
   function write<T>(fn: () => Promise<T>): Promise<T> {
@@ -100,7 +111,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
   /** Rolls up the batches after `rolled` up to `upto`, inside the caller's transaction on `c`. */
   async function rollupTo(upto: bigint, c: DuckDBConnection = writer): Promise<void> {
     if (rolled >= upto) return;
-    await rollupBatches(c, rolled, upto);
+    await days.invalidate(c, await rollupBatches(c, rolled, upto));
     await c.run("INSERT OR REPLACE INTO lookout_meta VALUES ('rolled_batch', $v)", { v: upto.toString() });
   }
 
@@ -117,6 +128,44 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
     rolling = run.catch(() => undefined);
     return run;
   };
+
+  /**
+   * Runs `fn` one at a time with the rollups, on their connection (the writer when rollups run
+   * inside appends), so that it never races one.
+   */
+  function withRollups<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
+    if (rollupDelay === 0) return write(() => fn(writer));
+    const run = rolling.then(() => {
+      if (closed) throw new Error("event store is closed");
+      return fn(roller);
+    });
+    rolling = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  /** Fills day rollups a day per turn, so that rollups queued meanwhile run in between. */
+  async function fillDays(only?: { pkey: bigint; tz: string }): Promise<void> {
+    while (!closed && dayPause === 0 && (await withRollups((c) => days.step(c, Date.now(), only)))) {}
+  }
+
+  function scheduleDays(delay: number): void {
+    if (closed) return;
+    if (dayTimer) {
+      if (dayTimerAt <= Date.now() + delay) return;
+      clearTimeout(dayTimer);
+    }
+    dayTimerAt = Date.now() + delay;
+    dayTimer = setTimeout(() => {
+      dayTimer = null;
+      fillDays()
+        .catch(() => undefined)
+        .finally(() => scheduleDays(DAY_FILL_EVERY_MS));
+    }, delay);
+    dayTimer.unref();
+  }
 
   function scheduleRollup(): void {
     if (timer || closed) return;
@@ -180,12 +229,19 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
         for (const r of await rows(writer, "SELECT property, pkey::VARCHAR AS pkey FROM property_keys")) {
           keys.set(String(r.property), BigInt(String(r.pkey)));
         }
+        await days.load(writer);
         const max = await rows(writer, "SELECT coalesce(max(batch), 0)::VARCHAR AS b FROM events");
         batch = BigInt(String(max[0]?.b ?? "0"));
         committed = batch;
         const meta = Object.fromEntries(
           (await rows(writer, "SELECT key, value FROM lookout_meta")).map((r) => [String(r.key), String(r.value)]),
         );
+        if (meta.day_rollup_version !== DAY_ROLLUP_VERSION) {
+          await transaction(async () => {
+            await days.reset(writer);
+            await writer.run("INSERT OR REPLACE INTO lookout_meta VALUES ('day_rollup_version', $v)", { v: DAY_ROLLUP_VERSION });
+          });
+        }
         if (meta.rollup_version !== ROLLUP_VERSION) {
           await transaction(async () => {
             for (const t of ["sessions", "session_pages", "session_events"] as const) {
@@ -197,6 +253,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
           await rebuildAll(writer, {
             chunkEvents: opts.rebuildChunkEvents,
             finish: async () => {
+              await days.reset(writer);
               await writer.run("INSERT OR REPLACE INTO lookout_meta VALUES ('rollup_version', $v)", { v: ROLLUP_VERSION });
               await writer.run("INSERT OR REPLACE INTO lookout_meta VALUES ('rolled_batch', $v)", { v: batch.toString() });
             },
@@ -332,27 +389,47 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
 
     // The property's key stays in property_keys (it maps an id, holds no data): data appended
     // later under the same id gets the same key.
-    deleteProperty: (property) =>
-      write(() =>
+    deleteProperty: async (property) => {
+      await write(() =>
         transaction(async () => {
           for (const t of ["events", "visitors", "sessions", "session_pages", "session_events"]) {
             await writer.run(`DELETE FROM ${t} WHERE property = $p`, { p: property });
           }
         }),
-      ),
+      );
+      const k = keys.get(property);
+      if (k !== undefined) await withRollups((c) => transaction(() => days.forget(c, k), c));
+    },
 
     rebuildRollups: async () => {
-      await rolling;
-      await write(() =>
-        rebuildAll(writer, {
-          chunkEvents: opts.rebuildChunkEvents,
-          finish: () =>
-            writer
-              .run("INSERT OR REPLACE INTO lookout_meta VALUES ('rolled_batch', $v)", { v: batch.toString() })
-              .then(() => undefined),
-        }),
-      );
-      rolled = batch;
+      dayPause++;
+      try {
+        await rolling;
+        await write(() =>
+          rebuildAll(writer, {
+            chunkEvents: opts.rebuildChunkEvents,
+            finish: async () => {
+              await days.reset(writer);
+              await writer.run("INSERT OR REPLACE INTO lookout_meta VALUES ('rolled_batch', $v)", { v: batch.toString() });
+            },
+          }),
+        );
+        rolled = batch;
+      } finally {
+        dayPause--;
+      }
+    },
+
+    dayRollupThrough: (property, timezone) => {
+      const k = keys.get(property);
+      return k === undefined ? undefined : days.through(k, timezone);
+    },
+
+    buildDayRollups: async (property, timezone) => {
+      const pkey = keys.get(property);
+      if (pkey === undefined) return;
+      days.through(pkey, timezone);
+      await fillDays({ pkey, tz: timezone });
     },
 
     checkpoint: () => write(() => writer.run("CHECKPOINT").then(() => undefined)),
@@ -361,6 +438,8 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
       if (closed) return;
       if (timer) clearTimeout(timer);
       timer = null;
+      if (dayTimer) clearTimeout(dayTimer);
+      dayTimer = null;
       await write(async () => undefined).catch(() => undefined);
       await rollupNow().catch(() => undefined);
       await write(() => writer.run("CHECKPOINT").then(() => undefined)).catch(() => undefined);

@@ -56,6 +56,12 @@ export interface EventStore {
   visitor(property: string, clientId: string): Promise<VisitorProfile | null>;
   /** Each visitor's latest session among events since `since`. */
   recentSessions(since: Date): Promise<RecentSession[]>;
+  /**
+   * Where the adapter's day rollups of this property in this timezone end (@lookout/query
+   * day-rollup.ts), or undefined without any; asking may start filling them. Optional: adapters
+   * without day rollups leave it out.
+   */
+  dayRollupThrough?(property: string, timezone: string): number | undefined;
   /** Deletes every event and profile of a property (property deletion). */
   deleteProperty(property: string): Promise<void>;
   close(): Promise<void>;

@@ -16,6 +16,8 @@ export interface StatsContext {
   now?: Date;
   /** Where all_time starts (the property's creation). */
   earliest?: Date;
+  /** Read whole days from the store's day rollups where it has them (default true). */
+  dayRollups?: boolean;
 }
 
 export interface MetricValue {
@@ -114,7 +116,12 @@ export function compileFor(store: EventStore, spec: QuerySpec | QuerySpecInput, 
 }
 
 function compileParsed(store: EventStore, spec: QuerySpec, ctx: StatsContext): CompiledStats {
-  return compileQuery(spec, store.dialect, { timezone: ctx.timezone, now: ctx.now ?? new Date(), earliest: ctx.earliest });
+  return compileQuery(spec, store.dialect, {
+    timezone: ctx.timezone,
+    now: ctx.now ?? new Date(),
+    earliest: ctx.earliest,
+    dayRollupThrough: ctx.dayRollups === false ? undefined : store.dayRollupThrough?.(spec.property, ctx.timezone),
+  });
 }
 
 export async function runStats(store: EventStore, spec: QuerySpec | QuerySpecInput, ctx: StatsContext): Promise<StatsResult> {

@@ -1,0 +1,191 @@
+// Day rollups (DuckDB): the visit rollups (tables.ts) summed per property, timezone, local day,
+// dimension value and local day of the visitor's previous visit with that value. A 90-day
+// dashboard at 100M events reads ~24M visit rows per panel; the same panel from day rollups reads
+// the few rows per day and value that remain once visits with the same previous-visit day are
+// summed. This module owns the table's shape, the SQL that fills it for a span of days, and the
+// part of a query it answers.
+//
+// Why it stays exact: a visitor counts in a range starting at A on their first visit in it, i.e.
+// on the visit whose prev_* is before A (tables.ts). When A is a local midnight, "prev before A"
+// is "prev's local day before A's local day", so the rows keyed by prev_lday answer it for every
+// range that starts on a day boundary, and the count is additive over any split of the range's
+// visits. A query therefore reads whole days from here and the rest (the partial last day, days
+// not materialized yet) from the visit rollups with the same "prev before A" test, and sums both.
+// The other metrics the rows carry are plain sums. Filtered queries, goal conversions and hour or
+// minute charts read the visit rollups as before.
+import type { Metric } from "@lookout/schema";
+import type { Ingredients } from "./catalog.js";
+import { duckdb } from "./dialects.js";
+import { type DerivedColumnType, prevColumn, SESSION_DIMENSION_COLUMNS, type SessionDimensionColumn } from "./tables.js";
+import { formatTimestamp, localDay, offsetSegments, startOfDay } from "./tz.js";
+
+export const DAY_ROLLUP_TABLE = "day_rollup";
+
+export const DAY_ROLLUP_COLUMNS = {
+  pkey: "key",
+  tz: "string",
+  /** Local day number: days since 1970-01-01 in the timezone (the DuckDB day bucket key). */
+  lday: "int32",
+  dim: "string",
+  value: "string",
+  /** Local day of the same visitor's previous visit with this value (about 0 for none). */
+  prev_lday: "int32",
+  visits: "int64",
+  pageviews: "int64",
+  engaged_ms: "float64",
+  events: "int64",
+  bounces: "int64",
+  duration: "float64",
+} as const satisfies Record<string, DerivedColumnType>;
+
+/**
+ * Which properties and timezones have day rows, and up to where: every local day before
+ * `through_ms` (a local midnight, epoch ms) is in `day_rollup`; later ones are not.
+ */
+export const DAY_ROLLUP_STATE_DDL =
+  "CREATE TABLE IF NOT EXISTS day_rollup_state (pkey BIGINT NOT NULL, tz VARCHAR NOT NULL, through_ms BIGINT NOT NULL, PRIMARY KEY (pkey, tz))";
+
+/** The `dim` of the property-wide rows (no dimension: the top stats and the chart). */
+export const ANY_DIM = "any";
+
+/** Every `dim` the rows are kept for: the visit-level columns, `path` and `name`. */
+export type DayRollupDim = typeof ANY_DIM | SessionDimensionColumn | "path" | "name";
+
+/** Metrics that are sums of the rows' columns (what a day row can answer). */
+const ADDITIVE: Record<Metric, (keyof Ingredients)[] | null> = {
+  visitors: ["visitors"],
+  visits: ["visits"],
+  pageviews: ["pageviews"],
+  views_per_visit: ["pageviews", "visits"],
+  bounce_rate: ["bounces", "visits"],
+  visit_duration: ["durationSum", "visits"],
+  events: ["events"],
+  time_on_page: ["engagedMs", "pageviews"],
+  conversions: null,
+  conversion_rate: null,
+};
+
+/** The ingredients the metrics need, or null when one of them is not a sum of day rows. */
+export function additiveIngredients(metrics: readonly Metric[]): (keyof Ingredients)[] | null {
+  const out = new Set<keyof Ingredients>();
+  for (const m of metrics) {
+    const need = ADDITIVE[m];
+    if (!need) return null;
+    for (const i of need) out.add(i);
+  }
+  return [...out];
+}
+
+/** A day row's column for each ingredient (visitors: see dayRollupSelect). */
+const ROW_SUM: Record<Exclude<keyof Ingredients, "visitors" | "conversions">, string> = {
+  visits: "sum(visits)",
+  pageviews: "sum(pageviews)",
+  engagedMs: "sum(engaged_ms)",
+  events: "sum(events)",
+  bounces: "sum(bounces)",
+  durationSum: "sum(duration)",
+};
+
+/** The column an ingredient is carried in between the two halves of a split query. */
+export const ingredientColumn = (i: keyof Ingredients) => `i_${i}`;
+
+/** The local day number of a local midnight (the key of lday). */
+export function localDayNumber(tz: string, midnightMs: number): number {
+  const d = localDay(tz, midnightMs);
+  return Math.round(Date.UTC(d.y, d.m - 1, d.d) / 86_400_000);
+}
+
+/** The local midnight at or before an instant. */
+export function midnightAtOrBefore(tz: string, ms: number): number {
+  return startOfDay(tz, localDay(tz, ms));
+}
+
+/**
+ * The day rows' half of one period of a split query: days [fromDay, toDay) of `dim`, grouped by
+ * `key` ("value" for a breakdown, "lday" for a daily chart, none for a total). Placeholders come
+ * from the caller; numbers are local day numbers (integers, printed).
+ */
+export function dayRollupSelect(o: {
+  property: string;
+  tz: string;
+  dim: string;
+  fromDay: number;
+  toDay: number;
+  key: "value" | "lday" | null;
+  keyAlias: string;
+  ingredients: (keyof Ingredients)[];
+}): string {
+  const cols: string[] = [];
+  if (o.key) cols.push(`${o.key} AS ${o.keyAlias}`);
+  for (const i of o.ingredients) {
+    if (i === "conversions") throw new Error("conversions are not in day rollups");
+    // A daily chart counts a visitor in each day bucket of their first visit that day.
+    const before = o.key === "lday" ? "lday" : String(o.fromDay);
+    cols.push(
+      `${i === "visitors" ? `coalesce(sum(visits) FILTER (WHERE prev_lday < ${before}), 0)` : ROW_SUM[i]} AS ${ingredientColumn(i)}`,
+    );
+  }
+  const where = [
+    `pkey = ${o.property}`,
+    `tz = ${o.tz}`,
+    `dim = ${o.dim}`,
+    `lday >= ${Math.trunc(o.fromDay)}`,
+    `lday < ${Math.trunc(o.toDay)}`,
+  ];
+  return `SELECT ${cols.join(", ")} FROM ${DAY_ROLLUP_TABLE} WHERE ${where.join(" AND ")}${o.key ? ` GROUP BY ${o.key}` : ""}`;
+}
+
+// --- filling ------------------------------------------------------------------------------------
+
+/** The local day number of a timestamp column, with the offsets of `tz` over [fromMs, toMs). */
+function dayNumberSql(tz: string, fromMs: number, toMs: number): (column: string) => string {
+  const segs = offsetSegments(tz, Math.min(fromMs, toMs), toMs);
+  const last = segs[segs.length - 1];
+  return (column) => {
+    const off =
+      segs.length === 1 || !last
+        ? String(segs[0]?.offsetMinutes ?? 0)
+        : `CASE ${segs
+            .slice(0, -1)
+            .map((s) => `WHEN ${column} < TIMESTAMP '${formatTimestamp(s.untilMs ?? 0)}' THEN ${s.offsetMinutes}`)
+            .join(" ")} ELSE ${last.offsetMinutes} END`;
+    return `CAST(${duckdb.bucket("day", column, off)} AS INTEGER)`;
+  };
+}
+
+const SESSION_SUMS = "count(*), sum(s.pageviews), sum(s.engaged_ms), sum(s.events), count_if(s.bounce), sum(s.duration)";
+
+/**
+ * The INSERT that fills the day rows of visits starting in [$from, $to) for property key $pkey in
+ * timezone $tz (bound by the caller). `firstMs` is the property's earliest visit: previous visits
+ * lie between it and `toMs` (or are the 1970 marker), so the offsets cover that span.
+ */
+export function dayRollupInsert(tz: string, firstMs: number, toMs: number): string {
+  const lday = dayNumberSql(tz, firstMs, toMs);
+  const inSpan = (a: string) => `${a}.pkey = $pkey AND ${a}.start_ts >= $from AND ${a}.start_ts < $to`;
+  const sessionRows = (dim: string, value: string, prev: string) =>
+    `SELECT ${lday("s.start_ts")}, '${dim}', ${value}, ${lday(`s.${prev}`)}, ${SESSION_SUMS} FROM sessions s WHERE ${inSpan("s")} GROUP BY ALL`;
+  const parts = [
+    sessionRows(ANY_DIM, "''", prevColumn("any")),
+    ...Object.values(SESSION_DIMENSION_COLUMNS).map((c) => sessionRows(c, `s.${c}`, prevColumn(c))),
+    `SELECT ${lday("p.start_ts")}, 'path', p.path, ${lday("p.prev_path")}, count(*), sum(p.pageviews), sum(p.engaged_ms), ` +
+      `sum(s.events), count_if(s.bounce), sum(s.duration) FROM session_pages p JOIN sessions s USING (skey) ` +
+      `WHERE ${inSpan("p")} AND ${inSpan("s")} GROUP BY ALL`,
+    `SELECT ${lday("e.start_ts")}, 'name', e.name, ${lday("e.prev_name")}, count(*), sum(s.pageviews), sum(s.engaged_ms), ` +
+      `sum(e.events), count_if(s.bounce), sum(s.duration) FROM session_events e JOIN sessions s USING (skey) ` +
+      `WHERE ${inSpan("e")} AND ${inSpan("s")} GROUP BY ALL`,
+  ];
+  return `INSERT INTO ${DAY_ROLLUP_TABLE} SELECT $pkey, $tz, * FROM (${parts.join(" UNION ALL ")})`;
+}
+
+/** Visits per local day from $from to $to for property key $pkey: what a fill step plans with. */
+export function visitsPerDaySql(tz: string, fromMs: number, toMs: number): string {
+  const lday = dayNumberSql(tz, fromMs, toMs);
+  return `SELECT ${lday("start_ts")} AS lday, count(*) AS n FROM sessions WHERE pkey = $pkey AND start_ts >= $from AND start_ts < $to GROUP BY ALL ORDER BY lday`;
+}
+
+/** The local midnight that starts a local day number. */
+export function midnightOfDayNumber(tz: string, lday: number): number {
+  const t = new Date(lday * 86_400_000);
+  return startOfDay(tz, { y: t.getUTCFullYear(), m: t.getUTCMonth() + 1, d: t.getUTCDate() });
+}

@@ -1,0 +1,151 @@
+// Day rollups (duckdb-day-rollup.ts, @lookout/query day-rollup.ts) must give the numbers the visit
+// rollups give: generated traffic over 40 days that span a DST change, queried in four timezones
+// (one with a half-hour offset), every dashboard query plus comparisons and partial days, with the
+// day rows complete, covering part of the range, and moved back by late events.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { QuerySpecInput } from "@lookout/schema";
+import { generateEvents } from "@lookout/traffic";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DuckDbEventStore, openDuckDbEventStore } from "./duckdb-store.js";
+import { event } from "./fixtures.js";
+import { compileFor, runStats } from "./stats.js";
+
+const END = new Date("2024-03-25T00:00:00Z"); // US DST began 2024-03-10, EU on 03-31 (outside)
+const NOW = new Date(END.getTime() - 5 * 3_600_000); // mid-day: "today" and the last day are partial
+const ZONES = ["UTC", "America/Los_Angeles", "Asia/Tokyo", "Asia/Kolkata"];
+const P = "days";
+const OTHER = "days-other";
+
+function specs(): Record<string, QuerySpecInput> {
+  const last30 = { preset: "last_30_days" } as const;
+  const breakdown = (dimension: string, metrics: string[], date_range: QuerySpecInput["date_range"] = last30) =>
+    ({ kind: "breakdown", property: P, date_range, dimensions: [dimension], metrics, limit: 1000 }) as QuerySpecInput;
+  const all = ["visitors", "visits", "pageviews", "views_per_visit", "bounce_rate", "visit_duration", "events", "time_on_page"];
+  return {
+    top: { kind: "aggregate", property: P, date_range: last30, comparison: "previous_period", metrics: all as never },
+    top_7d_yoy: { kind: "aggregate", property: P, date_range: { preset: "last_7_days" }, comparison: "year_over_year" },
+    month_to_date: { kind: "aggregate", property: P, date_range: { preset: "month_to_date" }, comparison: "previous_period" },
+    chart: {
+      kind: "timeseries",
+      property: P,
+      date_range: last30,
+      interval: "day",
+      comparison: "previous_period",
+      metrics: ["visitors", "visits", "pageviews", "bounce_rate"],
+    },
+    custom: {
+      kind: "aggregate",
+      property: P,
+      date_range: { preset: "custom", from: "2024-03-05", to: "2024-03-12" },
+      metrics: all as never,
+    },
+    page: breakdown("page", ["visitors", "visits", "pageviews", "bounce_rate", "time_on_page", "events"]),
+    entry_page: breakdown("entry_page", ["visitors", "visits", "bounce_rate", "visit_duration"]),
+    source: breakdown("source", ["visitors", "visits", "pageviews"]),
+    referrer: breakdown("referrer", ["visitors"]),
+    country: breakdown("country", ["visitors", "views_per_visit"], { preset: "custom", from: "2024-03-01", to: "2024-03-24" }),
+    browser: breakdown("browser", ["visitors", "visit_duration"]),
+    event_name: breakdown("event_name", ["visitors", "events", "visits", "pageviews", "bounce_rate"]),
+  };
+}
+
+const dirs: string[] = [];
+let store: DuckDbEventStore;
+
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), "lookout-days-"));
+  dirs.push(dir);
+  store = await openDuckDbEventStore(join(dir, "events.duckdb"), { rollupDelayMs: 0 });
+  for (const property of [P, OTHER]) {
+    for (const batch of generateEvents({
+      property,
+      days: 40,
+      visitors: 1_500,
+      seed: property === P ? 11 : 12,
+      end: END,
+      batchSize: 5_000,
+    })) {
+      await store.append(batch);
+    }
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await store?.close();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** Every spec, answered with day rollups and without; each pair must be equal. */
+async function compare(tz: string, expectDays: boolean): Promise<void> {
+  for (const [name, spec] of Object.entries(specs())) {
+    const ctx = { timezone: tz, now: NOW };
+    const sql = compileFor(store, spec, ctx).sql;
+    if (expectDays && name !== "top_7d_yoy") expect(sql, name).toContain("day_rollup");
+    const fast = await runStats(store, spec, ctx);
+    const plain = await runStats(store, spec, { ...ctx, dayRollups: false });
+    expect(fast, `${tz} ${name}`).toEqual(plain);
+  }
+}
+
+describe("day rollups", () => {
+  it("give the visit rollups' numbers in every timezone", async () => {
+    for (const tz of ZONES) {
+      expect(store.dayRollupThrough?.(P, tz)).toBeUndefined(); // not built: asked for now
+      await store.buildDayRollups(P, tz);
+      const through = store.dayRollupThrough?.(P, tz) as number;
+      expect(through).toBeGreaterThan(END.getTime()); // every generated day is settled
+      await compare(tz, true);
+    }
+  }, 120_000);
+
+  it("stay exact when late events change old days, and are filled again", async () => {
+    const tz = "America/Los_Angeles";
+    const before = store.dayRollupThrough?.(P, tz) as number;
+    // A new visit ten days back, and one more event in an existing visit five days back.
+    const [old] = await store.events(P, { from: new Date(END.getTime() - 5 * 86_400_000), limit: 1 });
+    if (!old) throw new Error("no event five days back");
+    await store.append([
+      event({
+        property: P,
+        ts: new Date(END.getTime() - 10 * 86_400_000),
+        visitor_id: "late",
+        session_id: "late-1",
+        path: "/late",
+      }),
+      { ...old, ts: new Date(old.ts.getTime() + 60_000), name: "signup", props: {} },
+    ]);
+    const moved = store.dayRollupThrough?.(P, tz) as number;
+    expect(moved).toBeLessThanOrEqual(END.getTime() - 10 * 86_400_000);
+    await compare(tz, true); // days after the mark come from the visit rollups
+    await store.buildDayRollups(P, tz);
+    expect(store.dayRollupThrough?.(P, tz)).toBe(before);
+    await compare(tz, true);
+    // The other property's marks did not move.
+    await store.buildDayRollups(OTHER, tz);
+    const other = store.dayRollupThrough?.(OTHER, tz);
+    await store.append([
+      event({ property: P, ts: new Date(END.getTime() - 20 * 86_400_000), visitor_id: "late2", session_id: "late-2" }),
+    ]);
+    expect(store.dayRollupThrough?.(OTHER, tz)).toBe(other);
+  }, 120_000);
+
+  it("are kept across a restart and dropped with their property", async () => {
+    const tz = "Asia/Tokyo";
+    const path = join(dirs[0] as string, "events.duckdb");
+    await store.buildDayRollups(P, tz);
+    const through = store.dayRollupThrough?.(P, tz);
+    await store.close();
+    store = await openDuckDbEventStore(path, { rollupDelayMs: 0 });
+    expect(store.dayRollupThrough?.(P, tz)).toBe(through);
+    await compare(tz, true);
+    await store.deleteProperty(P);
+    const left = await store.query<{ n: number }>({
+      sql: "SELECT count(*) AS n FROM day_rollup WHERE pkey = (SELECT pkey FROM property_keys WHERE property = $p)",
+      params: { p: P },
+    });
+    expect(left[0]?.n).toBe(0);
+    expect(store.dayRollupThrough?.(P, tz)).toBeUndefined();
+  }, 120_000);
+});

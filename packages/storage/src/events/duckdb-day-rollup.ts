@@ -1,0 +1,159 @@
+// The DuckDB store's day rollups (@lookout/query day-rollup.ts): which (property key, timezone)
+// pairs have them and up to which local midnight, filling them a few days per step, and moving
+// that mark back when a rollup step changes visits before it. The store runs every step here on the
+// connection its rollups use, one at a time with them, so a fill never races a rollup.
+//
+// A pair is added when a query first asks for it (a property's timezone is known to the caller,
+// not the store) and persisted in `day_rollup_state`, so restarts keep what was built. Filling
+// covers days that ended at least SETTLE_MS ago: a visit still running after midnight changes its
+// day's rows, which the mark then re-covers. Rows past the mark are left in place until the next
+// fill replaces them: a query compiled against the old mark may still be reading them.
+import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api";
+import { dayRollupInsert, localDayNumber, midnightAtOrBefore, midnightOfDayNumber, visitsPerDaySql } from "@lookout/query";
+import { timestampValue } from "./duckdb-append.js";
+import { rows } from "./duckdb-read.js";
+
+/** Bump when the day rows change shape or meaning: migrate() drops them, and they fill again. */
+export const DAY_ROLLUP_VERSION = "1";
+
+/** How long after a local day ends it is filled. */
+export const SETTLE_MS = 35 * 60_000;
+/** Visits per fill step (at least a day's): bounds how long a step holds up the rollups behind it. */
+const STEP_VISITS = 250_000;
+/** How far past its start a step looks for days with visits. */
+const LOOKAHEAD_DAYS = 62;
+const DAY = 86_400_000;
+
+/** A property key and a timezone. */
+export interface Pair {
+  pkey: bigint;
+  tz: string;
+}
+
+interface PairState extends Pair {
+  /** Every local day before this local midnight has its rows; null: not started. */
+  through: number | null;
+  /** The property's earliest visit start, once read (the span of its previous-visit days). */
+  first?: number;
+}
+
+const pairKey = (pkey: bigint, tz: string) => `${pkey}\u0000${tz}`;
+
+export class DayRollups {
+  readonly #pairs = new Map<string, PairState>();
+
+  constructor(private readonly onNewPair: () => void) {}
+
+  async load(c: DuckDBConnection): Promise<void> {
+    this.#pairs.clear();
+    for (const r of await rows(c, "SELECT pkey::VARCHAR AS pkey, tz, through_ms FROM day_rollup_state")) {
+      const pkey = BigInt(String(r.pkey));
+      const tz = String(r.tz);
+      this.#pairs.set(pairKey(pkey, tz), { pkey, tz, through: Number(r.through_ms) });
+    }
+  }
+
+  /** Where the pair's rows end, for a query; asks for them to be filled the first time. */
+  through(pkey: bigint, tz: string): number | undefined {
+    const k = pairKey(pkey, tz);
+    const st = this.#pairs.get(k);
+    if (!st) {
+      this.#pairs.set(k, { pkey, tz, through: null });
+      this.onNewPair();
+      return undefined;
+    }
+    return st.through ?? undefined;
+  }
+
+  /** The first pair (or `only`) with days to fill as of `now`. */
+  #next(now: number, only?: Pair): PairState | undefined {
+    return [...this.#pairs.values()].find(
+      (st) =>
+        (!only || (st.pkey === only.pkey && st.tz === only.tz)) &&
+        (st.through === null || st.through < midnightAtOrBefore(st.tz, now - SETTLE_MS)),
+    );
+  }
+
+  /**
+   * Fills the next days of the first pair that needs it, in a transaction on `c`. Returns false
+   * when there was nothing to do.
+   */
+  async step(c: DuckDBConnection, now: number, only?: Pair): Promise<boolean> {
+    const st = this.#next(now, only);
+    if (!st) return false;
+    const target = midnightAtOrBefore(st.tz, now - SETTLE_MS);
+    const base = { pkey: st.pkey, tz: st.tz } as Record<string, DuckDBValue>;
+    const ts = (ms: number) => timestampValue(new Date(ms));
+    let first = st.first;
+    let to = target;
+    await c.run("BEGIN TRANSACTION");
+    try {
+      if (first === undefined) {
+        const r = await rows(c, "SELECT epoch_ms(min(start_ts)) AS t FROM sessions WHERE pkey = $pkey", { pkey: st.pkey });
+        first = r[0]?.t === null || r[0]?.t === undefined ? target : Number(r[0].t);
+      }
+      const from = st.through ?? Math.min(midnightAtOrBefore(st.tz, first), target);
+      // The step's days: as many as hold STEP_VISITS visits (at least one), empty days included.
+      const horizon = Math.min(target, from + LOOKAHEAD_DAYS * DAY);
+      const perDay = await rows(c, visitsPerDaySql(st.tz, from, horizon), { pkey: st.pkey, from: ts(from), to: ts(horizon) });
+      let visits = 0;
+      let lastDay: number | null = null;
+      for (const r of perDay) {
+        if (lastDay !== null && visits + Number(r.n) > STEP_VISITS) break;
+        visits += Number(r.n);
+        lastDay = Number(r.lday);
+      }
+      to = lastDay === null ? midnightAtOrBefore(st.tz, horizon) : midnightOfDayNumber(st.tz, lastDay + 1);
+      await c.run("DELETE FROM day_rollup WHERE pkey = $pkey AND tz = $tz AND lday >= $lday", {
+        ...base,
+        lday: localDayNumber(st.tz, from),
+      });
+      if (lastDay !== null) await c.run(dayRollupInsert(st.tz, first, to), { ...base, from: ts(from), to: ts(to) });
+      await c.run("INSERT OR REPLACE INTO day_rollup_state VALUES ($pkey, $tz, $through)", { ...base, through: BigInt(to) });
+      await c.run("COMMIT");
+    } catch (err) {
+      await c.run("ROLLBACK").catch(() => undefined);
+      throw err;
+    }
+    // Only now: a query must never be told about rows that are not committed.
+    st.first = first;
+    st.through = to;
+    return true;
+  }
+
+  /**
+   * Moves marks back to before the visits a rollup step changed (`lows`: per property key, the
+   * earliest changed visit start), in the step's transaction on `c`.
+   */
+  async invalidate(c: DuckDBConnection, lows: ReadonlyMap<bigint, number>): Promise<void> {
+    for (const st of this.#pairs.values()) {
+      const low = lows.get(st.pkey);
+      if (low === undefined) continue;
+      if (st.first !== undefined && low < st.first) st.first = low;
+      if (st.through === null || low >= st.through) continue;
+      // Lowered before the commit: a query that sees the lower mark reads those days from the
+      // visit rollups, which is right whether or not this step commits.
+      const through = midnightAtOrBefore(st.tz, low);
+      st.through = through;
+      await c.run("UPDATE day_rollup_state SET through_ms = $through WHERE pkey = $pkey AND tz = $tz", {
+        pkey: st.pkey,
+        tz: st.tz,
+        through: BigInt(through),
+      });
+    }
+  }
+
+  /** Drops a property's rows and marks (property deletion), in the caller's transaction. */
+  async forget(c: DuckDBConnection, pkey: bigint): Promise<void> {
+    for (const [k, st] of this.#pairs) if (st.pkey === pkey) this.#pairs.delete(k);
+    await c.run("DELETE FROM day_rollup WHERE pkey = $pkey", { pkey });
+    await c.run("DELETE FROM day_rollup_state WHERE pkey = $pkey", { pkey });
+  }
+
+  /** Drops every row and mark (the visit rollups were rebuilt), in the caller's transaction. */
+  async reset(c: DuckDBConnection): Promise<void> {
+    this.#pairs.clear();
+    await c.run("DELETE FROM day_rollup");
+    await c.run("DELETE FROM day_rollup_state");
+  }
+}
