@@ -175,7 +175,8 @@ export function dayRollupInsert(tz: string, firstMs: number, toMs: number): stri
       `sum(e.events), count_if(s.bounce), sum(s.duration) FROM session_events e JOIN sessions s USING (skey) ` +
       `WHERE ${inSpan("e")} AND ${inSpan("s")} GROUP BY ALL`,
   ];
-  return `INSERT INTO ${DAY_ROLLUP_TABLE} SELECT $pkey, $tz, * FROM (${parts.join(" UNION ALL ")})`;
+  // Sorted by dim: each panel reads one dim, and zone maps then skip the others' rows.
+  return `INSERT INTO ${DAY_ROLLUP_TABLE} SELECT $pkey, $tz, * FROM (${parts.join(" UNION ALL ")}) ORDER BY 4, 3`;
 }
 
 /** Visits per local day from $from to $to for property key $pkey: what a fill step plans with. */

@@ -20,6 +20,8 @@ export const DAY_ROLLUP_VERSION = "1";
 export const SETTLE_MS = 35 * 60_000;
 /** Visits per fill step (at least a day's): bounds how long a step holds up the rollups behind it. */
 const STEP_VISITS = 250_000;
+/** How soon days a rollup moved the mark back over are filled again (late events come in runs). */
+const REFILL_DELAY_MS = 10_000;
 /** How far past its start a step looks for days with visits. */
 const LOOKAHEAD_DAYS = 62;
 const DAY = 86_400_000;
@@ -42,7 +44,8 @@ const pairKey = (pkey: bigint, tz: string) => `${pkey}\u0000${tz}`;
 export class DayRollups {
   readonly #pairs = new Map<string, PairState>();
 
-  constructor(private readonly onNewPair: () => void) {}
+  /** `schedule` asks the store to run fill steps in `delayMs`. */
+  constructor(private readonly schedule: (delayMs: number) => void) {}
 
   async load(c: DuckDBConnection): Promise<void> {
     this.#pairs.clear();
@@ -59,7 +62,7 @@ export class DayRollups {
     const st = this.#pairs.get(k);
     if (!st) {
       this.#pairs.set(k, { pkey, tz, through: null });
-      this.onNewPair();
+      this.schedule(1_000);
       return undefined;
     }
     return st.through ?? undefined;
@@ -135,6 +138,7 @@ export class DayRollups {
       // visit rollups, which is right whether or not this step commits.
       const through = midnightAtOrBefore(st.tz, low);
       st.through = through;
+      this.schedule(REFILL_DELAY_MS);
       await c.run("UPDATE day_rollup_state SET through_ms = $through WHERE pkey = $pkey AND tz = $tz", {
         pkey: st.pkey,
         tz: st.tz,

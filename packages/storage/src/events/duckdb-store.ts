@@ -92,7 +92,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
   let timer: NodeJS.Timeout | null = null;
   let tail: Promise<unknown> = Promise.resolve();
   let closed = false;
-  const days = new DayRollups(() => scheduleDays(1_000));
+  const days = new DayRollups((delay) => scheduleDays(delay));
   let dayTimer: NodeJS.Timeout | null = null;
   let dayTimerAt = 0;
   /** Rebuilds in progress: day rollups wait, since a rebuild ends by dropping them. */
