@@ -50,6 +50,8 @@ export async function openRuntime(
     const presence = new Presence(bus);
     await presence.start();
     events = await openEvents(config);
+    // Day rollups fill in the background from the start, so a property's first dashboard is fast.
+    for (const p of await meta.properties.listAll()) events.dayRollupThrough?.(p.unique_id, p.timezone);
     const geo = createGeoLookup({ cityDbPath: config.geoCityDb });
     await geo.ready();
     const enricher = createEnricher({ saltStore: meta.salts, geo });
