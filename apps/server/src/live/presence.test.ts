@@ -55,6 +55,21 @@ describe("Presence", () => {
     expect(changes.at(-1)).toEqual(["P", { type: "remove", clientid: "c1" }]);
   });
 
+  it("sweeps whoever expired, however sightings interleave", () => {
+    const { p, seen, tick } = setup();
+    seen({ clientid: "c1" });
+    tick(10_000);
+    seen({ clientid: "c2", ts: 1_010_000 });
+    tick(10_000);
+    seen({ clientid: "c1", ts: 1_020_000 }); // c1 was seen after c2 now
+    tick(50_000);
+    p.sweep(); // 70 s: c2 (last seen at 10 s) is gone, c1 (at 20 s) is not
+    expect(p.list(["P"]).map((v) => v.clientid)).toEqual(["c1"]);
+    tick(10_000);
+    p.sweep();
+    expect(p.list(["P"])).toHaveLength(0);
+  });
+
   it("ends presence at once on pageleave of the last open page, not while another tab is open", () => {
     const { p, seen, now } = setup();
     seen({ pageKey: "/a" });

@@ -33,8 +33,13 @@ interface Entry {
 const VISIBLE_FIELDS = ["page", "title", "country", "email", "source", "device", "browser", "os"] as const;
 
 export class Presence {
+  /**
+   * Each property's live visitors, least recently seen first: a sighting moves its visitor to the
+   * end, so that a sweep stops at the first one still live instead of visiting everyone (a busy
+   * site has tens of thousands live, swept every second).
+   */
   readonly #byProperty = new Map<string, Map<string, Entry>>();
-  /** "property\0client\0pageKey" -> when that page was left. */
+  /** "property\0client\0pageKey" -> when that page was left; oldest first, likewise. */
   readonly #left = new Map<string, number>();
   readonly #listeners = new Set<(propertyId: string, change: PresenceChange) => void>();
   #sweeper: NodeJS.Timeout | null = null;
@@ -95,11 +100,20 @@ export class Presence {
     else if (signal?.kind === "leave") this.#leave(signal.propertyId, signal.clientid, signal.pageKey, signal.ts);
   }
 
+  /**
+   * Ends what has expired, oldest first. Signals come in collection order, so the maps are in time
+   * order up to the few milliseconds by which batches may interleave: an entry behind a later one
+   * goes at most that much later.
+   */
   sweep(now = this.now()): void {
-    for (const [key, ts] of this.#left) if (now - ts >= PAGE_OPEN_MS) this.#left.delete(key);
+    for (const [key, ts] of this.#left) {
+      if (now - ts < PAGE_OPEN_MS) break;
+      this.#left.delete(key);
+    }
     for (const [propertyId, visitors] of this.#byProperty) {
       for (const [clientid, e] of visitors) {
-        if (now - e.visitor.lastSeen >= LIVE_WINDOW_MS) this.#remove(propertyId, clientid);
+        if (now - e.visitor.lastSeen < LIVE_WINDOW_MS) break;
+        this.#remove(propertyId, clientid);
       }
     }
   }
@@ -120,7 +134,11 @@ export class Presence {
       return;
     }
     e.pages.set(pageKey, Math.max(ts, e.pages.get(pageKey) ?? 0));
-    e.visitor.lastSeen = Math.max(e.visitor.lastSeen, ts);
+    if (ts > e.visitor.lastSeen) {
+      e.visitor.lastSeen = ts;
+      visitors.delete(s.clientid);
+      visitors.set(s.clientid, e);
+    }
     const changed = VISIBLE_FIELDS.some((k) => fields[k] !== undefined && fields[k] !== e.visitor[k]);
     if (changed) {
       e.visitor = { ...e.visitor, ...definedOnly(fields), active: true, lastSeen: e.visitor.lastSeen };
@@ -129,7 +147,9 @@ export class Presence {
   }
 
   #leave(propertyId: string, clientid: string, pageKey: string, ts: number): void {
-    this.#left.set(`${propertyId}\u0000${clientid}\u0000${pageKey}`, ts);
+    const leftKey = `${propertyId}\u0000${clientid}\u0000${pageKey}`;
+    this.#left.delete(leftKey);
+    this.#left.set(leftKey, ts);
     const e = this.#byProperty.get(propertyId)?.get(clientid);
     if (!e) return;
     e.pages.delete(pageKey);
