@@ -369,6 +369,8 @@ describe("day rollups", () => {
   it("are read only where their rows answer the query exactly", () => {
     expect(uses({ kind: "aggregate" })).toBe(true);
     expect(uses({ kind: "breakdown", dimensions: ["country"] })).toBe(true);
+    expect(uses({ kind: "timeseries", interval: "week", date_range: { preset: "last_90_days" } })).toBe(true);
+    expect(uses({ kind: "timeseries", interval: "month", date_range: { preset: "last_12_months" } })).toBe(true);
     // Filters, goal conversions, props, hourly charts, no rows for the range: the visit rollups.
     expect(uses({ kind: "aggregate", filters: [{ dimension: "country", op: "is", values: ["DE"] }] })).toBe(false);
     expect(uses({ kind: "aggregate", metrics: ["visitors", "conversions"], goal: "signup" })).toBe(false);

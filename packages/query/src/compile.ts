@@ -29,6 +29,7 @@ import {
 import {
   ANY_DIM,
   additiveIngredients,
+  type DayInterval,
   dayRollupSelect,
   ingredientColumn,
   localDayNumber,
@@ -332,7 +333,12 @@ export function compileQuery(spec: QuerySpec, dialect: SqlDialect, ctx: CompileC
       dim: p.add(dim),
       fromDay: localDayNumber(tz, x.from),
       toDay: localDayNumber(tz, to),
-      key: spec.kind === "breakdown" ? "value" : spec.kind === "timeseries" ? "lday" : null,
+      key:
+        spec.kind === "breakdown"
+          ? { by: "value" }
+          : spec.kind === "timeseries" && interval
+            ? { by: "bucket", interval: interval as DayInterval }
+            : null,
       keyAlias: key ?? "",
       ingredients: only,
     });
@@ -360,7 +366,7 @@ export function compileQuery(spec: QuerySpec, dialect: SqlDialect, ctx: CompileC
   /** The day rollups' `dim` that answers this query, or null when they cannot (day-rollup.ts). */
   function dayRollupDim(): string | null {
     if (!d.dayRollups || ctx.dayRollupThrough === undefined || spec.filters.length > 0) return null;
-    if (interval !== null && interval !== "day") return null;
+    if (interval === "hour" || interval === "minute") return null;
     if (grain === "sessions") return level?.level === "session" ? level.column : ANY_DIM;
     if (grain === "pages") return "path";
     if (grain === "events") return "name";

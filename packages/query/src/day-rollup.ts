@@ -11,8 +11,8 @@
 // range that starts on a day boundary, and the count is additive over any split of the range's
 // visits. A query therefore reads whole days from here and the rest (the partial last day, days
 // not materialized yet) from the visit rollups with the same "prev before A" test, and sums both.
-// The other metrics the rows carry are plain sums. Filtered queries, goal conversions and hour or
-// minute charts read the visit rollups as before.
+// The other metrics the rows carry are plain sums. Filtered queries, goal conversions, prop
+// breakdowns and hour or minute charts read the visit rollups as before.
 import type { Metric } from "@lookout/schema";
 import type { Ingredients } from "./catalog.js";
 import { duckdb } from "./dialects.js";
@@ -100,10 +100,20 @@ export function midnightAtOrBefore(tz: string, ms: number): number {
   return startOfDay(tz, localDay(tz, ms));
 }
 
+/** Chart intervals day rows can answer: whole local days. */
+export type DayInterval = "day" | "week" | "month";
+
+/** The chart bucket key of a local day number: the key DuckDB's Dialect.bucket gives that day. */
+function dayBucket(interval: DayInterval, day: string): string {
+  if (interval === "week") return `((${day} + 3) // 7)`;
+  if (interval === "month") return `date_trunc('month', make_timestamp(CAST(${day} AS BIGINT) * 86400000000))`;
+  return day;
+}
+
 /**
  * The day rows' half of one period of a split query: days [fromDay, toDay) of `dim`, grouped by
- * `key` ("value" for a breakdown, "lday" for a daily chart, none for a total). Placeholders come
- * from the caller; numbers are local day numbers (integers, printed).
+ * `key` (the value for a breakdown, the chart bucket for a chart, nothing for a total) into the
+ * column `keyAlias`. Placeholders come from the caller; day numbers are integers, printed.
  */
 export function dayRollupSelect(o: {
   property: string;
@@ -111,28 +121,32 @@ export function dayRollupSelect(o: {
   dim: string;
   fromDay: number;
   toDay: number;
-  key: "value" | "lday" | null;
+  key: { by: "value" } | { by: "bucket"; interval: DayInterval } | null;
   keyAlias: string;
   ingredients: (keyof Ingredients)[];
 }): string {
+  const from = Math.trunc(o.fromDay);
+  let keyExpr: string | null = null;
+  // A visitor counts on their first visit in the range, and in a chart on their first in each bucket.
+  let counted = `prev_lday < ${from}`;
+  if (o.key?.by === "value") keyExpr = "value";
+  else if (o.key?.by === "bucket") {
+    keyExpr = dayBucket(o.key.interval, "lday");
+    counted =
+      o.key.interval === "day"
+        ? "prev_lday < lday"
+        : `prev_lday < ${from} OR ${dayBucket(o.key.interval, "prev_lday")} < ${keyExpr}`;
+  }
   const cols: string[] = [];
-  if (o.key) cols.push(`${o.key} AS ${o.keyAlias}`);
+  if (keyExpr) cols.push(`${keyExpr} AS ${o.keyAlias}`);
   for (const i of o.ingredients) {
     if (i === "conversions") throw new Error("conversions are not in day rollups");
-    // A daily chart counts a visitor in each day bucket of their first visit that day.
-    const before = o.key === "lday" ? "lday" : String(o.fromDay);
     cols.push(
-      `${i === "visitors" ? `coalesce(sum(visits) FILTER (WHERE prev_lday < ${before}), 0)` : ROW_SUM[i]} AS ${ingredientColumn(i)}`,
+      `${i === "visitors" ? `coalesce(sum(visits) FILTER (WHERE ${counted}), 0)` : ROW_SUM[i]} AS ${ingredientColumn(i)}`,
     );
   }
-  const where = [
-    `pkey = ${o.property}`,
-    `tz = ${o.tz}`,
-    `dim = ${o.dim}`,
-    `lday >= ${Math.trunc(o.fromDay)}`,
-    `lday < ${Math.trunc(o.toDay)}`,
-  ];
-  return `SELECT ${cols.join(", ")} FROM ${DAY_ROLLUP_TABLE} WHERE ${where.join(" AND ")}${o.key ? ` GROUP BY ${o.key}` : ""}`;
+  const where = [`pkey = ${o.property}`, `tz = ${o.tz}`, `dim = ${o.dim}`, `lday >= ${from}`, `lday < ${Math.trunc(o.toDay)}`];
+  return `SELECT ${cols.join(", ")} FROM ${DAY_ROLLUP_TABLE} WHERE ${where.join(" AND ")}${keyExpr ? ` GROUP BY ${keyExpr}` : ""}`;
 }
 
 // --- filling ------------------------------------------------------------------------------------

@@ -35,6 +35,21 @@ function specs(): Record<string, QuerySpecInput> {
       comparison: "previous_period",
       metrics: ["visitors", "visits", "pageviews", "bounce_rate"],
     },
+    chart_week: {
+      kind: "timeseries",
+      property: P,
+      date_range: last30, // starts mid-week: a partial first bucket
+      interval: "week",
+      comparison: "previous_period",
+      metrics: ["visitors", "pageviews", "visit_duration"],
+    },
+    chart_month: {
+      kind: "timeseries",
+      property: P,
+      date_range: { preset: "custom", from: "2024-02-10", to: "2024-03-24" },
+      interval: "month",
+      metrics: ["visitors", "visits", "views_per_visit"],
+    },
     custom: {
       kind: "aggregate",
       property: P,

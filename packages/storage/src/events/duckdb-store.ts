@@ -146,7 +146,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
     return run;
   }
 
-  /** Fills day rollups a day per turn, so that rollups queued meanwhile run in between. */
+  /** Fills day rollups a step per turn, so that rollups queued meanwhile run in between. */
   async function fillDays(only?: { pkey: bigint; tz: string }): Promise<void> {
     while (!closed && dayPause === 0 && (await withRollups((c) => days.step(c, Date.now(), only)))) {}
   }
