@@ -19,7 +19,7 @@ export const DAY_ROLLUP_VERSION = "1";
 /** How long after a local day ends it is filled. */
 export const SETTLE_MS = 35 * 60_000;
 /** Visits per fill step (at least a day's): bounds how long a step holds up the rollups behind it. */
-const STEP_VISITS = 250_000;
+const STEP_VISITS = 100_000;
 /** How soon days a rollup moved the mark back over are filled again (late events come in runs). */
 const REFILL_DELAY_MS = 10_000;
 /** How far past its start a step looks for days with visits. */
