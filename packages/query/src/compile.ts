@@ -30,6 +30,7 @@ import {
   ANY_DIM,
   additiveIngredients,
   type DayInterval,
+  type DayRollupDim,
   dayRollupSelect,
   ingredientColumn,
   localDayNumber,
@@ -364,7 +365,7 @@ export function compileQuery(spec: QuerySpec, dialect: SqlDialect, ctx: CompileC
   }
 
   /** The day rollups' `dim` that answers this query, or null when they cannot (day-rollup.ts). */
-  function dayRollupDim(): string | null {
+  function dayRollupDim(): DayRollupDim | null {
     if (!d.dayRollups || ctx.dayRollupThrough === undefined || spec.filters.length > 0) return null;
     if (interval === "hour" || interval === "minute") return null;
     if (grain === "sessions") return level?.level === "session" ? level.column : ANY_DIM;

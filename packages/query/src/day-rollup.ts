@@ -11,7 +11,8 @@
 // range that starts on a day boundary, and the count is additive over any split of the range's
 // visits. A query therefore reads whole days from here and the rest (the partial last day, days
 // not materialized yet) from the visit rollups with the same "prev before A" test, and sums both.
-// The other metrics the rows carry are plain sums. Filtered queries, goal conversions, prop
+// A chart counts a visitor on their first visit in each bucket: for day, week and month buckets
+// "prev before A, or in an earlier bucket" is again a test on prev_lday. The other metrics the rows carry are plain sums. Filtered queries, goal conversions, prop
 // breakdowns and hour or minute charts read the visit rollups as before.
 import type { Metric } from "@lookout/schema";
 import type { Ingredients } from "./catalog.js";

@@ -4,7 +4,7 @@
 // connection its rollups use, one at a time with them, so a fill never races a rollup.
 //
 // A pair is added when a query first asks for it (a property's timezone is known to the caller,
-// not the store) and persisted in `day_rollup_state`, so restarts keep what was built. Filling
+// not the store; the server asks for every property at startup) and persisted in `day_rollup_state`, so restarts keep what was built. Filling
 // covers days that ended at least SETTLE_MS ago: a visit still running after midnight changes its
 // day's rows, which the mark then re-covers. Rows past the mark are left in place until the next
 // fill replaces them: a query compiled against the old mark may still be reading them.
@@ -17,7 +17,7 @@ import { rows } from "./duckdb-read.js";
 export const DAY_ROLLUP_VERSION = "1";
 
 /** How long after a local day ends it is filled. */
-export const SETTLE_MS = 35 * 60_000;
+const SETTLE_MS = 35 * 60_000;
 /** Visits per fill step (at least a day's): bounds how long a step holds up the rollups behind it. */
 const STEP_VISITS = 100_000;
 /** How soon days a rollup moved the mark back over are filled again (late events come in runs). */
