@@ -18,7 +18,10 @@ import type { Metric } from "@lookout/schema";
 import type { Ingredients } from "./catalog.js";
 import { duckdb } from "./dialects.js";
 import { type DerivedColumnType, prevColumn, SESSION_DIMENSION_COLUMNS, type SessionDimensionColumn } from "./tables.js";
-import { formatTimestamp, localDay, offsetSegments, startOfDay } from "./tz.js";
+import { offsetCase } from "./parts.js";
+import { dayOfNaive, formatTimestamp, localDay, naiveOfDay, offsetSegments, startOfDay } from "./tz.js";
+
+const DAY_MS = 86_400_000;
 
 export const DAY_ROLLUP_TABLE = "day_rollup";
 
@@ -92,8 +95,7 @@ export const ingredientColumn = (i: keyof Ingredients) => `i_${i}`;
 
 /** The local day number of a local midnight (the key of lday). */
 export function localDayNumber(tz: string, midnightMs: number): number {
-  const d = localDay(tz, midnightMs);
-  return Math.round(Date.UTC(d.y, d.m - 1, d.d) / 86_400_000);
+  return Math.round(naiveOfDay(localDay(tz, midnightMs)) / DAY_MS);
 }
 
 /** The local midnight at or before an instant. */
@@ -154,18 +156,9 @@ export function dayRollupSelect(o: {
 
 /** The local day number of a timestamp column, with the offsets of `tz` over [fromMs, toMs). */
 function dayNumberSql(tz: string, fromMs: number, toMs: number): (column: string) => string {
-  const segs = offsetSegments(tz, Math.min(fromMs, toMs), toMs);
-  const last = segs[segs.length - 1];
-  return (column) => {
-    const off =
-      segs.length === 1 || !last
-        ? String(segs[0]?.offsetMinutes ?? 0)
-        : `CASE ${segs
-            .slice(0, -1)
-            .map((s) => `WHEN ${column} < TIMESTAMP '${formatTimestamp(s.untilMs ?? 0)}' THEN ${s.offsetMinutes}`)
-            .join(" ")} ELSE ${last.offsetMinutes} END`;
-    return `CAST(${duckdb.bucket("day", column, off)} AS INTEGER)`;
-  };
+  const segments = offsetSegments(tz, Math.min(fromMs, toMs), toMs);
+  const literal = (ms: number) => `TIMESTAMP '${formatTimestamp(ms)}'`;
+  return (column) => `CAST(${duckdb.bucket("day", column, offsetCase(segments, column, literal))} AS INTEGER)`;
 }
 
 const SESSION_SUMS = "count(*), sum(s.pageviews), sum(s.engaged_ms), sum(s.events), count_if(s.bounce), sum(s.duration)";
@@ -202,6 +195,5 @@ export function visitsPerDaySql(tz: string, fromMs: number, toMs: number): strin
 
 /** The local midnight that starts a local day number. */
 export function midnightOfDayNumber(tz: string, lday: number): number {
-  const t = new Date(lday * 86_400_000);
-  return startOfDay(tz, { y: t.getUTCFullYear(), m: t.getUTCMonth() + 1, d: t.getUTCDate() });
+  return startOfDay(tz, dayOfNaive(lday * DAY_MS));
 }

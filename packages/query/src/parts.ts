@@ -5,7 +5,7 @@ import type { Dialect } from "./dialects.js";
 import { isNegative, matchCondition, propCondition, rowCondition, type SessionFilter } from "./filters.js";
 import type { Params } from "./params.js";
 import { type DerivedTable, NON_CUSTOM_EVENT_NAMES } from "./tables.js";
-import { offsetSegments } from "./tz.js";
+import { type OffsetSegment, offsetSegments } from "./tz.js";
 
 const DAY = 86_400_000;
 
@@ -79,14 +79,7 @@ export class Scope {
 
   /** The UTC offset (minutes) in force at a UTC timestamp column, valid for instants inside the hull. */
   offsetMinutes(column: string): string {
-    const segs = offsetSegments(this.timezone, this.hullFrom, this.hullTo);
-    const last = segs[segs.length - 1];
-    if (segs.length === 1 || !last) return String(segs[0]?.offsetMinutes ?? 0);
-    const whens = segs
-      .slice(0, -1)
-      .map((s) => `WHEN ${column} < ${this.p.ts(s.untilMs ?? 0)} THEN ${s.offsetMinutes}`)
-      .join(" ");
-    return `CASE ${whens} ELSE ${last.offsetMinutes} END`;
+    return offsetCase(offsetSegments(this.timezone, this.hullFrom, this.hullTo), column, (ms) => this.p.ts(ms));
   }
 
   /** The key of the local-time chart bucket of a UTC timestamp column (see Dialect.bucket). */
@@ -101,6 +94,17 @@ export class Scope {
     if (!cmp) return this.p.ts(cur.countFrom ?? cur.from);
     return `CASE WHEN start_ts >= ${this.p.ts(cur.from)} THEN ${this.p.ts(cur.from)} ELSE ${this.p.ts(cmp.from)} END`;
   }
+}
+
+/** The offset (minutes) of `segments` in force at a timestamp column: a constant or a CASE. */
+export function offsetCase(segments: OffsetSegment[], column: string, ts: (ms: number) => string): string {
+  const last = segments[segments.length - 1];
+  if (segments.length === 1 || !last) return String(segments[0]?.offsetMinutes ?? 0);
+  const whens = segments
+    .slice(0, -1)
+    .map((s) => `WHEN ${column} < ${ts(s.untilMs ?? 0)} THEN ${s.offsetMinutes}`)
+    .join(" ");
+  return `CASE ${whens} ELSE ${last.offsetMinutes} END`;
 }
 
 export interface EventFilters {
