@@ -34,7 +34,8 @@ import {
   dayRollupSelect,
   ingredientColumn,
   localDayNumber,
-  midnightAtOrBefore,
+  SUMMED_INGREDIENTS,
+  wholeDaysEnd,
 } from "./day-rollup.js";
 import { DIALECTS, type SqlDialect } from "./dialects.js";
 import { isSingleIs, rowCondition, sortFilters } from "./filters.js";
@@ -111,6 +112,8 @@ export function compileQuery(spec: QuerySpec, dialect: SqlDialect, ctx: CompileC
   const usePf = grain !== "pages" && positivePages.length > 0 && has(PAGEVIEW_METRICS);
   const useEf = (grain === "sessions" || grain === "pages") && customCore.length > 0 && metrics.has("events");
   const useCv = metrics.has("conversions") || metrics.has("conversion_rate");
+  const dayDim = dayRollupDim();
+  const dayIngredients = dayDim === null ? null : additiveIngredients(spec.metrics);
 
   /**
    * One SELECT over `s`'s periods. A comparison runs one per period, glued by UNION ALL: each
@@ -319,49 +322,35 @@ export function compileQuery(spec: QuerySpec, dialect: SqlDialect, ctx: CompileC
    * half summing the metrics' ingredients, which the outer SELECT finishes.
    */
   function periodStatement(x: Period, index: number | null): string {
-    const dim = dayRollupDim();
-    const only = dim === null ? null : additiveIngredients(spec.metrics);
     const tz = ctx.timezone;
-    const through = ctx.dayRollupThrough ?? Number.NEGATIVE_INFINITY;
-    const to = Math.min(through, midnightAtOrBefore(tz, x.to));
-    if (dim === null || only === null || midnightAtOrBefore(tz, x.from) !== x.from || to <= x.from) {
-      return statement(new Scope(d, p, spec.property, [x], tz), index);
-    }
-    const key = spec.kind === "breakdown" ? "dim" : spec.kind === "timeseries" ? "k" : null;
+    const to = dayDim && dayIngredients ? wholeDaysEnd(tz, x, ctx.dayRollupThrough) : null;
+    if (!dayDim || !dayIngredients || to === null) return statement(new Scope(d, p, spec.property, [x], tz), index);
+    const key =
+      spec.kind === "breakdown"
+        ? ({ by: "value" } as const)
+        : spec.kind === "timeseries" && interval
+          ? ({ by: "bucket", interval: interval as DayInterval } as const)
+          : null;
     const head = dayRollupSelect({
       property: s.property,
       tz: p.add(tz),
-      dim: p.add(dim),
+      dim: p.add(dayDim),
       fromDay: localDayNumber(tz, x.from),
       toDay: localDayNumber(tz, to),
-      key:
-        spec.kind === "breakdown"
-          ? { by: "value" }
-          : spec.kind === "timeseries" && interval
-            ? { by: "bucket", interval: interval as DayInterval }
-            : null,
-      keyAlias: key ?? "",
-      ingredients: only,
+      key,
+      ingredients: dayIngredients,
     });
     const rest =
-      to < x.to ? statement(new Scope(d, p, spec.property, [{ from: to, to: x.to, countFrom: x.from }], tz), null, only) : null;
-    const total: Ingredients = {
-      visitors: `sum(${ingredientColumn("visitors")})`,
-      visits: `sum(${ingredientColumn("visits")})`,
-      pageviews: `sum(${ingredientColumn("pageviews")})`,
-      engagedMs: `sum(${ingredientColumn("engagedMs")})`,
-      events: `sum(${ingredientColumn("events")})`,
-      bounces: `sum(${ingredientColumn("bounces")})`,
-      durationSum: `sum(${ingredientColumn("durationSum")})`,
-      conversions: "NULL",
-    };
+      to < x.to
+        ? statement(new Scope(d, p, spec.property, [{ from: to, to: x.to, countFrom: x.from }], tz), null, dayIngredients)
+        : null;
     const select: string[] = [];
     if (index !== null) select.push(`${index} AS period`);
-    if (key === "k" && interval) select.push(`${d.label(interval, "k")} AS bucket`);
-    if (key === "dim") select.push("dim");
-    for (const m of spec.metrics) select.push(`${METRIC_SQL[m](total, d)} AS ${m}`);
+    if (key?.by === "bucket") select.push(`${d.label(key.interval, "k")} AS bucket`);
+    if (key?.by === "value") select.push("dim");
+    for (const m of spec.metrics) select.push(`${METRIC_SQL[m](SUMMED_INGREDIENTS, d)} AS ${m}`);
     const inner = rest ? `${head} UNION ALL ${rest}` : head;
-    return `SELECT ${select.join(", ")} FROM (${inner})${key ? ` GROUP BY ${key}` : ""}`;
+    return `SELECT ${select.join(", ")} FROM (${inner})${key ? ` GROUP BY ${key.by === "value" ? "dim" : "k"}` : ""}`;
   }
 
   /** The day rollups' `dim` that answers this query, or null when they cannot (day-rollup.ts). */

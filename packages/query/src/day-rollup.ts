@@ -93,6 +93,28 @@ const ROW_SUM: Record<Exclude<keyof Ingredients, "visitors" | "conversions">, st
 /** The column an ingredient is carried in between the two halves of a split query. */
 export const ingredientColumn = (i: keyof Ingredients) => `i_${i}`;
 
+/** The ingredients of a split query's outer SELECT: sums of both halves' columns. */
+export const SUMMED_INGREDIENTS: Ingredients = {
+  visitors: `sum(${ingredientColumn("visitors")})`,
+  visits: `sum(${ingredientColumn("visits")})`,
+  pageviews: `sum(${ingredientColumn("pageviews")})`,
+  engagedMs: `sum(${ingredientColumn("engagedMs")})`,
+  events: `sum(${ingredientColumn("events")})`,
+  bounces: `sum(${ingredientColumn("bounces")})`,
+  durationSum: `sum(${ingredientColumn("durationSum")})`,
+  conversions: "NULL", // never split: not a sum of day rows
+};
+
+/**
+ * Where the whole local days of `period` that day rows cover end (rows exist before `through`),
+ * or null when none do: the period must start at a local midnight for them to answer it.
+ */
+export function wholeDaysEnd(tz: string, period: { from: number; to: number }, through: number | undefined): number | null {
+  if (through === undefined || midnightAtOrBefore(tz, period.from) !== period.from) return null;
+  const to = Math.min(through, midnightAtOrBefore(tz, period.to));
+  return to > period.from ? to : null;
+}
+
 /** The local day number of a local midnight (the key of lday). */
 export function localDayNumber(tz: string, midnightMs: number): number {
   return Math.round(naiveOfDay(localDay(tz, midnightMs)) / DAY_MS);
@@ -115,8 +137,8 @@ function dayBucket(interval: DayInterval, day: string): string {
 
 /**
  * The day rows' half of one period of a split query: days [fromDay, toDay) of `dim`, grouped by
- * `key` (the value for a breakdown, the chart bucket for a chart, nothing for a total) into the
- * column `keyAlias`. Placeholders come from the caller; day numbers are integers, printed.
+ * `key` (the value for a breakdown, the chart bucket for a chart, nothing for a total).
+ * Placeholders come from the caller; day numbers are integers, printed.
  */
 export function dayRollupSelect(o: {
   property: string;
@@ -124,8 +146,8 @@ export function dayRollupSelect(o: {
   dim: string;
   fromDay: number;
   toDay: number;
+  /** Grouped into `dim` (breakdowns) or `k` (chart buckets), as the visit-rollup half is. */
   key: { by: "value" } | { by: "bucket"; interval: DayInterval } | null;
-  keyAlias: string;
   ingredients: (keyof Ingredients)[];
 }): string {
   const from = Math.trunc(o.fromDay);
@@ -141,7 +163,7 @@ export function dayRollupSelect(o: {
         : `prev_lday < ${from} OR ${dayBucket(o.key.interval, "prev_lday")} < ${keyExpr}`;
   }
   const cols: string[] = [];
-  if (keyExpr) cols.push(`${keyExpr} AS ${o.keyAlias}`);
+  if (keyExpr) cols.push(`${keyExpr} AS ${o.key?.by === "value" ? "dim" : "k"}`);
   for (const i of o.ingredients) {
     if (i === "conversions") throw new Error("conversions are not in day rollups");
     cols.push(
