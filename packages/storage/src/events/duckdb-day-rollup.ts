@@ -1,7 +1,8 @@
 // The DuckDB store's day rollups (@lookout/query day-rollup.ts): which (property key, timezone)
 // pairs have them and up to which local midnight, filling them a few days per step, and moving
-// that mark back when a rollup step changes visits before it. The store runs every step here on the
-// connection its rollups use, one at a time with them, so a fill never races a rollup.
+// that mark back when a rollup step changes visits before it, and when to fill. Every step runs
+// through the store's rollup runner (its rollups' connection, one at a time with them), so a fill
+// never races a rollup.
 //
 // A pair is added when a query first asks for it (a property's timezone is known to the caller,
 // not the store; the server asks for every property at startup) and persisted in `day_rollup_state`, so restarts keep what was built. Filling
@@ -18,6 +19,8 @@ export const DAY_ROLLUP_VERSION = "1";
 
 /** How long after a local day ends it is filled. */
 const SETTLE_MS = 35 * 60_000;
+/** How often settled days are added. */
+const FILL_EVERY_MS = 5 * 60_000;
 /** Visits per fill step (at least a day's): bounds how long a step holds up the rollups behind it. */
 const STEP_VISITS = 100_000;
 /** How soon days a rollup moved the mark back over are filled again (late events come in runs). */
@@ -41,11 +44,57 @@ interface PairState extends Pair {
 
 const pairKey = (pkey: bigint, tz: string) => `${pkey}\u0000${tz}`;
 
+/** Runs `fn` on the rollups' connection, one at a time with the rollups (the store's queue). */
+export type RollupRunner = <T>(fn: (c: DuckDBConnection) => Promise<T>) => Promise<T>;
+
 export class DayRollups {
   readonly #pairs = new Map<string, PairState>();
+  #timer: NodeJS.Timeout | null = null;
+  #timerAt = 0;
+  /** Rebuilds in progress (paused()): filling waits, since a rebuild ends by dropping the rows. */
+  #paused = 0;
+  #stopped = false;
 
-  /** `schedule` asks the store to run fill steps in `delayMs`. */
-  constructor(private readonly schedule: (delayMs: number) => void) {}
+  constructor(private readonly run: RollupRunner) {}
+
+  /** Fills a step per turn of the runner, so that rollups queued meanwhile run in between. */
+  async fill(only?: Pair): Promise<void> {
+    while (!this.#stopped && this.#paused === 0 && (await this.run((c) => this.#step(c, Date.now(), only)))) {}
+  }
+
+  /** Runs `fn` (a rollup rebuild) with filling held off. */
+  async paused<T>(fn: () => Promise<T>): Promise<T> {
+    this.#paused++;
+    try {
+      return await fn();
+    } finally {
+      this.#paused--;
+    }
+  }
+
+  /** No more filling (the store is closing). */
+  stop(): void {
+    this.#stopped = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+  }
+
+  /** Fills in `delay` ms (sooner than an already planned fill only), then every FILL_EVERY_MS. */
+  #schedule(delay: number): void {
+    if (this.#stopped) return;
+    if (this.#timer) {
+      if (this.#timerAt <= Date.now() + delay) return;
+      clearTimeout(this.#timer);
+    }
+    this.#timerAt = Date.now() + delay;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      this.fill()
+        .catch(() => undefined)
+        .finally(() => this.#schedule(FILL_EVERY_MS));
+    }, delay);
+    this.#timer.unref();
+  }
 
   async load(c: DuckDBConnection): Promise<void> {
     this.#pairs.clear();
@@ -62,7 +111,7 @@ export class DayRollups {
     const st = this.#pairs.get(k);
     if (!st) {
       this.#pairs.set(k, { pkey, tz, through: null });
-      this.schedule(1_000);
+      this.#schedule(1_000);
       return undefined;
     }
     return st.through ?? undefined;
@@ -81,7 +130,7 @@ export class DayRollups {
    * Fills the next days of the first pair that needs it, in a transaction on `c`. Returns false
    * when there was nothing to do.
    */
-  async step(c: DuckDBConnection, now: number, only?: Pair): Promise<boolean> {
+  async #step(c: DuckDBConnection, now: number, only?: Pair): Promise<boolean> {
     const st = this.#next(now, only);
     if (!st) return false;
     const target = midnightAtOrBefore(st.tz, now - SETTLE_MS);
@@ -138,7 +187,7 @@ export class DayRollups {
       // visit rollups, which is right whether or not this step commits.
       const through = midnightAtOrBefore(st.tz, low);
       st.through = through;
-      this.schedule(REFILL_DELAY_MS);
+      this.#schedule(REFILL_DELAY_MS);
       await c.run("UPDATE day_rollup_state SET through_ms = $through WHERE pkey = $pkey AND tz = $tz", {
         pkey: st.pkey,
         tz: st.tz,

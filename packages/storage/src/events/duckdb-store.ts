@@ -65,9 +65,6 @@ export interface DuckDbEventStore extends EventStore {
   buildDayRollups(property: string, timezone: string): Promise<void>;
 }
 
-/** How often settled days are added to the day rollups (duckdb-day-rollup.ts). */
-const DAY_FILL_EVERY_MS = 5 * 60_000;
-
 export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {}): Promise<DuckDbEventStore> {
   // A checkpoint inside a commit stalls the collector; let the WAL grow further between them.
   const config: Record<string, string> = { memory_limit: opts.memoryLimit ?? "1GB", checkpoint_threshold: "256MB" };
@@ -92,11 +89,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
   let timer: NodeJS.Timeout | null = null;
   let tail: Promise<unknown> = Promise.resolve();
   let closed = false;
-  const days = new DayRollups((delay) => scheduleDays(delay));
-  let dayTimer: NodeJS.Timeout | null = null;
-  let dayTimerAt = 0;
-  /** Rebuilds in progress: day rollups wait, since a rebuild ends by dropping them. */
-  let dayPause = 0;
+  const days = new DayRollups((fn) => withRollups(fn));
 
   /** Runs `fn` after every earlier write; failures do not block later writes. */
   function write<T>(fn: () => Promise<T>): Promise<T> {
@@ -144,27 +137,6 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
       () => undefined,
     );
     return run;
-  }
-
-  /** Fills day rollups a step per turn, so that rollups queued meanwhile run in between. */
-  async function fillDays(only?: { pkey: bigint; tz: string }): Promise<void> {
-    while (!closed && dayPause === 0 && (await withRollups((c) => days.step(c, Date.now(), only)))) {}
-  }
-
-  function scheduleDays(delay: number): void {
-    if (closed) return;
-    if (dayTimer) {
-      if (dayTimerAt <= Date.now() + delay) return;
-      clearTimeout(dayTimer);
-    }
-    dayTimerAt = Date.now() + delay;
-    dayTimer = setTimeout(() => {
-      dayTimer = null;
-      fillDays()
-        .catch(() => undefined)
-        .finally(() => scheduleDays(DAY_FILL_EVERY_MS));
-    }, delay);
-    dayTimer.unref();
   }
 
   function scheduleRollup(): void {
@@ -401,9 +373,8 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
       if (k !== undefined) await withRollups((c) => transaction(() => days.forget(c, k), c));
     },
 
-    rebuildRollups: async () => {
-      dayPause++;
-      try {
+    rebuildRollups: () =>
+      days.paused(async () => {
         await rolling;
         await write(() =>
           rebuildAll(writer, {
@@ -415,10 +386,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
           }),
         );
         rolled = batch;
-      } finally {
-        dayPause--;
-      }
-    },
+      }),
 
     dayRollupThrough: (property, timezone) => {
       const k = keys.get(property);
@@ -429,7 +397,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
       const pkey = keys.get(property);
       if (pkey === undefined) return;
       days.through(pkey, timezone);
-      await fillDays({ pkey, tz: timezone });
+      await days.fill({ pkey, tz: timezone });
     },
 
     checkpoint: () => write(() => writer.run("CHECKPOINT").then(() => undefined)),
@@ -438,8 +406,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
       if (closed) return;
       if (timer) clearTimeout(timer);
       timer = null;
-      if (dayTimer) clearTimeout(dayTimer);
-      dayTimer = null;
+      days.stop();
       await write(async () => undefined).catch(() => undefined);
       await rollupNow().catch(() => undefined);
       await write(() => writer.run("CHECKPOINT").then(() => undefined)).catch(() => undefined);
