@@ -40,6 +40,14 @@ function compile(spec: SpecIn, dialect: SqlDialect, ctx: CompileContext = CTX) {
   return compileQuery(QuerySpecSchema.parse({ property: PROPERTY, ...spec }), dialect, ctx);
 }
 
+/** A snapshot file's text: the bound parameters, then the SQL laid out by prettySql. */
+function snapshotText(c: ReturnType<typeof compileQuery>): string {
+  const head = Object.entries(c.params)
+    .map(([k, val]) => `-- ${k} = ${JSON.stringify(val)}${c.keyParams?.includes(k) ? " (bound as the property's key)" : ""}`)
+    .join("\n");
+  return `${head}\n${prettySql(c.sql)}\n`;
+}
+
 const CASES: Record<string, QuerySpecInput> = {
   aggregate_all_metrics_previous_period: {
     kind: "aggregate",
@@ -240,12 +248,7 @@ describe("printed SQL", () => {
         const c = compile(spec, dialect);
         expect(sqlProblems(c, dialect, PROPERTY, MAX_ROWS)).toEqual([]);
         expect(c.sql).not.toContain(MARK);
-        const head = Object.entries(c.params)
-          .map(
-            ([k, val]) => `-- ${k} = ${JSON.stringify(val)}${c.keyParams?.includes(k) ? " (bound as the property's key)" : ""}`,
-          )
-          .join("\n");
-        await expect(`${head}\n${prettySql(c.sql)}\n`).toMatchFileSnapshot(`./__snapshots__/sql/${dialect}/${name}.sql`);
+        await expect(snapshotText(c)).toMatchFileSnapshot(`./__snapshots__/sql/${dialect}/${name}.sql`);
       });
     }
   }
@@ -359,10 +362,7 @@ describe("day rollups", () => {
       const c = compile(spec, "duckdb", DAYS);
       expect(c.sql).toContain("day_rollup");
       expect(sqlProblems(c, "duckdb", PROPERTY, MAX_ROWS)).toEqual([]);
-      const head = Object.entries(c.params)
-        .map(([k, val]) => `-- ${k} = ${JSON.stringify(val)}${c.keyParams?.includes(k) ? " (bound as the property's key)" : ""}`)
-        .join("\n");
-      await expect(`${head}\n${prettySql(c.sql)}\n`).toMatchFileSnapshot(`./__snapshots__/sql/duckdb/day_rollups_${name}.sql`);
+      await expect(snapshotText(c)).toMatchFileSnapshot(`./__snapshots__/sql/duckdb/day_rollups_${name}.sql`);
     });
   }
 
