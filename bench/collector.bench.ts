@@ -6,7 +6,7 @@
 // Writes bench/results/collector.json.
 //   tsx bench/collector.bench.ts [--duration 20] [--connections 256]
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,6 +31,37 @@ function ensureWrk(): void {
 function rssMb(pid: number, field: "VmRSS" | "VmHWM"): number {
   const m = readFileSync(`/proc/${pid}/status`, "utf8").match(new RegExp(`${field}:\\s+(\\d+) kB`));
   return m ? Math.round(Number(m[1]) / 1024) : -1;
+}
+
+/** CPU seconds used so far by each thread of `pid`, by thread name (same-named threads summed). */
+function threadCpu(pid: number): Map<string, number> {
+  const tick = 100; // USER_HZ on Linux
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      const name = tid === String(pid) ? "main" : (stat.match(/\((.*)\)/)?.[1] ?? "?");
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) / tick);
+    } catch {
+      // the thread ended between listing and reading
+    }
+  }
+  return out;
+}
+
+/** Microseconds of CPU per event, by thread name, between two threadCpu() readings. */
+function cpuPerEvent(before: Map<string, number>, after: Map<string, number>, events: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  let total = 0;
+  for (const [name, s] of after) {
+    const used = s - (before.get(name) ?? 0);
+    if (used <= 0) continue;
+    total += used;
+    out[name] = Math.round((used * 1e6) / events);
+  }
+  out.total = Math.round((total * 1e6) / events);
+  return out;
 }
 
 /** wrk's Lua: every request a pageview of a fresh visitor, pages and referrers skewed. */
@@ -118,7 +149,9 @@ try {
   const idleRss = rssMb(pid, "VmRSS");
   const script = join(dataDir, "post.lua");
   writeFileSync(script, luaScript(property));
+  const cpuBefore = threadCpu(pid);
   const { requests, non2xx, socketErrors, timeouts, p50, p90, p99, max } = runWrk(server.url, script, DURATION);
+  const cpuUs = cpuPerEvent(cpuBefore, threadCpu(pid), requests - non2xx);
   const eventsPerSecond = Math.round((requests - non2xx) / DURATION);
   const peakRss = rssMb(pid, "VmHWM");
   const floorRps = await httpFloor(script);
@@ -161,6 +194,7 @@ try {
     latency_ms: { p50, p90, p99, max },
     visible_after_ack_ms: { max: Math.max(...visible), each: visible },
     rss_mb: { idle: idleRss, peak: peakRss },
+    server_cpu_us_per_event: cpuUs,
     http_floor_requests_per_second: floorRps,
     budgets: BUDGET,
     within_budget: {

@@ -25,7 +25,7 @@ export interface Runtime extends AppDeps {
 }
 
 export function openEvents(config: Config): Promise<EventStore> {
-  return openDuckDbEventStore(join(config.dataDir, "events.duckdb"));
+  return openDuckDbEventStore(join(config.dataDir, "events.duckdb"), { threads: config.duckdbThreads });
 }
 
 export function openMeta(config: Config): Promise<MetaStore> {

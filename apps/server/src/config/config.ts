@@ -27,6 +27,7 @@ const EnvSchema = z.object({
   LOOKOUT_RATE_PER_IP: z.coerce.number().positive().default(50),
   LOOKOUT_RATE_PER_PROPERTY: z.coerce.number().positive().default(20_000),
   LOOKOUT_GEO_CITY_DB: z.string().min(1).optional(),
+  LOOKOUT_DUCKDB_THREADS: z.coerce.number().int().min(1).max(256).optional(),
   LOOKOUT_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -49,6 +50,8 @@ export type Config = {
   collectRate: { perIp: { perSecond: number; burst: number }; perProperty: { perSecond: number; burst: number } };
   /** An optional MaxMind-format city database; the country database ships with Lookout. */
   geoCityDb: string | undefined;
+  /** DuckDB worker threads; unset: the store's default for this machine. */
+  duckdbThreads: number | undefined;
   logLevel: z.infer<typeof EnvSchema>["LOOKOUT_LOG_LEVEL"];
 };
 
@@ -83,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perProperty: { perSecond: e.LOOKOUT_RATE_PER_PROPERTY, burst: e.LOOKOUT_RATE_PER_PROPERTY * 2 },
     },
     geoCityDb: e.LOOKOUT_GEO_CITY_DB,
+    duckdbThreads: e.LOOKOUT_DUCKDB_THREADS,
     logLevel: e.LOOKOUT_LOG_LEVEL,
   };
 }

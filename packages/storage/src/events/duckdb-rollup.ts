@@ -52,20 +52,24 @@ export const ROLLUP_EVENT_COLUMNS = [
 const lag = (partition: string) =>
   `coalesce(lag(start_ts) OVER (PARTITION BY property, vkey${partition} ORDER BY start_ts, skey), ${EPOCH})`;
 
-// `row(ts, x)` breaks ties between events of the same millisecond by value, so that recomputing a
-// visit always yields the same row (step 5 compares rows).
+// A visit's attributes are those of its first event. One min() over a struct that starts with ts
+// and holds every attribute picks that event whole, ties in the same millisecond broken by value,
+// so recomputing a visit always yields the same row (step 5 compares rows); one aggregate instead
+// of an arg_min per attribute, about half the cost of this step.
 function sessionAgg(src: string): string {
-  const attrs = SESSION_ATTRIBUTE_COLUMNS.map((c) => `arg_min(${c}, row(ts, ${c})) AS ${c}`).join(", ");
+  const first = `min({${["ts", ...SESSION_ATTRIBUTE_COLUMNS].map((c) => `'${c}': ${c}`).join(", ")}})`;
+  const attrs = SESSION_ATTRIBUTE_COLUMNS.map((c) => `first.${c} AS ${c}`).join(", ");
   const pv = "count_if(name = 'pageview')";
   const custom = `count_if(name NOT IN (${CUSTOM}))`;
   return (
+    `SELECT * EXCLUDE (first), ${attrs} FROM (` +
     `SELECT property, any_value(pkey) AS pkey, skey, any_value(vkey) AS vkey, min(ts) AS start_ts, max(ts) AS end_ts, ` +
     `epoch(max(ts) - min(ts)) AS duration, ${pv}::INTEGER AS pageviews, ${custom}::INTEGER AS events, ` +
     `(${pv} = 1 AND ${custom} = 0) AS bounce, ` +
     `coalesce(sum(engaged_ms) FILTER (WHERE name = 'engagement'), 0)::DOUBLE AS engaged_ms, ` +
     `coalesce(arg_min(path, row(ts, path)) FILTER (WHERE name = 'pageview'), '') AS entry_page, ` +
     `coalesce(arg_max(path, row(ts, path)) FILTER (WHERE name = 'pageview'), '') AS exit_page, ` +
-    `${attrs} FROM ${src} GROUP BY property, skey`
+    `${first} AS first FROM ${src} GROUP BY property, skey)`
   );
 }
 
