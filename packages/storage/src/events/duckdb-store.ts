@@ -83,7 +83,6 @@ export function defaultDuckDbThreads(): number {
 export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {}): Promise<DuckDbEventStore> {
   // A checkpoint inside a commit stalls the collector; let the WAL grow further between them.
   const config: Record<string, string> = { memory_limit: opts.memoryLimit ?? "1GB", checkpoint_threshold: "256MB" };
-  config.threads = String(opts.threads ?? defaultDuckDbThreads());
   const instance = await DuckDBInstance.create(path, config);
   const writer = await instance.connect();
   const roller = await instance.connect();
@@ -438,5 +437,8 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
     },
   };
   await store.migrate();
+  // Set once open: opening with one thread left ~130 MB more resident at idle (a fresh server:
+  // 453 MB against 328 MB opened with DuckDB's default and set to one thread here).
+  await writer.run(`SET threads = ${Math.trunc(opts.threads ?? defaultDuckDbThreads())}`);
   return store;
 }
