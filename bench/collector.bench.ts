@@ -72,13 +72,14 @@ function cpuPerEvent(before: Map<string, number>, after: Map<string, number>, ev
 
 /**
  * wrk's Lua: every request a pageview of a fresh visitor, pages and referrers skewed. With
- * `pauseMs`, each connection waits that long before each request: a steady offered rate rather
- * than as fast as the server answers.
+ * `pauseMs`, each connection waits that long on average (uniformly up to twice as long, so that
+ * the connections do not fall into step and arrive in waves) before each request: a steady
+ * offered rate rather than as fast as the server answers.
  */
 function luaScript(property: string, pauseMs = 0): string {
   return `
 local n = 0
-${pauseMs > 0 ? `delay = function() return ${pauseMs} end` : ""}
+${pauseMs > 0 ? `delay = function() return math.random(0, ${2 * pauseMs}) end` : ""}
 local pages = {"/", "/pricing", "/blog/launch", "/docs/setup", "/about", "/signup"}
 local refs = {"", "https://www.google.com/", "https://news.ycombinator.com/", "https://t.co/x"}
 wrk.method = "POST"
