@@ -119,17 +119,22 @@ export class Presence {
   }
 
   #seen(s: Sighting): void {
-    if (this.now() - s.ts >= LIVE_WINDOW_MS) return;
+    const { ts, pageKey } = s;
+    if (this.now() - ts >= LIVE_WINDOW_MS) return;
+    // Most sightings come while no page was left lately: no key to build then.
+    if (this.#left.size > 0) {
+      const leftKey = `${s.propertyId}\u0000${s.clientid}\u0000${pageKey}`;
+      if (s.pageview) this.#left.delete(leftKey);
+      else if (this.#left.has(leftKey)) return;
+    }
     let visitors = this.#byProperty.get(s.propertyId);
     if (!visitors) this.#byProperty.set(s.propertyId, (visitors = new Map()));
-    const { ts, pageKey, pageview, ...fields } = s;
-    const leftKey = `${s.propertyId}\u0000${s.clientid}\u0000${pageKey}`;
-    if (pageview) this.#left.delete(leftKey);
-    else if (this.#left.has(leftKey)) return;
     const e = visitors.get(s.clientid);
     if (!e) {
-      const visitor: LiveVisitor = { ...fields, active: true, arrivedAt: ts, lastSeen: ts };
-      visitors.set(s.clientid, { visitor, pages: new Map([[pageKey, ts]]) });
+      const visitor = newVisitor(s);
+      const pages = new Map<string, number>();
+      pages.set(pageKey, ts);
+      visitors.set(s.clientid, { visitor, pages });
       this.#emit(s.propertyId, { type: "add", visitor });
       return;
     }
@@ -139,8 +144,9 @@ export class Presence {
       visitors.delete(s.clientid);
       visitors.set(s.clientid, e);
     }
-    const changed = VISIBLE_FIELDS.some((k) => fields[k] !== undefined && fields[k] !== e.visitor[k]);
+    const changed = VISIBLE_FIELDS.some((k) => s[k] !== undefined && s[k] !== e.visitor[k]);
     if (changed) {
+      const { ts: _ts, pageKey: _pageKey, pageview: _pageview, ...fields } = s;
       e.visitor = { ...e.visitor, ...definedOnly(fields), active: true, lastSeen: e.visitor.lastSeen };
       this.#emit(s.propertyId, { type: "add", visitor: e.visitor });
     }
@@ -167,6 +173,27 @@ export class Presence {
   #emit(propertyId: string, change: PresenceChange): void {
     for (const l of this.#listeners) l(propertyId, change);
   }
+}
+
+/** A first sighting as a live visitor, field by field (this runs for every new visitor). */
+function newVisitor(s: Sighting): LiveVisitor {
+  const v: LiveVisitor = {
+    clientid: s.clientid,
+    propertyId: s.propertyId,
+    active: true,
+    page: s.page,
+    title: s.title,
+    source: s.source,
+    referrer: s.referrer,
+    device: s.device,
+    browser: s.browser,
+    os: s.os,
+    arrivedAt: s.ts,
+    lastSeen: s.ts,
+  };
+  if (s.country !== undefined) v.country = s.country;
+  if (s.email !== undefined) v.email = s.email;
+  return v;
 }
 
 function definedOnly<T extends object>(o: T): Partial<T> {
