@@ -1,5 +1,6 @@
-// Builds the server and the CLI into plain ESM (dist/main.mjs, dist/cli.mjs) for `npm start`,
-// `npm run lookout` and the tests that start a real server. The workspace packages (@lookout/*)
+// Builds the server and the CLI into plain ESM (dist/main.mjs, dist/cli.mjs, and the event store's
+// thread, dist/duckdb-worker.mjs) for `npm start`, `npm run lookout` and the tests that start a
+// real server. The workspace packages (@lookout/*)
 // are bundled in; everything from the registry stays an import from node_modules.
 // Why a bundle rather than running the sources through tsx: tsx compiles on a module-hooks thread
 // that lives as long as the process, ~70 MB resident of the 300 MB idle budget (DESIGN.md §8).
@@ -31,7 +32,12 @@ const externalPackages = {
 
 export async function build() {
   await esbuild.build({
-    entryPoints: { main: join(here, "src/main.ts"), cli: join(here, "src/cli/main.ts") },
+    entryPoints: {
+      main: join(here, "src/main.ts"),
+      cli: join(here, "src/cli/main.ts"),
+      // The embedded event store's thread (packages/storage duckdb-thread-store.ts).
+      "duckdb-worker": join(root, "packages/storage/src/events/duckdb-worker.ts"),
+    },
     outdir,
     outExtension: { ".js": ".mjs" },
     bundle: true,

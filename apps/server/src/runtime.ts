@@ -7,7 +7,7 @@ import {
   type LiveBus,
   type MetaStore,
   memoryLiveBus,
-  openDuckDbEventStore,
+  openDuckDbEventStoreOnThread,
   openMetaStore,
   redisLiveBus,
 } from "@lookout/storage";
@@ -25,7 +25,7 @@ export interface Runtime extends AppDeps {
 }
 
 export function openEvents(config: Config): Promise<EventStore> {
-  return openDuckDbEventStore(join(config.dataDir, "events.duckdb"), { threads: config.duckdbThreads });
+  return openDuckDbEventStoreOnThread(join(config.dataDir, "events.duckdb"), { threads: config.duckdbThreads });
 }
 
 export function openMeta(config: Config): Promise<MetaStore> {

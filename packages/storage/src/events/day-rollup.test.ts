@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
 import type { QuerySpecInput } from "@lookout/schema";
 import { generateEvents } from "@lookout/traffic";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -144,6 +145,31 @@ describe("day rollups", () => {
       event({ property: P, ts: new Date(END.getTime() - 20 * 86_400_000), visitor_id: "late2", session_id: "late-2" }),
     ]);
     expect(store.dayRollupThrough?.(OTHER, tz)).toBe(other);
+  }, 120_000);
+
+  it("go on filling after a restart from where they were", async () => {
+    const tz = "UTC";
+    const path = join(dirs[0] as string, "events.duckdb");
+    await store.buildDayRollups(OTHER, tz);
+    const through = store.dayRollupThrough?.(OTHER, tz) as number;
+    expect(through).toBeGreaterThan(END.getTime());
+    await store.close();
+    // As if the store had been closed since ten days before its mark.
+    const db = await DuckDBInstance.create(path);
+    const c = await db.connect();
+    await c.run(
+      "UPDATE day_rollup_state SET through_ms = through_ms - 10 * 86400000 WHERE tz = 'UTC' AND pkey = (SELECT pkey FROM property_keys WHERE property = $p)",
+      { p: OTHER },
+    );
+    c.closeSync();
+    db.closeSync();
+    store = await openDuckDbEventStore(path, { rollupDelayMs: 0 });
+    expect(store.dayRollupThrough?.(OTHER, tz)).toBe(through - 10 * 86_400_000);
+    // Nothing asks for the pair: filling resumes on its own.
+    const deadline = Date.now() + 20_000;
+    while (store.dayRollupThrough?.(OTHER, tz) !== through && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(store.dayRollupThrough?.(OTHER, tz)).toBe(through);
+    await compare(tz, true);
   }, 120_000);
 
   it("are kept across a restart and dropped with their property", async () => {

@@ -47,6 +47,9 @@ const pairKey = (pkey: bigint, tz: string) => `${pkey}\u0000${tz}`;
 /** Runs `fn` on the rollups' connection, one at a time with the rollups (the store's queue). */
 export type RollupRunner = <T>(fn: (c: DuckDBConnection) => Promise<T>) => Promise<T>;
 
+/** Told whenever a pair's mark moves, or goes (undefined), so that a copy elsewhere can follow. */
+export type MarkListener = (pkey: bigint, tz: string, through: number | undefined) => void;
+
 export class DayRollups {
   readonly #pairs = new Map<string, PairState>();
   #timer: NodeJS.Timeout | null = null;
@@ -55,7 +58,10 @@ export class DayRollups {
   #paused = 0;
   #stopped = false;
 
-  constructor(private readonly run: RollupRunner) {}
+  constructor(
+    private readonly run: RollupRunner,
+    private readonly onMark: MarkListener = () => {},
+  ) {}
 
   /** Fills a step per turn of the runner, so that rollups queued meanwhile run in between. */
   async fill(only?: Pair): Promise<void> {
@@ -102,7 +108,10 @@ export class DayRollups {
       const pkey = BigInt(String(r.pkey));
       const tz = String(r.tz);
       this.#pairs.set(pairKey(pkey, tz), { pkey, tz, through: Number(r.through_ms) });
+      this.onMark(pkey, tz, Number(r.through_ms));
     }
+    // Days have ended since these pairs were last filled (the store was closed meanwhile).
+    if (this.#pairs.size > 0) this.#schedule(1_000);
   }
 
   /** Where the pair's rows end, for a query; asks for them to be filled the first time. */
@@ -170,6 +179,7 @@ export class DayRollups {
     // Only now: a query must never be told about rows that are not committed.
     st.first = first;
     st.through = to;
+    this.onMark(st.pkey, st.tz, to);
     return true;
   }
 
@@ -187,6 +197,7 @@ export class DayRollups {
       // visit rollups, which is right whether or not this step commits.
       const through = midnightAtOrBefore(st.tz, low);
       st.through = through;
+      this.onMark(st.pkey, st.tz, through);
       this.#schedule(REFILL_DELAY_MS);
       await c.run("UPDATE day_rollup_state SET through_ms = $through WHERE pkey = $pkey AND tz = $tz", {
         pkey: st.pkey,
@@ -198,13 +209,18 @@ export class DayRollups {
 
   /** Drops a property's rows and marks (property deletion), in the caller's transaction. */
   async forget(c: DuckDBConnection, pkey: bigint): Promise<void> {
-    for (const [k, st] of this.#pairs) if (st.pkey === pkey) this.#pairs.delete(k);
+    for (const [k, st] of this.#pairs) {
+      if (st.pkey !== pkey) continue;
+      this.#pairs.delete(k);
+      this.onMark(st.pkey, st.tz, undefined);
+    }
     await c.run("DELETE FROM day_rollup WHERE pkey = $pkey", { pkey });
     await c.run("DELETE FROM day_rollup_state WHERE pkey = $pkey", { pkey });
   }
 
   /** Drops every row and mark (the visit rollups were rebuilt), in the caller's transaction. */
   async reset(c: DuckDBConnection): Promise<void> {
+    for (const st of this.#pairs.values()) this.onMark(st.pkey, st.tz, undefined);
     this.#pairs.clear();
     await c.run("DELETE FROM day_rollup");
     await c.run("DELETE FROM day_rollup_state");

@@ -1,5 +1,5 @@
 // The EventStore conformance suite on DuckDB (a file in a temporary directory), with rollups inside
-// each append and with batched rollups, plus what only a file store has: persistence across
+// each append, with batched rollups, and on the store's own thread as the server runs it, plus what only a file store has: persistence across
 // close/reopen, and catching up on batches that were appended but not rolled up before a crash.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -10,6 +10,7 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, describe, expect, it } from "vitest";
 import { eventStoreConformance } from "./conformance.js";
 import { openDuckDbEventStore } from "./duckdb-store.js";
+import { openDuckDbEventStoreOnThread } from "./duckdb-thread-store.js";
 import { at, event, profile } from "./fixtures.js";
 import { type AggregateResult, runStats } from "./stats.js";
 
@@ -25,6 +26,9 @@ afterAll(() => {
 
 eventStoreConformance("DuckDB, rollups in each append", () => openDuckDbEventStore(tempDb(), { rollupDelayMs: 0 }));
 eventStoreConformance("DuckDB, batched rollups", () => openDuckDbEventStore(tempDb(), { rollupDelayMs: 50 }));
+eventStoreConformance("DuckDB on a thread of its own (as the server runs it)", () =>
+  openDuckDbEventStoreOnThread(tempDb(), { rollupDelayMs: 50 }),
+);
 
 const CTX = { timezone: "UTC", now: at("2024-05-10 12:00:00") };
 const P = "persist.example";

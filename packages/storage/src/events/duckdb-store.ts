@@ -57,6 +57,8 @@ export interface DuckDbOptions {
    * unrolled (default 1 000 000; bounds the memory either needs).
    */
   rebuildChunkEvents?: number;
+  /** Told whenever what dayRollupThrough() answers for a property and timezone changes. */
+  onDayRollupMark?: (property: string, timezone: string, through: number | undefined) => void;
 }
 
 export interface DuckDbEventStore extends EventStore {
@@ -116,7 +118,13 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
   let timer: NodeJS.Timeout | null = null;
   let tail: Promise<unknown> = Promise.resolve();
   let closed = false;
-  const days = new DayRollups((fn) => withRollups(fn));
+  const days = new DayRollups(
+    (fn) => withRollups(fn),
+    (pkey, tz, through) => {
+      if (!opts.onDayRollupMark) return;
+      for (const [property, k] of keys) if (k === pkey) opts.onDayRollupMark(property, tz, through);
+    },
+  );
 
   /** Runs `fn` after every earlier write; failures do not block later writes. */
   function write<T>(fn: () => Promise<T>): Promise<T> {

@@ -8,6 +8,7 @@ export {
   openDuckDbEventStore,
   ROLLUP_VERSION as DUCKDB_ROLLUP_VERSION,
 } from "./duckdb-store.js";
+export { openDuckDbEventStoreOnThread } from "./duckdb-thread-store.js";
 export * from "./event-store.js";
 export { idKey } from "./hash.js";
 export * from "./stats.js";

@@ -1,0 +1,74 @@
+// What only the store-on-a-thread adds to the conformance suite (duckdb-store.test.ts runs that):
+// the copy of the day-rollup marks follows the thread's, errors come back as errors and leave the
+// store working, a store that cannot open says why, and close() ends the thread.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { openDuckDbEventStoreOnThread } from "./duckdb-thread-store.js";
+import { at, event } from "./fixtures.js";
+import { runStats } from "./stats.js";
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "lookout-thread-"));
+  dirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+async function until(check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+}
+
+describe("DuckDB store on its own thread", () => {
+  it("mirrors the day-rollup marks: registered when asked, moved when filled, gone with the property", async () => {
+    const store = await openDuckDbEventStoreOnThread(join(tempDir(), "events.duckdb"), { rollupDelayMs: 0 });
+    try {
+      const p = "thread-marks";
+      await store.append([event({ property: p, ts: at("2024-05-01 10:00:00"), visitor_id: "v1", session_id: "s1" })]);
+      expect(store.dayRollupThrough?.(p, "UTC")).toBeUndefined();
+      // Asking registered the pair there, so its filling starts by itself.
+      await until(() => store.dayRollupThrough?.(p, "UTC") !== undefined);
+      const through = store.dayRollupThrough?.(p, "UTC") as number;
+      expect(through).toBeGreaterThanOrEqual(at("2024-05-02 00:00:00").getTime());
+      const stats = await runStats(
+        store,
+        {
+          kind: "aggregate",
+          property: p,
+          metrics: ["visitors"],
+          date_range: { preset: "custom", from: "2024-04-01", to: "2024-05-31" },
+        },
+        { timezone: "UTC", now: at("2024-06-01 12:00:00") },
+      );
+      expect(stats).toMatchObject({ visitors: { value: 1 } });
+      await store.deleteProperty(p);
+      expect(store.dayRollupThrough?.(p, "UTC")).toBeUndefined();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("rejects a failing call with the engine's error and keeps serving", async () => {
+    const store = await openDuckDbEventStoreOnThread(join(tempDir(), "events.duckdb"), { rollupDelayMs: 0 });
+    try {
+      await expect(store.query({ sql: "SELECT * FROM no_such_table", params: {} })).rejects.toThrow(/no_such_table/);
+      await expect(store.query<{ n: number }>({ sql: "SELECT 41 + 1 AS n", params: {} })).resolves.toEqual([{ n: 42 }]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("fails to open with the engine's reason, and close() ends the thread for good", async () => {
+    const dir = tempDir();
+    await expect(openDuckDbEventStoreOnThread(dir)).rejects.toThrow();
+    const store = await openDuckDbEventStoreOnThread(join(dir, "events.duckdb"));
+    await store.close();
+    await store.close();
+    await expect(store.sync()).rejects.toThrow(/exited/);
+  });
+});
