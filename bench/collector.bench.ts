@@ -4,7 +4,7 @@
 // Stats API, and the server's idle and peak memory. For scale it also measures the floor under the
 // same wrk load: a bare Fastify endpoint that parses the JSON body and answers 202, nothing else.
 // Writes bench/results/collector.json.
-//   tsx bench/collector.bench.ts [--duration 20] [--connections 256]
+//   tsx bench/collector.bench.ts [--duration 20] [--connections 256] [--paced-rate 5000] [--fresh-visitors]
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,6 +18,7 @@ const { values: args } = parseArgs({
     duration: { type: "string", default: "20" },
     connections: { type: "string", default: "256" },
     "paced-rate": { type: "string", default: "5000" },
+    "fresh-visitors": { type: "boolean", default: false },
   },
   allowPositionals: true,
   strict: false,
@@ -26,6 +27,7 @@ const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 const PACED_RATE = Number(args["paced-rate"]);
 const PACED_CONNECTIONS = 1024;
+const FRESH = Boolean(args["fresh-visitors"]);
 const BUDGET = { eventsPerSecond: 20_000, p99Ms: 50, visibleMs: 1000 };
 
 function ensureWrk(): void {
@@ -71,26 +73,57 @@ function cpuPerEvent(before: Map<string, number>, after: Map<string, number>, ev
 }
 
 /**
- * wrk's Lua: every request a pageview of a fresh visitor, pages and referrers skewed. With
- * `pauseMs`, each connection waits that long on average (uniformly up to twice as long, so that
- * the connections do not fall into step and arrive in waves) before each request: a steady
- * offered rate rather than as fast as the server answers.
+ * wrk's Lua. Visitors browse as DESIGN.md §8 has it, in visits of several events: 10 000 visitors
+ * are active at once, each request comes from one of them at random, and a visitor leaves after
+ * 1 to 7 events (a landing pageview with an outside referrer, then pageviews, engagement pings,
+ * now and then a custom event) for a new one to take their place; five real-looking browsers.
+ * `freshVisitors` makes every request a first pageview of a new visitor instead. With `pauseMs`,
+ * each connection waits that long on average (uniformly up to twice as long, so that the
+ * connections do not fall into step and arrive in waves) before each request: a steady offered
+ * rate rather than as fast as the server answers.
  */
-function luaScript(property: string, pauseMs = 0): string {
+function luaScript(property: string, opts: { pauseMs?: number; freshVisitors?: boolean } = {}): string {
+  const pauseMs = opts.pauseMs ?? 0;
   return `
-local n = 0
 ${pauseMs > 0 ? `delay = function() return math.random(0, ${2 * pauseMs}) end` : ""}
-local pages = {"/", "/pricing", "/blog/launch", "/docs/setup", "/about", "/signup"}
-local refs = {"", "https://www.google.com/", "https://news.ycombinator.com/", "https://t.co/x"}
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "text/plain"
-wrk.headers["User-Agent"] = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
+local pages = {"/", "/", "/", "/pricing", "/pricing", "/blog/launch", "/docs/setup", "/about", "/signup", "/blog/changelog"}
+local refs = {"", "", "https://www.google.com/", "https://www.google.com/", "https://news.ycombinator.com/", "https://t.co/x", "https://duckduckgo.com/"}
+local uas = {
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36",
+  "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15",
+  "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0",
+  "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36",
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1",
+}
+local fresh_visitors = ${opts.freshVisitors ? "true" : "false"}
+local active = {}
+local made = 0
 function setup(thread) thread:set("id", math.random(1, 1000000)) end
+local function new_visitor()
+  made = made + 1
+  return { cid = "bench-" .. id .. "-" .. made, left = fresh_visitors and 1 or math.random(1, 7), ua = uas[math.random(#uas)], page = nil }
+end
 request = function()
-  n = n + 1
-  local page = pages[(n % #pages) + 1]
-  local body = '{"p":"${property}","n":"pageview","u":"https://bench.test' .. page .. '","r":"' .. refs[(n % #refs) + 1] .. '","w":1440,"c":"bench-' .. id .. '-' .. n .. '"}'
-  return wrk.format(nil, "/api/event", nil, body)
+  local slot = math.random(10000)
+  local v = active[slot]
+  if v == nil or v.left == 0 then
+    v = new_visitor()
+    active[slot] = v
+  end
+  v.left = v.left - 1
+  local name, ref, extra = "pageview", "https://bench.test/", ""
+  if v.page == nil then
+    ref = refs[math.random(#refs)]
+    v.page = pages[math.random(#pages)]
+  elseif math.random() < 0.35 then
+    name, ref, extra = "engagement", "", ',"g":' .. math.random(1000, 20000)
+  elseif math.random() < 0.08 then
+    name, ref = "signup", ""
+  else
+    v.page = pages[math.random(#pages)]
+  end
+  local body = '{"p":"${property}","n":"' .. name .. '","u":"https://bench.test' .. v.page .. '","r":"' .. ref .. '","w":1440,"c":"' .. v.cid .. '"' .. extra .. '}'
+  return wrk.format("POST", "/api/event", { ["Content-Type"] = "text/plain", ["User-Agent"] = v.ua }, body)
 end
 done = function(summary, latency, requests)
   io.write(string.format("RESULT %d %d %d %d %.3f %.3f %.3f %.3f\\n", summary.requests, summary.errors.status, summary.errors.connect + summary.errors.read + summary.errors.write, summary.errors.timeout,
@@ -160,7 +193,7 @@ try {
   await new Promise((r) => setTimeout(r, 1000));
   const idleRss = rssMb(pid, "VmRSS");
   const script = join(dataDir, "post.lua");
-  writeFileSync(script, luaScript(property));
+  writeFileSync(script, luaScript(property, { freshVisitors: FRESH }));
   const cpuBefore = threadCpu(pid);
   const { requests, non2xx, socketErrors, timeouts, p50, p90, p99, max } = runWrk(server.url, script, DURATION);
   const cpuUs = cpuPerEvent(cpuBefore, threadCpu(pid), requests - non2xx);
@@ -168,7 +201,10 @@ try {
   // Latency at a steady rate below saturation, where it measures the work rather than the queue:
   // many connections, each pausing long enough between requests that its own wait barely slows it.
   const pacedScript = join(dataDir, "paced.lua");
-  writeFileSync(pacedScript, luaScript(property, Math.round((1000 * PACED_CONNECTIONS) / PACED_RATE)));
+  writeFileSync(
+    pacedScript,
+    luaScript(property, { pauseMs: Math.round((1000 * PACED_CONNECTIONS) / PACED_RATE), freshVisitors: FRESH }),
+  );
   const paced = runWrk(server.url, pacedScript, 10, PACED_CONNECTIONS);
   const peakRss = rssMb(pid, "VmHWM");
   const floorRps = await httpFloor(script);
@@ -202,6 +238,7 @@ try {
   }
   const result = {
     duration_s: DURATION,
+    traffic: FRESH ? "every event a new visitor" : "visits of 1 to 7 events, 10 000 visitors at a time",
     connections: CONNECTIONS,
     requests,
     non_2xx: non2xx,
