@@ -4,14 +4,15 @@
 //
 // Incremental step, over the batches appended since the last one:
 //   1. the visits (and visitors) those batches touch;
-//   2. those visitors' history: one scan of a few narrow columns of each rollup;
-//   3. the touched visits recomputed from all their events, read from the earliest touched start
-//      on (the ts zone maps turn that into a read of recent row groups only);
-//   4. prev_* recomputed for the visitors' rows from that start on (earlier rows cannot change);
+//   2. those visitors' history: one scan of a few narrow columns of sessions;
+//   3. visits that only grew at their end (the usual case: a visit in progress) are merged: their
+//      rows plus the new events' counts and sums (classifySql says when that is exact);
+//   4. the other touched visits (new ones, late or out-of-order events) are recomputed from all
+//      their events, read from the earliest such start on (the ts zone maps turn that into a read
+//      of recent row groups only), and prev_* re-derived for their visitors' rows from that start
+//      on (earlier rows cannot change);
 //   5. only rows that differ are replaced (DELETE by key + INSERT), so a rollup rewrites
 //      about as many rows as there were visits in its batches, whatever the visitors' history.
-// Late or out-of-order events are handled the same way: their visit is recomputed and the
-// visitor's prev_* chain re-derived.
 import type { DuckDBConnection } from "@duckdb/node-api";
 import {
   NO_PREVIOUS_VISIT,
@@ -266,34 +267,156 @@ const SESSION_PREVS: [string, string][] = [
 const NARROW_S = ["property", "vkey", "skey", "start_ts", ...DIM_COLUMNS].join(", ");
 
 /**
+ * Visits that only grew at their end since the last step, to be merged rather than recomputed:
+ * the visitor's only touched visit, already stored, their latest, every new event after its last
+ * stored one, and no engagement outside its page rows (a ping for a page before that page's
+ * pageview has no row to live in; only a recompute from events places it). Then the merged row is
+ * the row a recompute would give: the start, the first event's attributes and every prev_* stay,
+ * counts and sums add up, the exit page is the last new pageview if any. Under load nearly every
+ * touched visit is one of these, and merging reads only the new events, where a recompute reads
+ * every event since the earliest touched visit began (a visit with engagement pings can last an
+ * hour).
+ */
+function classifySql(): string[] {
+  return [
+    "CREATE OR REPLACE TEMP TABLE _tn AS SELECT pkey, vkey, count(*) AS n FROM _ta GROUP BY pkey, vkey",
+    "CREATE OR REPLACE TEMP TABLE _hl AS SELECT pkey, vkey, arg_max(skey, row(start_ts, skey)) AS skey FROM _hsa GROUP BY pkey, vkey",
+    "CREATE OR REPLACE TEMP TABLE _fc AS SELECT t.property, t.skey, t.pkey, t.vkey FROM _ta t " +
+      "JOIN _hsa h USING (property, skey) JOIN _tn c ON c.pkey = t.pkey AND c.vkey = t.vkey " +
+      "JOIN _hl l ON l.pkey = t.pkey AND l.vkey = t.vkey AND l.skey = t.skey WHERE c.n = 1 AND t.min_ts > h.end_ts",
+    `CREATE OR REPLACE TEMP TABLE _fo AS SELECT ${S_ALL} FROM sessions SEMI JOIN _fc USING (property, skey)`,
+    `CREATE OR REPLACE TEMP TABLE _fop AS SELECT ${P_ALL} FROM session_pages SEMI JOIN _fc USING (property, skey)`,
+    "CREATE OR REPLACE TEMP TABLE _f AS SELECT c.* FROM _fc c JOIN _fo o USING (property, skey) " +
+      "LEFT JOIN (SELECT property, skey, sum(engaged_ms) AS e FROM _fop GROUP BY property, skey) p USING (property, skey) " +
+      "WHERE o.engaged_ms = coalesce(p.e, 0)",
+    // The rest is recomputed from events.
+    "CREATE OR REPLACE TEMP TABLE _t AS SELECT * FROM _ta ANTI JOIN _f USING (property, skey)",
+    "CREATE OR REPLACE TEMP TABLE _tv AS SELECT DISTINCT pkey, vkey FROM _t",
+    `CREATE OR REPLACE TEMP TABLE _hs AS SELECT ${NARROW_S} FROM _hsa SEMI JOIN _tv USING (pkey, vkey)`,
+  ];
+}
+
+/** Merges the new events of the visits in `_f` (see classifySql) into their rows. */
+function mergeSql(after: string, upto: string): string[] {
+  const since = "(SELECT min(start_ts) FROM _fo)";
+  const pageKey = ["property", "skey", "path"];
+  const eventKey = ["property", "skey", "name"];
+  const on = (key: string[]) => key.map((k) => `t.${k} = c.${k}`).join(" AND ");
+  return [
+    `CREATE OR REPLACE TEMP TABLE _fe AS SELECT ${ROLLUP_EVENT_COLUMNS.join(", ")} FROM events ` +
+      `SEMI JOIN _f USING (property, skey) WHERE batch > ${after} AND batch <= ${upto}`,
+    // Visits.
+    "CREATE OR REPLACE TEMP TABLE _fn AS SELECT property, skey, max(ts) AS end_ts, " +
+      `count_if(name = 'pageview') AS pv, count_if(name NOT IN (${CUSTOM})) AS ev, ` +
+      "coalesce(sum(engaged_ms) FILTER (WHERE name = 'engagement'), 0) AS eng, " +
+      "arg_min(path, row(ts, path)) FILTER (WHERE name = 'pageview') AS first_pv, " +
+      "arg_max(path, row(ts, path)) FILTER (WHERE name = 'pageview') AS last_pv FROM _fe GROUP BY property, skey",
+    "CREATE OR REPLACE TEMP TABLE _fs AS SELECT o.* REPLACE (" +
+      "n.end_ts AS end_ts, epoch(n.end_ts - o.start_ts) AS duration, (o.pageviews + n.pv)::INTEGER AS pageviews, " +
+      "(o.events + n.ev)::INTEGER AS events, (o.pageviews + n.pv = 1 AND o.events + n.ev = 0) AS bounce, " +
+      "o.engaged_ms + n.eng AS engaged_ms, " +
+      "CASE WHEN o.pageviews = 0 THEN coalesce(n.first_pv, '') ELSE o.entry_page END AS entry_page, " +
+      "CASE WHEN n.pv > 0 THEN n.last_pv ELSE o.exit_page END AS exit_page) " +
+      "FROM _fo o JOIN _fn n USING (property, skey)",
+    // The entry and exit pages are dimensions too: their prev_* follow the (possibly new) value.
+    // Every other visit of the visitor is earlier (the merged one is their latest).
+    `CREATE OR REPLACE TEMP TABLE _fs AS SELECT f.* REPLACE (${["entry_page", "exit_page"]
+      .map(
+        (d) =>
+          `coalesce((SELECT max(b.start_ts) FROM _hsa b WHERE b.pkey = f.pkey AND b.vkey = f.vkey AND b.skey <> f.skey AND b.${d} = f.${d}), ${EPOCH}) AS prev_${d}`,
+      )
+      .join(", ")}) FROM _fs f`,
+    `DELETE FROM sessions t USING _fs c WHERE ${on(["property", "skey"])} AND t.start_ts >= ${since}`,
+    `INSERT INTO sessions (${S_ALL}) SELECT ${S_ALL} FROM _fs ORDER BY start_ts`,
+    // Pages: rows that exist add up; a path first viewed now gets its row and prev_path.
+    "CREATE OR REPLACE TEMP TABLE _fnp AS SELECT property, skey, path, count_if(name = 'pageview') AS pv, " +
+      "coalesce(sum(engaged_ms) FILTER (WHERE name = 'engagement'), 0) AS eng " +
+      "FROM _fe WHERE name IN ('pageview', 'engagement') GROUP BY property, skey, path",
+    "CREATE OR REPLACE TEMP TABLE _fpu AS SELECT o.* REPLACE ((o.pageviews + n.pv)::INTEGER AS pageviews, " +
+      "o.engaged_ms + n.eng AS engaged_ms) FROM _fop o JOIN _fnp n USING (property, skey, path)",
+    "CREATE OR REPLACE TEMP TABLE _fpn AS SELECT n.property, s.pkey, n.skey, s.vkey, s.start_ts, n.path, " +
+      "n.pv::INTEGER AS pageviews, n.eng::DOUBLE AS engaged_ms FROM _fnp n JOIN _fo s USING (property, skey) " +
+      "ANTI JOIN _fop o USING (property, skey, path) WHERE n.pv > 0",
+    "CREATE OR REPLACE TEMP TABLE _fhp AS SELECT property, vkey, skey, start_ts, path FROM session_pages " +
+      "SEMI JOIN (SELECT DISTINCT pkey, vkey FROM _fpn) v USING (pkey, vkey)",
+    `CREATE OR REPLACE TEMP TABLE _prev AS ${prevJoin("_fpn", "_fhp", "path", [["prev_path", ""]])}`,
+    `CREATE OR REPLACE TEMP TABLE _fpn AS ${withPrevs("_fpn", "_prev", P_BASE, "path", ["prev_path"])}`,
+    `DELETE FROM session_pages t USING _fpu c WHERE ${on(pageKey)} AND t.start_ts >= ${since}`,
+    `INSERT INTO session_pages (${P_ALL}) SELECT ${P_ALL} FROM (SELECT ${P_ALL} FROM _fpu UNION ALL SELECT ${P_ALL} FROM _fpn) ORDER BY start_ts`,
+    // Custom events, the same way.
+    "CREATE OR REPLACE TEMP TABLE _fne AS SELECT property, skey, name, count(*) AS n, coalesce(sum(revenue), 0) AS revenue " +
+      `FROM _fe WHERE name NOT IN (${CUSTOM}) GROUP BY property, skey, name`,
+    `CREATE OR REPLACE TEMP TABLE _feo AS SELECT ${E_ALL} FROM session_events SEMI JOIN _fne USING (property, skey)`,
+    "CREATE OR REPLACE TEMP TABLE _feu AS SELECT o.* REPLACE ((o.events + n.n)::INTEGER AS events, " +
+      "o.revenue + n.revenue AS revenue) FROM _feo o JOIN _fne n USING (property, skey, name)",
+    "CREATE OR REPLACE TEMP TABLE _fen AS SELECT n.property, s.pkey, n.skey, s.vkey, s.start_ts, n.name, " +
+      "n.n::INTEGER AS events, n.revenue::DOUBLE AS revenue FROM _fne n JOIN _fo s USING (property, skey) " +
+      "ANTI JOIN _feo o USING (property, skey, name)",
+    "CREATE OR REPLACE TEMP TABLE _fhe AS SELECT property, vkey, skey, start_ts, name FROM session_events " +
+      "SEMI JOIN (SELECT DISTINCT pkey, vkey FROM _fen) v USING (pkey, vkey)",
+    `CREATE OR REPLACE TEMP TABLE _prev AS ${prevJoin("_fen", "_fhe", "name", [["prev_name", ""]])}`,
+    `CREATE OR REPLACE TEMP TABLE _fen AS ${withPrevs("_fen", "_prev", E_BASE, "name", ["prev_name"])}`,
+    `DELETE FROM session_events t USING _feu c WHERE ${on(eventKey)} AND t.start_ts >= ${since}`,
+    `INSERT INTO session_events (${E_ALL}) SELECT ${E_ALL} FROM (SELECT ${E_ALL} FROM _feu UNION ALL SELECT ${E_ALL} FROM _fen) ORDER BY start_ts`,
+  ];
+}
+
+/**
  * Brings the rollups up to date with the batches in (afterBatch, uptoBatch], which must already
  * be in `events` in the current transaction. Returns, per property key, the earliest visit start
  * the step may have changed (epoch ms): rollup rows that start before it are as they were.
  */
 export async function rollupBatches(w: DuckDBConnection, afterBatch: bigint, uptoBatch: bigint): Promise<Map<bigint, number>> {
+  const { lows, visits } = await rollupStep(w, afterBatch, uptoBatch);
+  // The step's scratch tables are replaced by the next step; only a big one's are worth freeing now.
+  if (visits > 10_000) for (const t of SCRATCH) await w.run(`DROP TABLE IF EXISTS ${t}`);
+  return lows;
+}
+
+const SCRATCH = [
+  ...["_ta", "_tva", "_hsa", "_tn", "_hl", "_fc", "_fo", "_fop", "_f", "_t", "_tv", "_hs", "_prev", "_chg"],
+  ...["_fe", "_fn", "_fs", "_fnp", "_fpu", "_fpn", "_fhp", "_fne", "_feo", "_feu", "_fen", "_fhe"],
+  ...["_ev", "_new_s", "_old_s", "_cur_s", "_cand_s", "_all_s", "_hp", "_new_p", "_old_p", "_cur_p", "_cand_p", "_all_p"],
+  ...["_he", "_new_e", "_old_e", "_cur_e", "_cand_e", "_all_e"],
+];
+
+async function rollupStep(
+  w: DuckDBConnection,
+  afterBatch: bigint,
+  uptoBatch: bigint,
+): Promise<{ lows: Map<bigint, number>; visits: number }> {
   const after = BigInt.asIntN(64, afterBatch).toString();
   const upto = BigInt.asIntN(64, uptoBatch).toString();
   await w.run(
     [
-      `CREATE OR REPLACE TEMP TABLE _t AS SELECT property, skey, any_value(pkey) AS pkey, any_value(vkey) AS vkey, min(ts) AS min_ts FROM events WHERE batch > ${after} AND batch <= ${upto} GROUP BY property, skey`,
-      "CREATE OR REPLACE TEMP TABLE _tv AS SELECT DISTINCT pkey, vkey FROM _t",
+      `CREATE OR REPLACE TEMP TABLE _ta AS SELECT property, skey, any_value(pkey) AS pkey, any_value(vkey) AS vkey, min(ts) AS min_ts FROM events WHERE batch > ${after} AND batch <= ${upto} GROUP BY property, skey`,
+      "CREATE OR REPLACE TEMP TABLE _tva AS SELECT DISTINCT pkey, vkey FROM _ta",
       // The one full scan per rollup and table, of the narrow columns prev_* needs. Matched on the
       // integer pkey rather than the property string: the probe side is every row of the table.
-      `CREATE OR REPLACE TEMP TABLE _hs AS SELECT ${NARROW_S} FROM sessions SEMI JOIN _tv USING (pkey, vkey)`,
+      `CREATE OR REPLACE TEMP TABLE _hsa AS SELECT pkey, ${NARROW_S}, end_ts FROM sessions SEMI JOIN _tva USING (pkey, vkey)`,
     ].join(";\n"),
   );
   const lows = new Map<bigint, number>();
-  let loUs: bigint | null = null;
   const lo = await w.runAndReadAll(
-    "SELECT t.pkey, epoch_us(least(min(t.min_ts), min(h.start_ts))) AS lo FROM _t t LEFT JOIN _hs h USING (property, skey) GROUP BY t.pkey",
+    "SELECT t.pkey, epoch_us(least(min(t.min_ts), min(h.start_ts))) AS lo FROM _ta t LEFT JOIN _hsa h USING (property, skey) GROUP BY t.pkey",
   );
   for (const [pkey, us] of lo.getRows()) {
     if (typeof pkey !== "bigint" || typeof us !== "bigint") continue;
     lows.set(pkey, Math.floor(Number(us) / 1000));
-    if (loUs === null || us < loUs) loUs = us;
   }
-  if (loUs === null) return lows; // nothing appended
-  // Rows of visits that started before `lo` cannot change: their prev_* only look further back.
+  if (lows.size === 0) return { lows, visits: 0 }; // nothing appended
+  await w.run(classifySql().join(";\n"));
+  const counts = await w.runAndReadAll("SELECT (SELECT count(*) FROM _f), (SELECT count(*) FROM _t)");
+  const [merged, recomputed] = (counts.getRows()[0] ?? [0n, 0n]).map(Number) as [number, number];
+  const done = { lows, visits: merged + recomputed };
+  if (merged > 0) await w.run(mergeSql(after, upto).join(";\n"));
+  if (recomputed === 0) return done;
+  const slow = await w.runAndReadAll(
+    "SELECT epoch_us(least(min(t.min_ts), min(h.start_ts))) FROM _t t LEFT JOIN _hs h USING (property, skey)",
+  );
+  const loUs = slow.getRows()[0]?.[0];
+  if (typeof loUs !== "bigint") return done;
+  // Rows of visits that started before `since` cannot change: their prev_* only look further back.
   const since = `make_timestamp(${loUs.toString()})`;
   const recent = (table: string, alias: string) =>
     `SELECT ${alias}.* FROM ${table} ${alias} SEMI JOIN _tv USING (pkey, vkey) WHERE ${alias}.start_ts >= ${since}`;
@@ -334,13 +457,7 @@ export async function rollupBatches(w: DuckDBConnection, afterBatch: bigint, upt
       `CREATE OR REPLACE TEMP TABLE _prev AS ${prevJoin("_cur_e", "_cand_e", "name", [["prev_name", ""]])}`,
       `CREATE OR REPLACE TEMP TABLE _all_e AS ${withPrevs("_cur_e", "_prev", E_BASE, "name", ["prev_name"])}`,
       ...replaceChanged("session_events", "_old_e", "_all_e", E_ALL, ["property", "skey", "name"], since),
-      ...["_t", "_tv", "_hs", "_ev", "_new_s", "_old_s", "_cur_s", "_cand_s", "_prev", "_all_s", "_chg"].map(
-        (t) => `DROP TABLE ${t}`,
-      ),
-      ...["_hp", "_new_p", "_old_p", "_cur_p", "_cand_p", "_all_p", "_he", "_new_e", "_old_e", "_cur_e", "_cand_e", "_all_e"].map(
-        (t) => `DROP TABLE ${t}`,
-      ),
     ].join(";\n"),
   );
-  return lows;
+  return done;
 }

@@ -278,6 +278,23 @@ describe("incremental rollups equal a full rebuild", { timeout: 120_000 }, () =>
     }
   });
 
+  it("when visits grow in order across steps and are merged rather than recomputed", async () => {
+    const store = await openTemp(0);
+    try {
+      const at = (min: number, session: string, name: string, path: string, extra: Partial<EventRow> = {}) =>
+        event({ property: "grow", ts: new Date(T0 + min * MIN), visitor_id: "v", session_id: session, name, path, ...extra });
+      await store.append([at(10, "s1", "pageview", "/x", { revenue: 0 })]);
+      await store.append([at(100, "s2", "pageview", "/x"), at(101, "s2", "engagement", "/a", { engaged_ms: 4000 })]);
+      // A ping for /a before any pageview of /a: the only engagement no page row holds.
+      await store.append([at(102, "s2", "pageview", "/a"), at(103, "s2", "engagement", "/a", { engaged_ms: 3000 })]);
+      await store.append([at(104, "s2", "signup", "/a", { revenue: 12.5 }), at(105, "s2", "pageview", "/y")]);
+      await store.append([at(106, "s2", "signup", "/y", { revenue: 2 }), at(107, "s2", "engagement", "/y", { engaged_ms: 1000 })]);
+      await expectRebuildEqual(store);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("when a late event moves a visit's start before the visitor's other visits", async () => {
     const store = await openTemp(0);
     try {
