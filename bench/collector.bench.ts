@@ -200,6 +200,8 @@ try {
   const eventsPerSecond = Math.round((requests - non2xx) / DURATION);
   // Latency at a steady rate below saturation, where it measures the work rather than the queue:
   // many connections, each pausing long enough between requests that its own wait barely slows it.
+  // After the burst above, the rollups have seconds of events to catch up on first.
+  await new Promise((r) => setTimeout(r, 5000));
   const pacedScript = join(dataDir, "paced.lua");
   writeFileSync(
     pacedScript,

@@ -296,12 +296,46 @@ function classifySql(): string[] {
   ];
 }
 
+/**
+ * Merges the new events of the visits in `_f` into the rows of a per-visit-and-`key` rollup: the
+ * `sums` of the new events (column, expression) add to the rows in `old`; a key the visit had no
+ * row for gets one (when `keep`), with prev_<key> from the visitor's other visits, all earlier.
+ */
+function mergeKeyedSql(o: {
+  table: "session_pages" | "session_events";
+  key: "path" | "name";
+  old: string;
+  where: string;
+  sums: [string, string][];
+  keep: string;
+  since: string;
+}): string[] {
+  const cols = o.table === "session_pages" ? P_ALL : E_ALL;
+  const base = o.table === "session_pages" ? P_BASE : E_BASE;
+  const t = `_m_${o.key}`;
+  const prev = `prev_${o.key}`;
+  const on = ["property", "skey", o.key].map((k) => `t.${k} = c.${k}`).join(" AND ");
+  return [
+    `CREATE OR REPLACE TEMP TABLE ${t}_new AS SELECT property, skey, ${o.key}, ${o.sums.map(([c, e]) => `${e} AS ${c}`).join(", ")} ` +
+      `FROM _fe WHERE ${o.where} GROUP BY property, skey, ${o.key}`,
+    `CREATE OR REPLACE TEMP TABLE ${t}_old AS SELECT * FROM ${o.old} SEMI JOIN ${t}_new USING (property, skey, ${o.key})`,
+    `CREATE OR REPLACE TEMP TABLE ${t}_sum AS SELECT o.* REPLACE (${o.sums.map(([c]) => `o.${c} + n.${c} AS ${c}`).join(", ")}) ` +
+      `FROM ${t}_old o JOIN ${t}_new n USING (property, skey, ${o.key})`,
+    `CREATE OR REPLACE TEMP TABLE ${t}_add AS SELECT n.property, s.pkey, n.skey, s.vkey, s.start_ts, n.${o.key}, ` +
+      `${o.sums.map(([c]) => `n.${c}`).join(", ")} FROM ${t}_new n JOIN _fo s USING (property, skey) ` +
+      `ANTI JOIN ${t}_old o USING (property, skey, ${o.key}) WHERE ${o.keep}`,
+    `CREATE OR REPLACE TEMP TABLE ${t}_hist AS SELECT property, vkey, skey, start_ts, ${o.key} FROM ${o.table} ` +
+      `SEMI JOIN (SELECT DISTINCT pkey, vkey FROM ${t}_add) v USING (pkey, vkey)`,
+    `CREATE OR REPLACE TEMP TABLE _prev AS ${prevJoin(`${t}_add`, `${t}_hist`, o.key, [[prev, ""]])}`,
+    `CREATE OR REPLACE TEMP TABLE ${t}_add AS ${withPrevs(`${t}_add`, "_prev", base, o.key, [prev])}`,
+    `DELETE FROM ${o.table} t USING ${t}_sum c WHERE ${on} AND t.start_ts >= ${o.since}`,
+    `INSERT INTO ${o.table} (${cols}) SELECT ${cols} FROM (SELECT ${cols} FROM ${t}_sum UNION ALL SELECT ${cols} FROM ${t}_add) ORDER BY start_ts`,
+  ];
+}
+
 /** Merges the new events of the visits in `_f` (see classifySql) into their rows. */
 function mergeSql(after: string, upto: string): string[] {
   const since = "(SELECT min(start_ts) FROM _fo)";
-  const pageKey = ["property", "skey", "path"];
-  const eventKey = ["property", "skey", "name"];
-  const on = (key: string[]) => key.map((k) => `t.${k} = c.${k}`).join(" AND ");
   return [
     `CREATE OR REPLACE TEMP TABLE _fe AS SELECT ${ROLLUP_EVENT_COLUMNS.join(", ")} FROM events ` +
       `SEMI JOIN _f USING (property, skey) WHERE batch > ${after} AND batch <= ${upto}`,
@@ -326,38 +360,35 @@ function mergeSql(after: string, upto: string): string[] {
           `coalesce((SELECT max(b.start_ts) FROM _hsa b WHERE b.pkey = f.pkey AND b.vkey = f.vkey AND b.skey <> f.skey AND b.${d} = f.${d}), ${EPOCH}) AS prev_${d}`,
       )
       .join(", ")}) FROM _fs f`,
-    `DELETE FROM sessions t USING _fs c WHERE ${on(["property", "skey"])} AND t.start_ts >= ${since}`,
+    `DELETE FROM sessions t USING _fs c WHERE t.property = c.property AND t.skey = c.skey AND t.start_ts >= ${since}`,
     `INSERT INTO sessions (${S_ALL}) SELECT ${S_ALL} FROM _fs ORDER BY start_ts`,
-    // Pages: rows that exist add up; a path first viewed now gets its row and prev_path.
-    "CREATE OR REPLACE TEMP TABLE _fnp AS SELECT property, skey, path, count_if(name = 'pageview') AS pv, " +
-      "coalesce(sum(engaged_ms) FILTER (WHERE name = 'engagement'), 0) AS eng " +
-      "FROM _fe WHERE name IN ('pageview', 'engagement') GROUP BY property, skey, path",
-    "CREATE OR REPLACE TEMP TABLE _fpu AS SELECT o.* REPLACE ((o.pageviews + n.pv)::INTEGER AS pageviews, " +
-      "o.engaged_ms + n.eng AS engaged_ms) FROM _fop o JOIN _fnp n USING (property, skey, path)",
-    "CREATE OR REPLACE TEMP TABLE _fpn AS SELECT n.property, s.pkey, n.skey, s.vkey, s.start_ts, n.path, " +
-      "n.pv::INTEGER AS pageviews, n.eng::DOUBLE AS engaged_ms FROM _fnp n JOIN _fo s USING (property, skey) " +
-      "ANTI JOIN _fop o USING (property, skey, path) WHERE n.pv > 0",
-    "CREATE OR REPLACE TEMP TABLE _fhp AS SELECT property, vkey, skey, start_ts, path FROM session_pages " +
-      "SEMI JOIN (SELECT DISTINCT pkey, vkey FROM _fpn) v USING (pkey, vkey)",
-    `CREATE OR REPLACE TEMP TABLE _prev AS ${prevJoin("_fpn", "_fhp", "path", [["prev_path", ""]])}`,
-    `CREATE OR REPLACE TEMP TABLE _fpn AS ${withPrevs("_fpn", "_prev", P_BASE, "path", ["prev_path"])}`,
-    `DELETE FROM session_pages t USING _fpu c WHERE ${on(pageKey)} AND t.start_ts >= ${since}`,
-    `INSERT INTO session_pages (${P_ALL}) SELECT ${P_ALL} FROM (SELECT ${P_ALL} FROM _fpu UNION ALL SELECT ${P_ALL} FROM _fpn) ORDER BY start_ts`,
-    // Custom events, the same way.
-    "CREATE OR REPLACE TEMP TABLE _fne AS SELECT property, skey, name, count(*) AS n, coalesce(sum(revenue), 0) AS revenue " +
-      `FROM _fe WHERE name NOT IN (${CUSTOM}) GROUP BY property, skey, name`,
-    `CREATE OR REPLACE TEMP TABLE _feo AS SELECT ${E_ALL} FROM session_events SEMI JOIN _fne USING (property, skey)`,
-    "CREATE OR REPLACE TEMP TABLE _feu AS SELECT o.* REPLACE ((o.events + n.n)::INTEGER AS events, " +
-      "o.revenue + n.revenue AS revenue) FROM _feo o JOIN _fne n USING (property, skey, name)",
-    "CREATE OR REPLACE TEMP TABLE _fen AS SELECT n.property, s.pkey, n.skey, s.vkey, s.start_ts, n.name, " +
-      "n.n::INTEGER AS events, n.revenue::DOUBLE AS revenue FROM _fne n JOIN _fo s USING (property, skey) " +
-      "ANTI JOIN _feo o USING (property, skey, name)",
-    "CREATE OR REPLACE TEMP TABLE _fhe AS SELECT property, vkey, skey, start_ts, name FROM session_events " +
-      "SEMI JOIN (SELECT DISTINCT pkey, vkey FROM _fen) v USING (pkey, vkey)",
-    `CREATE OR REPLACE TEMP TABLE _prev AS ${prevJoin("_fen", "_fhe", "name", [["prev_name", ""]])}`,
-    `CREATE OR REPLACE TEMP TABLE _fen AS ${withPrevs("_fen", "_prev", E_BASE, "name", ["prev_name"])}`,
-    `DELETE FROM session_events t USING _feu c WHERE ${on(eventKey)} AND t.start_ts >= ${since}`,
-    `INSERT INTO session_events (${E_ALL}) SELECT ${E_ALL} FROM (SELECT ${E_ALL} FROM _feu UNION ALL SELECT ${E_ALL} FROM _fen) ORDER BY start_ts`,
+    // Pages, and custom events: rows that exist add up; a path first viewed or an event first
+    // sent in this visit gets its row and prev_*.
+    ...mergeKeyedSql({
+      table: "session_pages",
+      key: "path",
+      old: "_fop",
+      where: "name IN ('pageview', 'engagement')",
+      sums: [
+        ["pageviews", "count_if(name = 'pageview')::INTEGER"],
+        ["engaged_ms", "coalesce(sum(engaged_ms) FILTER (WHERE name = 'engagement'), 0)::DOUBLE"],
+      ],
+      // pageAgg's HAVING: engagement alone makes no page row.
+      keep: "n.pageviews > 0",
+      since,
+    }),
+    ...mergeKeyedSql({
+      table: "session_events",
+      key: "name",
+      old: `(SELECT ${E_ALL} FROM session_events SEMI JOIN _f USING (property, skey))`,
+      where: `name NOT IN (${CUSTOM})`,
+      sums: [
+        ["events", "count(*)::INTEGER"],
+        ["revenue", "coalesce(sum(revenue), 0)::DOUBLE"],
+      ],
+      keep: "true",
+      since,
+    }),
   ];
 }
 
@@ -375,7 +406,8 @@ export async function rollupBatches(w: DuckDBConnection, afterBatch: bigint, upt
 
 const SCRATCH = [
   ...["_ta", "_tva", "_hsa", "_tn", "_hl", "_fc", "_fo", "_fop", "_f", "_t", "_tv", "_hs", "_prev", "_chg"],
-  ...["_fe", "_fn", "_fs", "_fnp", "_fpu", "_fpn", "_fhp", "_fne", "_feo", "_feu", "_fen", "_fhe"],
+  ...["_fe", "_fn", "_fs"],
+  ...["path", "name"].flatMap((k) => ["new", "old", "sum", "add", "hist"].map((x) => `_m_${k}_${x}`)),
   ...["_ev", "_new_s", "_old_s", "_cur_s", "_cand_s", "_all_s", "_hp", "_new_p", "_old_p", "_cur_p", "_cand_p", "_all_p"],
   ...["_he", "_new_e", "_old_e", "_cur_e", "_cand_e", "_all_e"],
 ];

@@ -288,7 +288,10 @@ describe("incremental rollups equal a full rebuild", { timeout: 120_000 }, () =>
       // A ping for /a before any pageview of /a: the only engagement no page row holds.
       await store.append([at(102, "s2", "pageview", "/a"), at(103, "s2", "engagement", "/a", { engaged_ms: 3000 })]);
       await store.append([at(104, "s2", "signup", "/a", { revenue: 12.5 }), at(105, "s2", "pageview", "/y")]);
-      await store.append([at(106, "s2", "signup", "/y", { revenue: 2 }), at(107, "s2", "engagement", "/y", { engaged_ms: 1000 })]);
+      await store.append([
+        at(106, "s2", "signup", "/y", { revenue: 2 }),
+        at(107, "s2", "engagement", "/y", { engaged_ms: 1000 }),
+      ]);
       await expectRebuildEqual(store);
     } finally {
       await store.close();
