@@ -292,6 +292,8 @@ describe("incremental rollups equal a full rebuild", { timeout: 120_000 }, () =>
         at(106, "s2", "signup", "/y", { revenue: 2 }),
         at(107, "s2", "engagement", "/y", { engaged_ms: 1000 }),
       ]);
+      // Pings for a page never viewed in the visit make no page row.
+      await store.append([at(108, "s2", "engagement", "/z", { engaged_ms: 500 })]);
       await expectRebuildEqual(store);
     } finally {
       await store.close();
