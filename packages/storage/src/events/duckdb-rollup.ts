@@ -6,7 +6,7 @@
 //   1. the visits (and visitors) those batches touch;
 //   2. those visitors' history: one scan of a few narrow columns of sessions;
 //   3. visits that only grew at their end (the usual case: a visit in progress) are merged: their
-//      rows plus the new events' counts and sums (classifySql says when that is exact);
+//      rows plus the new events' counts and sums (the comment above candidatesSql says when that is exact);
 //   4. the other touched visits (new ones, late or out-of-order events) are recomputed from all
 //      their events, read from the earliest such start on (the ts zone maps turn that into a read
 //      of recent row groups only), and prev_* re-derived for their visitors' rows from that start
@@ -271,21 +271,31 @@ const NARROW_S = ["property", "vkey", "skey", "start_ts", ...DIM_COLUMNS].join("
  * the visitor's only touched visit, already stored, their latest, every new event after its last
  * stored one, and no engagement outside its page rows (a ping for a page before that page's
  * pageview has no row to live in; only a recompute from events places it). Then the merged row is
- * the row a recompute would give: the start, the first event's attributes and every prev_* stay,
- * counts and sums add up, the exit page is the last new pageview if any. Under load nearly every
- * touched visit is one of these, and merging reads only the new events, where a recompute reads
- * every event since the earliest touched visit began (a visit with engagement pings can last an
- * hour).
+ * the row a recompute would give: the start, the first event's attributes and their prev_* stay,
+ * counts and sums add up, the exit page is the last new pageview if any (and its prev_* follows).
+ * Under load nearly every touched visit is one of these, and merging reads only the new events,
+ * where a recompute reads every event since the earliest touched visit began (a visit with
+ * engagement pings can last an hour).
  */
-function classifySql(): string[] {
+function candidatesSql(): string[] {
   return [
     "CREATE OR REPLACE TEMP TABLE _tn AS SELECT pkey, vkey, count(*) AS n FROM _ta GROUP BY pkey, vkey",
     "CREATE OR REPLACE TEMP TABLE _hl AS SELECT pkey, vkey, arg_max(skey, row(start_ts, skey)) AS skey FROM _hsa GROUP BY pkey, vkey",
     "CREATE OR REPLACE TEMP TABLE _fc AS SELECT t.property, t.skey, t.pkey, t.vkey FROM _ta t " +
       "JOIN _hsa h USING (property, skey) JOIN _tn c ON c.pkey = t.pkey AND c.vkey = t.vkey " +
       "JOIN _hl l ON l.pkey = t.pkey AND l.vkey = t.vkey AND l.skey = t.skey WHERE c.n = 1 AND t.min_ts > h.end_ts",
-    `CREATE OR REPLACE TEMP TABLE _fo AS SELECT ${S_ALL} FROM sessions SEMI JOIN _fc USING (property, skey)`,
-    `CREATE OR REPLACE TEMP TABLE _fop AS SELECT ${P_ALL} FROM session_pages SEMI JOIN _fc USING (property, skey)`,
+  ];
+}
+
+/**
+ * Reads the candidates' rows and keeps those with no stray engagement in `_f`; the rest of the
+ * touched visits go to `_t`. `from`: the earliest candidate start, so that the zone maps of the
+ * rollups (in start order) leave the reads to recent row groups.
+ */
+function splitSql(from: string): string[] {
+  return [
+    `CREATE OR REPLACE TEMP TABLE _fo AS SELECT ${S_ALL} FROM sessions SEMI JOIN _fc USING (pkey, skey) WHERE start_ts >= ${from}`,
+    `CREATE OR REPLACE TEMP TABLE _fop AS SELECT ${P_ALL} FROM session_pages SEMI JOIN _fc USING (pkey, skey) WHERE start_ts >= ${from}`,
     "CREATE OR REPLACE TEMP TABLE _f AS SELECT c.* FROM _fc c JOIN _fo o USING (property, skey) " +
       "LEFT JOIN (SELECT property, skey, sum(engaged_ms) AS e FROM _fop GROUP BY property, skey) p USING (property, skey) " +
       "WHERE o.engaged_ms = coalesce(p.e, 0)",
@@ -333,12 +343,12 @@ function mergeKeyedSql(o: {
   ];
 }
 
-/** Merges the new events of the visits in `_f` (see classifySql) into their rows. */
+/** Merges the new events of the visits in `_f` (see candidatesSql) into their rows. */
 function mergeSql(after: string, upto: string): string[] {
   const since = "(SELECT min(start_ts) FROM _fo)";
   return [
     `CREATE OR REPLACE TEMP TABLE _fe AS SELECT ${ROLLUP_EVENT_COLUMNS.join(", ")} FROM events ` +
-      `SEMI JOIN _f USING (property, skey) WHERE batch > ${after} AND batch <= ${upto}`,
+      `SEMI JOIN _f USING (pkey, skey) WHERE batch > ${after} AND batch <= ${upto}`,
     // Visits.
     "CREATE OR REPLACE TEMP TABLE _fn AS SELECT property, skey, max(ts) AS end_ts, " +
       `count_if(name = 'pageview') AS pv, count_if(name NOT IN (${CUSTOM})) AS ev, ` +
@@ -380,7 +390,7 @@ function mergeSql(after: string, upto: string): string[] {
     ...mergeKeyedSql({
       table: "session_events",
       key: "name",
-      old: `(SELECT ${E_ALL} FROM session_events SEMI JOIN _f USING (property, skey))`,
+      old: `(SELECT ${E_ALL} FROM session_events SEMI JOIN _f USING (pkey, skey) WHERE start_ts >= ${since})`,
       where: `name NOT IN (${CUSTOM})`,
       sums: [
         ["events", "count(*)::INTEGER"],
@@ -437,7 +447,11 @@ async function rollupStep(
     lows.set(pkey, Math.floor(Number(us) / 1000));
   }
   if (lows.size === 0) return { lows, visits: 0 }; // nothing appended
-  await w.run(classifySql().join(";\n"));
+  await w.run(candidatesSql().join(";\n"));
+  const first = await w.runAndReadAll("SELECT epoch_us(min(h.start_ts)) FROM _hsa h SEMI JOIN _fc USING (property, skey)");
+  const firstUs = first.getRows()[0]?.[0];
+  const from = typeof firstUs === "bigint" ? `make_timestamp(${firstUs.toString()})` : "TIMESTAMP 'infinity'";
+  await w.run(splitSql(from).join(";\n"));
   const counts = await w.runAndReadAll("SELECT (SELECT count(*) FROM _f), (SELECT count(*) FROM _t)");
   const [merged, recomputed] = (counts.getRows()[0] ?? [0n, 0n]).map(Number) as [number, number];
   const done = { lows, visits: merged + recomputed };
@@ -455,7 +469,7 @@ async function rollupStep(
   await w.run(
     [
       `CREATE OR REPLACE TEMP TABLE _ev AS SELECT ${ROLLUP_EVENT_COLUMNS.map((c) => `e.${c}`).join(", ")} FROM events e ` +
-        `SEMI JOIN _t USING (property, skey) WHERE e.ts >= ${since}`,
+        `SEMI JOIN _t USING (pkey, skey) WHERE e.ts >= ${since}`,
       `CREATE OR REPLACE TEMP TABLE _new_s AS ${sessionAgg("_ev")}`,
       `CREATE OR REPLACE TEMP TABLE _old_s AS ${recent("sessions", "s")}`,
       `CREATE OR REPLACE TEMP TABLE _cur_s AS SELECT ${S_BASE} FROM _old_s ANTI JOIN _new_s USING (property, skey) UNION ALL SELECT ${S_BASE} FROM _new_s`,
