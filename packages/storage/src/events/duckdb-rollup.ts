@@ -311,6 +311,9 @@ function splitSql(from: string): string[] {
  * `sums` of the new events (column, expression) add to the rows in `old`; a key the visit had no
  * row for gets one (when `keep`), with prev_<key> from the visitor's other visits, all earlier.
  */
+/** The touched visitors' rows of each keyed rollup as the step found them (rollupStep reads them). */
+const HISTORY = { session_pages: "_hpa", session_events: "_hea" } as const;
+
 function mergeKeyedSql(o: {
   table: "session_pages" | "session_events";
   key: "path" | "name";
@@ -334,7 +337,7 @@ function mergeKeyedSql(o: {
     `CREATE OR REPLACE TEMP TABLE ${t}_add AS SELECT n.property, s.pkey, n.skey, s.vkey, s.start_ts, n.${o.key}, ` +
       `${o.sums.map(([c]) => `n.${c}`).join(", ")} FROM ${t}_new n JOIN _fo s USING (property, skey) ` +
       `ANTI JOIN ${t}_old o USING (property, skey, ${o.key}) WHERE ${o.keep}`,
-    `CREATE OR REPLACE TEMP TABLE ${t}_hist AS SELECT property, vkey, skey, start_ts, ${o.key} FROM ${o.table} ` +
+    `CREATE OR REPLACE TEMP TABLE ${t}_hist AS SELECT property, vkey, skey, start_ts, ${o.key} FROM ${HISTORY[o.table]} ` +
       `SEMI JOIN (SELECT DISTINCT pkey, vkey FROM ${t}_add) v USING (pkey, vkey)`,
     `CREATE OR REPLACE TEMP TABLE _prev AS ${prevJoin(`${t}_add`, `${t}_hist`, o.key, [[prev, ""]])}`,
     `CREATE OR REPLACE TEMP TABLE ${t}_add AS ${withPrevs(`${t}_add`, "_prev", base, o.key, [prev])}`,
@@ -344,8 +347,7 @@ function mergeKeyedSql(o: {
 }
 
 /** Merges the new events of the visits in `_f` (see candidatesSql) into their rows. */
-function mergeSql(after: string, upto: string): string[] {
-  const since = "(SELECT min(start_ts) FROM _fo)";
+function mergeSql(after: string, upto: string, since: string): string[] {
   return [
     `CREATE OR REPLACE TEMP TABLE _fe AS SELECT ${ROLLUP_EVENT_COLUMNS.join(", ")} FROM events ` +
       `SEMI JOIN _f USING (pkey, skey) WHERE batch > ${after} AND batch <= ${upto}`,
@@ -415,7 +417,7 @@ export async function rollupBatches(w: DuckDBConnection, afterBatch: bigint, upt
 }
 
 const SCRATCH = [
-  ...["_ta", "_tva", "_hsa", "_tn", "_hl", "_fc", "_fo", "_fop", "_f", "_t", "_tv", "_hs", "_prev", "_chg"],
+  ...["_ta", "_tva", "_hsa", "_hpa", "_hea", "_tn", "_hl", "_fc", "_fo", "_fop", "_f", "_t", "_tv", "_hs", "_prev", "_chg"],
   ...["_fe", "_fn", "_fs"],
   ...["path", "name"].flatMap((k) => ["new", "old", "sum", "add", "hist"].map((x) => `_m_${k}_${x}`)),
   ...["_ev", "_new_s", "_old_s", "_cur_s", "_cand_s", "_all_s", "_hp", "_new_p", "_old_p", "_cur_p", "_cand_p", "_all_p"],
@@ -436,6 +438,9 @@ async function rollupStep(
       // The one full scan per rollup and table, of the narrow columns prev_* needs. Matched on the
       // integer pkey rather than the property string: the probe side is every row of the table.
       `CREATE OR REPLACE TEMP TABLE _hsa AS SELECT pkey, ${NARROW_S}, end_ts FROM sessions SEMI JOIN _tva USING (pkey, vkey)`,
+      // Likewise for the other two rollups' prev_path and prev_name, merged and recomputed visits alike.
+      `CREATE OR REPLACE TEMP TABLE _hpa AS SELECT pkey, property, vkey, skey, start_ts, path FROM session_pages SEMI JOIN _tva USING (pkey, vkey)`,
+      `CREATE OR REPLACE TEMP TABLE _hea AS SELECT pkey, property, vkey, skey, start_ts, name FROM session_events SEMI JOIN _tva USING (pkey, vkey)`,
     ].join(";\n"),
   );
   const lows = new Map<bigint, number>();
@@ -455,7 +460,7 @@ async function rollupStep(
   const counts = await w.runAndReadAll("SELECT (SELECT count(*) FROM _f), (SELECT count(*) FROM _t)");
   const [merged, recomputed] = (counts.getRows()[0] ?? [0n, 0n]).map(Number) as [number, number];
   const done = { lows, visits: merged + recomputed };
-  if (merged > 0) await w.run(mergeSql(after, upto).join(";\n"));
+  if (merged > 0) await w.run(mergeSql(after, upto, from).join(";\n"));
   if (recomputed === 0) return done;
   const slow = await w.runAndReadAll(
     "SELECT epoch_us(least(min(t.min_ts), min(h.start_ts))) FROM _t t LEFT JOIN _hs h USING (property, skey)",
@@ -484,7 +489,7 @@ async function rollupStep(
       )}`,
       ...replaceChanged("sessions", "_old_s", "_all_s", S_ALL, ["property", "skey"], since),
       // Pages: the same with prev_path.
-      "CREATE OR REPLACE TEMP TABLE _hp AS SELECT property, vkey, skey, start_ts, path FROM session_pages SEMI JOIN _tv USING (pkey, vkey)",
+      "CREATE OR REPLACE TEMP TABLE _hp AS SELECT property, vkey, skey, start_ts, path FROM _hpa SEMI JOIN _tv USING (pkey, vkey)",
       `CREATE OR REPLACE TEMP TABLE _new_p AS ${pageAgg("_ev", "_new_s")}`,
       `CREATE OR REPLACE TEMP TABLE _old_p AS ${recent("session_pages", "p")}`,
       `CREATE OR REPLACE TEMP TABLE _cur_p AS SELECT ${P_BASE} FROM _old_p ANTI JOIN _t USING (property, skey) UNION ALL SELECT ${P_BASE} FROM _new_p`,
@@ -494,7 +499,7 @@ async function rollupStep(
       `CREATE OR REPLACE TEMP TABLE _all_p AS ${withPrevs("_cur_p", "_prev", P_BASE, "path", ["prev_path"])}`,
       ...replaceChanged("session_pages", "_old_p", "_all_p", P_ALL, ["property", "skey", "path"], since),
       // Custom events: the same with prev_name.
-      "CREATE OR REPLACE TEMP TABLE _he AS SELECT property, vkey, skey, start_ts, name FROM session_events SEMI JOIN _tv USING (pkey, vkey)",
+      "CREATE OR REPLACE TEMP TABLE _he AS SELECT property, vkey, skey, start_ts, name FROM _hea SEMI JOIN _tv USING (pkey, vkey)",
       `CREATE OR REPLACE TEMP TABLE _new_e AS ${eventAgg("_ev", "_new_s")}`,
       `CREATE OR REPLACE TEMP TABLE _old_e AS ${recent("session_events", "x")}`,
       `CREATE OR REPLACE TEMP TABLE _cur_e AS SELECT ${E_BASE} FROM _old_e ANTI JOIN _t USING (property, skey) UNION ALL SELECT ${E_BASE} FROM _new_e`,
