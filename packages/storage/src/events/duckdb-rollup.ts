@@ -4,15 +4,14 @@
 //
 // Incremental step, over the batches appended since the last one:
 //   1. the visits (and visitors) those batches touch;
-//   2. those visitors' history: one scan of a few narrow columns of sessions;
-//   3. visits that only grew at their end (the usual case: a visit in progress) are merged: their
-//      rows plus the new events' counts and sums (the comment above candidatesSql says when that is exact);
-//   4. the other touched visits (new ones, late or out-of-order events) are recomputed from all
-//      their events, read from the earliest such start on (the ts zone maps turn that into a read
-//      of recent row groups only), and prev_* re-derived for their visitors' rows from that start
-//      on (earlier rows cannot change);
+//   2. those visitors' history: one scan of a few narrow columns of each rollup;
+//   3. the touched visits recomputed from all their events, read from the earliest touched start
+//      on (the ts zone maps turn that into a read of recent row groups only);
+//   4. prev_* recomputed for the visitors' rows from that start on (earlier rows cannot change);
 //   5. only rows that differ are replaced (DELETE by key + INSERT), so a rollup rewrites
 //      about as many rows as there were visits in its batches, whatever the visitors' history.
+// Late or out-of-order events are handled the same way: their visit is recomputed and the
+// visitor's prev_* chain re-derived.
 import type { DuckDBConnection } from "@duckdb/node-api";
 import {
   NO_PREVIOUS_VISIT,
@@ -267,207 +266,34 @@ const SESSION_PREVS: [string, string][] = [
 const NARROW_S = ["property", "vkey", "skey", "start_ts", ...DIM_COLUMNS].join(", ");
 
 /**
- * Visits that only grew at their end since the last step, to be merged rather than recomputed:
- * the visitor's only touched visit, already stored, their latest, every new event after its last
- * stored one, and no engagement outside its page rows (a ping for a page before that page's
- * pageview has no row to live in; only a recompute from events places it). Then the merged row is
- * the row a recompute would give: the start, the first event's attributes and their prev_* stay,
- * counts and sums add up, the exit page is the last new pageview if any (and its prev_* follows).
- * Under load nearly every touched visit is one of these, and merging reads only the new events,
- * where a recompute reads every event since the earliest touched visit began (a visit with
- * engagement pings can last an hour).
- */
-function candidatesSql(): string[] {
-  return [
-    "CREATE OR REPLACE TEMP TABLE _tn AS SELECT pkey, vkey, count(*) AS n FROM _ta GROUP BY pkey, vkey",
-    "CREATE OR REPLACE TEMP TABLE _hl AS SELECT pkey, vkey, arg_max(skey, row(start_ts, skey)) AS skey FROM _hsa GROUP BY pkey, vkey",
-    "CREATE OR REPLACE TEMP TABLE _fc AS SELECT t.property, t.skey, t.pkey, t.vkey FROM _ta t " +
-      "JOIN _hsa h USING (property, skey) JOIN _tn c ON c.pkey = t.pkey AND c.vkey = t.vkey " +
-      "JOIN _hl l ON l.pkey = t.pkey AND l.vkey = t.vkey AND l.skey = t.skey WHERE c.n = 1 AND t.min_ts > h.end_ts",
-  ];
-}
-
-/**
- * Reads the candidates' rows and keeps those with no stray engagement in `_f`; the rest of the
- * touched visits go to `_t`. `from`: the earliest candidate start, so that the zone maps of the
- * rollups (in start order) leave the reads to recent row groups.
- */
-function splitSql(from: string): string[] {
-  return [
-    `CREATE OR REPLACE TEMP TABLE _fo AS SELECT ${S_ALL} FROM sessions SEMI JOIN _fc USING (pkey, skey) WHERE start_ts >= ${from}`,
-    `CREATE OR REPLACE TEMP TABLE _fop AS SELECT ${P_ALL} FROM session_pages SEMI JOIN _fc USING (pkey, skey) WHERE start_ts >= ${from}`,
-    "CREATE OR REPLACE TEMP TABLE _f AS SELECT c.* FROM _fc c JOIN _fo o USING (property, skey) " +
-      "LEFT JOIN (SELECT property, skey, sum(engaged_ms) AS e FROM _fop GROUP BY property, skey) p USING (property, skey) " +
-      "WHERE o.engaged_ms = coalesce(p.e, 0)",
-    // The rest is recomputed from events.
-    "CREATE OR REPLACE TEMP TABLE _t AS SELECT * FROM _ta ANTI JOIN _f USING (property, skey)",
-    "CREATE OR REPLACE TEMP TABLE _tv AS SELECT DISTINCT pkey, vkey FROM _t",
-    `CREATE OR REPLACE TEMP TABLE _hs AS SELECT ${NARROW_S} FROM _hsa SEMI JOIN _tv USING (pkey, vkey)`,
-  ];
-}
-
-/**
- * Merges the new events of the visits in `_f` into the rows of a per-visit-and-`key` rollup: the
- * `sums` of the new events (column, expression) add to the rows in `old`; a key the visit had no
- * row for gets one (when `keep`), with prev_<key> from the visitor's other visits, all earlier.
- */
-/** The touched visitors' rows of each keyed rollup as the step found them (rollupStep reads them). */
-const HISTORY = { session_pages: "_hpa", session_events: "_hea" } as const;
-
-function mergeKeyedSql(o: {
-  table: "session_pages" | "session_events";
-  key: "path" | "name";
-  old: string;
-  where: string;
-  sums: [string, string][];
-  keep: string;
-  since: string;
-}): string[] {
-  const cols = o.table === "session_pages" ? P_ALL : E_ALL;
-  const base = o.table === "session_pages" ? P_BASE : E_BASE;
-  const t = `_m_${o.key}`;
-  const prev = `prev_${o.key}`;
-  const on = ["property", "skey", o.key].map((k) => `t.${k} = c.${k}`).join(" AND ");
-  return [
-    `CREATE OR REPLACE TEMP TABLE ${t}_new AS SELECT property, skey, ${o.key}, ${o.sums.map(([c, e]) => `${e} AS ${c}`).join(", ")} ` +
-      `FROM _fe WHERE ${o.where} GROUP BY property, skey, ${o.key}`,
-    `CREATE OR REPLACE TEMP TABLE ${t}_old AS SELECT * FROM ${o.old} SEMI JOIN ${t}_new USING (property, skey, ${o.key})`,
-    `CREATE OR REPLACE TEMP TABLE ${t}_sum AS SELECT o.* REPLACE (${o.sums.map(([c]) => `o.${c} + n.${c} AS ${c}`).join(", ")}) ` +
-      `FROM ${t}_old o JOIN ${t}_new n USING (property, skey, ${o.key})`,
-    `CREATE OR REPLACE TEMP TABLE ${t}_add AS SELECT n.property, s.pkey, n.skey, s.vkey, s.start_ts, n.${o.key}, ` +
-      `${o.sums.map(([c]) => `n.${c}`).join(", ")} FROM ${t}_new n JOIN _fo s USING (property, skey) ` +
-      `ANTI JOIN ${t}_old o USING (property, skey, ${o.key}) WHERE ${o.keep}`,
-    `CREATE OR REPLACE TEMP TABLE ${t}_hist AS SELECT property, vkey, skey, start_ts, ${o.key} FROM ${HISTORY[o.table]} ` +
-      `SEMI JOIN (SELECT DISTINCT pkey, vkey FROM ${t}_add) v USING (pkey, vkey)`,
-    `CREATE OR REPLACE TEMP TABLE _prev AS ${prevJoin(`${t}_add`, `${t}_hist`, o.key, [[prev, ""]])}`,
-    `CREATE OR REPLACE TEMP TABLE ${t}_add AS ${withPrevs(`${t}_add`, "_prev", base, o.key, [prev])}`,
-    `DELETE FROM ${o.table} t USING ${t}_sum c WHERE ${on} AND t.start_ts >= ${o.since}`,
-    `INSERT INTO ${o.table} (${cols}) SELECT ${cols} FROM (SELECT ${cols} FROM ${t}_sum UNION ALL SELECT ${cols} FROM ${t}_add) ORDER BY start_ts`,
-  ];
-}
-
-/** Merges the new events of the visits in `_f` (see candidatesSql) into their rows. */
-function mergeSql(after: string, upto: string, since: string): string[] {
-  return [
-    `CREATE OR REPLACE TEMP TABLE _fe AS SELECT ${ROLLUP_EVENT_COLUMNS.join(", ")} FROM events ` +
-      `SEMI JOIN _f USING (pkey, skey) WHERE batch > ${after} AND batch <= ${upto}`,
-    // Visits.
-    "CREATE OR REPLACE TEMP TABLE _fn AS SELECT property, skey, max(ts) AS end_ts, " +
-      `count_if(name = 'pageview') AS pv, count_if(name NOT IN (${CUSTOM})) AS ev, ` +
-      "coalesce(sum(engaged_ms) FILTER (WHERE name = 'engagement'), 0) AS eng, " +
-      "arg_min(path, row(ts, path)) FILTER (WHERE name = 'pageview') AS first_pv, " +
-      "arg_max(path, row(ts, path)) FILTER (WHERE name = 'pageview') AS last_pv FROM _fe GROUP BY property, skey",
-    "CREATE OR REPLACE TEMP TABLE _fs AS SELECT o.* REPLACE (" +
-      "n.end_ts AS end_ts, epoch(n.end_ts - o.start_ts) AS duration, (o.pageviews + n.pv)::INTEGER AS pageviews, " +
-      "(o.events + n.ev)::INTEGER AS events, (o.pageviews + n.pv = 1 AND o.events + n.ev = 0) AS bounce, " +
-      "o.engaged_ms + n.eng AS engaged_ms, " +
-      "CASE WHEN o.pageviews = 0 THEN coalesce(n.first_pv, '') ELSE o.entry_page END AS entry_page, " +
-      "CASE WHEN n.pv > 0 THEN n.last_pv ELSE o.exit_page END AS exit_page) " +
-      "FROM _fo o JOIN _fn n USING (property, skey)",
-    // The entry and exit pages are dimensions too: their prev_* follow the (possibly new) value.
-    // Every other visit of the visitor is earlier (the merged one is their latest).
-    `CREATE OR REPLACE TEMP TABLE _fs AS SELECT f.* REPLACE (${["entry_page", "exit_page"]
-      .map(
-        (d) =>
-          `coalesce((SELECT max(b.start_ts) FROM _hsa b WHERE b.pkey = f.pkey AND b.vkey = f.vkey AND b.skey <> f.skey AND b.${d} = f.${d}), ${EPOCH}) AS prev_${d}`,
-      )
-      .join(", ")}) FROM _fs f`,
-    `DELETE FROM sessions t USING _fs c WHERE t.property = c.property AND t.skey = c.skey AND t.start_ts >= ${since}`,
-    `INSERT INTO sessions (${S_ALL}) SELECT ${S_ALL} FROM _fs ORDER BY start_ts`,
-    // Pages, and custom events: rows that exist add up; a path first viewed or an event first
-    // sent in this visit gets its row and prev_*.
-    ...mergeKeyedSql({
-      table: "session_pages",
-      key: "path",
-      old: "_fop",
-      where: "name IN ('pageview', 'engagement')",
-      sums: [
-        ["pageviews", "count_if(name = 'pageview')::INTEGER"],
-        ["engaged_ms", "coalesce(sum(engaged_ms) FILTER (WHERE name = 'engagement'), 0)::DOUBLE"],
-      ],
-      // pageAgg's HAVING: engagement alone makes no page row.
-      keep: "n.pageviews > 0",
-      since,
-    }),
-    ...mergeKeyedSql({
-      table: "session_events",
-      key: "name",
-      old: `(SELECT ${E_ALL} FROM session_events SEMI JOIN _f USING (pkey, skey) WHERE start_ts >= ${since})`,
-      where: `name NOT IN (${CUSTOM})`,
-      sums: [
-        ["events", "count(*)::INTEGER"],
-        ["revenue", "coalesce(sum(revenue), 0)::DOUBLE"],
-      ],
-      keep: "true",
-      since,
-    }),
-  ];
-}
-
-/**
  * Brings the rollups up to date with the batches in (afterBatch, uptoBatch], which must already
  * be in `events` in the current transaction. Returns, per property key, the earliest visit start
  * the step may have changed (epoch ms): rollup rows that start before it are as they were.
  */
 export async function rollupBatches(w: DuckDBConnection, afterBatch: bigint, uptoBatch: bigint): Promise<Map<bigint, number>> {
-  const { lows, visits } = await rollupStep(w, afterBatch, uptoBatch);
-  // The step's scratch tables are replaced by the next step; only a big one's are worth freeing now.
-  if (visits > 10_000) for (const t of SCRATCH) await w.run(`DROP TABLE IF EXISTS ${t}`);
-  return lows;
-}
-
-const SCRATCH = [
-  ...["_ta", "_tva", "_hsa", "_hpa", "_hea", "_tn", "_hl", "_fc", "_fo", "_fop", "_f", "_t", "_tv", "_hs", "_prev", "_chg"],
-  ...["_fe", "_fn", "_fs"],
-  ...["path", "name"].flatMap((k) => ["new", "old", "sum", "add", "hist"].map((x) => `_m_${k}_${x}`)),
-  ...["_ev", "_new_s", "_old_s", "_cur_s", "_cand_s", "_all_s", "_hp", "_new_p", "_old_p", "_cur_p", "_cand_p", "_all_p"],
-  ...["_he", "_new_e", "_old_e", "_cur_e", "_cand_e", "_all_e"],
-];
-
-async function rollupStep(
-  w: DuckDBConnection,
-  afterBatch: bigint,
-  uptoBatch: bigint,
-): Promise<{ lows: Map<bigint, number>; visits: number }> {
   const after = BigInt.asIntN(64, afterBatch).toString();
   const upto = BigInt.asIntN(64, uptoBatch).toString();
   await w.run(
     [
-      `CREATE OR REPLACE TEMP TABLE _ta AS SELECT property, skey, any_value(pkey) AS pkey, any_value(vkey) AS vkey, min(ts) AS min_ts FROM events WHERE batch > ${after} AND batch <= ${upto} GROUP BY property, skey`,
-      "CREATE OR REPLACE TEMP TABLE _tva AS SELECT DISTINCT pkey, vkey FROM _ta",
+      `CREATE OR REPLACE TEMP TABLE _t AS SELECT property, skey, any_value(pkey) AS pkey, any_value(vkey) AS vkey, min(ts) AS min_ts FROM events WHERE batch > ${after} AND batch <= ${upto} GROUP BY property, skey`,
+      "CREATE OR REPLACE TEMP TABLE _tv AS SELECT DISTINCT pkey, vkey FROM _t",
       // The one full scan per rollup and table, of the narrow columns prev_* needs. Matched on the
       // integer pkey rather than the property string: the probe side is every row of the table.
-      `CREATE OR REPLACE TEMP TABLE _hsa AS SELECT pkey, ${NARROW_S}, end_ts FROM sessions SEMI JOIN _tva USING (pkey, vkey)`,
-      // Likewise for the other two rollups' prev_path and prev_name, merged and recomputed visits alike.
-      `CREATE OR REPLACE TEMP TABLE _hpa AS SELECT pkey, property, vkey, skey, start_ts, path FROM session_pages SEMI JOIN _tva USING (pkey, vkey)`,
-      `CREATE OR REPLACE TEMP TABLE _hea AS SELECT pkey, property, vkey, skey, start_ts, name FROM session_events SEMI JOIN _tva USING (pkey, vkey)`,
+      `CREATE OR REPLACE TEMP TABLE _hs AS SELECT ${NARROW_S} FROM sessions SEMI JOIN _tv USING (pkey, vkey)`,
     ].join(";\n"),
   );
   const lows = new Map<bigint, number>();
+  let loUs: bigint | null = null;
   const lo = await w.runAndReadAll(
-    "SELECT t.pkey, epoch_us(least(min(t.min_ts), min(h.start_ts))) AS lo FROM _ta t LEFT JOIN _hsa h USING (property, skey) GROUP BY t.pkey",
+    "SELECT t.pkey, epoch_us(least(min(t.min_ts), min(h.start_ts))) AS lo FROM _t t LEFT JOIN _hs h USING (property, skey) GROUP BY t.pkey",
   );
   for (const [pkey, us] of lo.getRows()) {
     if (typeof pkey !== "bigint" || typeof us !== "bigint") continue;
     lows.set(pkey, Math.floor(Number(us) / 1000));
+    if (loUs === null || us < loUs) loUs = us;
   }
-  if (lows.size === 0) return { lows, visits: 0 }; // nothing appended
-  await w.run(candidatesSql().join(";\n"));
-  const first = await w.runAndReadAll("SELECT epoch_us(min(h.start_ts)) FROM _hsa h SEMI JOIN _fc USING (property, skey)");
-  const firstUs = first.getRows()[0]?.[0];
-  const from = typeof firstUs === "bigint" ? `make_timestamp(${firstUs.toString()})` : "TIMESTAMP 'infinity'";
-  await w.run(splitSql(from).join(";\n"));
-  const counts = await w.runAndReadAll("SELECT (SELECT count(*) FROM _f), (SELECT count(*) FROM _t)");
-  const [merged, recomputed] = (counts.getRows()[0] ?? [0n, 0n]).map(Number) as [number, number];
-  const done = { lows, visits: merged + recomputed };
-  if (merged > 0) await w.run(mergeSql(after, upto, from).join(";\n"));
-  if (recomputed === 0) return done;
-  const slow = await w.runAndReadAll(
-    "SELECT epoch_us(least(min(t.min_ts), min(h.start_ts))) FROM _t t LEFT JOIN _hs h USING (property, skey)",
-  );
-  const loUs = slow.getRows()[0]?.[0];
-  if (typeof loUs !== "bigint") return done;
-  // Rows of visits that started before `since` cannot change: their prev_* only look further back.
+  if (loUs === null) return lows; // nothing appended
+  // Rows of visits that started before `lo` cannot change: their prev_* only look further back.
   const since = `make_timestamp(${loUs.toString()})`;
   const recent = (table: string, alias: string) =>
     `SELECT ${alias}.* FROM ${table} ${alias} SEMI JOIN _tv USING (pkey, vkey) WHERE ${alias}.start_ts >= ${since}`;
@@ -489,7 +315,7 @@ async function rollupStep(
       )}`,
       ...replaceChanged("sessions", "_old_s", "_all_s", S_ALL, ["property", "skey"], since),
       // Pages: the same with prev_path.
-      "CREATE OR REPLACE TEMP TABLE _hp AS SELECT property, vkey, skey, start_ts, path FROM _hpa SEMI JOIN _tv USING (pkey, vkey)",
+      "CREATE OR REPLACE TEMP TABLE _hp AS SELECT property, vkey, skey, start_ts, path FROM session_pages SEMI JOIN _tv USING (pkey, vkey)",
       `CREATE OR REPLACE TEMP TABLE _new_p AS ${pageAgg("_ev", "_new_s")}`,
       `CREATE OR REPLACE TEMP TABLE _old_p AS ${recent("session_pages", "p")}`,
       `CREATE OR REPLACE TEMP TABLE _cur_p AS SELECT ${P_BASE} FROM _old_p ANTI JOIN _t USING (property, skey) UNION ALL SELECT ${P_BASE} FROM _new_p`,
@@ -499,7 +325,7 @@ async function rollupStep(
       `CREATE OR REPLACE TEMP TABLE _all_p AS ${withPrevs("_cur_p", "_prev", P_BASE, "path", ["prev_path"])}`,
       ...replaceChanged("session_pages", "_old_p", "_all_p", P_ALL, ["property", "skey", "path"], since),
       // Custom events: the same with prev_name.
-      "CREATE OR REPLACE TEMP TABLE _he AS SELECT property, vkey, skey, start_ts, name FROM _hea SEMI JOIN _tv USING (pkey, vkey)",
+      "CREATE OR REPLACE TEMP TABLE _he AS SELECT property, vkey, skey, start_ts, name FROM session_events SEMI JOIN _tv USING (pkey, vkey)",
       `CREATE OR REPLACE TEMP TABLE _new_e AS ${eventAgg("_ev", "_new_s")}`,
       `CREATE OR REPLACE TEMP TABLE _old_e AS ${recent("session_events", "x")}`,
       `CREATE OR REPLACE TEMP TABLE _cur_e AS SELECT ${E_BASE} FROM _old_e ANTI JOIN _t USING (property, skey) UNION ALL SELECT ${E_BASE} FROM _new_e`,
@@ -508,7 +334,13 @@ async function rollupStep(
       `CREATE OR REPLACE TEMP TABLE _prev AS ${prevJoin("_cur_e", "_cand_e", "name", [["prev_name", ""]])}`,
       `CREATE OR REPLACE TEMP TABLE _all_e AS ${withPrevs("_cur_e", "_prev", E_BASE, "name", ["prev_name"])}`,
       ...replaceChanged("session_events", "_old_e", "_all_e", E_ALL, ["property", "skey", "name"], since),
+      ...["_t", "_tv", "_hs", "_ev", "_new_s", "_old_s", "_cur_s", "_cand_s", "_prev", "_all_s", "_chg"].map(
+        (t) => `DROP TABLE ${t}`,
+      ),
+      ...["_hp", "_new_p", "_old_p", "_cur_p", "_cand_p", "_all_p", "_he", "_new_e", "_old_e", "_cur_e", "_cand_e", "_all_e"].map(
+        (t) => `DROP TABLE ${t}`,
+      ),
     ].join(";\n"),
   );
-  return done;
+  return lows;
 }

@@ -278,14 +278,14 @@ describe("incremental rollups equal a full rebuild", { timeout: 120_000 }, () =>
     }
   });
 
-  it("when visits grow in order across steps and are merged rather than recomputed", async () => {
+  it("when a visit grows across steps, with pings for pages before their pageview and pages never viewed", async () => {
     const store = await openTemp(0);
     try {
       const at = (min: number, session: string, name: string, path: string, extra: Partial<EventRow> = {}) =>
         event({ property: "grow", ts: new Date(T0 + min * MIN), visitor_id: "v", session_id: session, name, path, ...extra });
       await store.append([at(10, "s1", "pageview", "/x", { revenue: 0 })]);
       await store.append([at(100, "s2", "pageview", "/x"), at(101, "s2", "engagement", "/a", { engaged_ms: 4000 })]);
-      // A ping for /a before any pageview of /a: the only engagement no page row holds.
+      // A ping for /a before any pageview of /a, then that pageview in the next step.
       await store.append([at(102, "s2", "pageview", "/a"), at(103, "s2", "engagement", "/a", { engaged_ms: 3000 })]);
       await store.append([at(104, "s2", "signup", "/a", { revenue: 12.5 }), at(105, "s2", "pageview", "/y")]);
       await store.append([
