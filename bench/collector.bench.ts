@@ -5,12 +5,12 @@
 // same wrk load: a bare Fastify endpoint that parses the JSON body and answers 202, nothing else.
 // Writes bench/results/collector.json.
 //   tsx bench/collector.bench.ts [--duration 20] [--connections 256] [--paced-rate 5000] [--fresh-visitors]
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFile, execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { parseArgs, promisify } from "node:util";
 import { freePort, login, ROOT, runCli, startServer } from "../e2e/harness.js";
 
 const { values: args } = parseArgs({
@@ -29,6 +29,8 @@ const PACED_RATE = Number(args["paced-rate"]);
 const PACED_CONNECTIONS = 1024;
 const FRESH = Boolean(args["fresh-visitors"]);
 const BUDGET = { eventsPerSecond: 20_000, p99Ms: 50, visibleMs: 1000 };
+const execFileAsync = promisify(execFile);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function ensureWrk(): void {
   if (spawnSync("sh", ["-c", "command -v wrk"]).status === 0) return;
@@ -143,11 +145,15 @@ interface WrkResult {
   max: number;
 }
 
-function runWrk(url: string, script: string, seconds: number, connections = CONNECTIONS): WrkResult {
+async function runWrk(url: string, script: string, seconds: number, connections = CONNECTIONS): Promise<WrkResult> {
   // wrk drives one connection per in-flight request; 1 thread leaves a core for the server.
-  const out = execFileSync("wrk", ["-t1", `-c${connections}`, `-d${seconds}s`, "--timeout", "5s", "-s", script, url], {
-    encoding: "utf8",
-  });
+  const { stdout: out } = await execFileAsync(
+    "wrk",
+    ["-t1", `-c${connections}`, `-d${seconds}s`, "--timeout", "5s", "-s", script, url],
+    {
+      encoding: "utf8",
+    },
+  );
   const m = out.match(/RESULT (\d+) (\d+) (\d+) (\d+) ([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+)/);
   if (!m) throw new Error(`could not read wrk's output:\n${out}`);
   const [requests, non2xx, socketErrors, timeouts, p50, p90, p99, max] = m.slice(1).map(Number) as number[];
@@ -173,11 +179,51 @@ console.log("ready");
       proc.stdout.once("data", () => res());
       proc.once("exit", (code) => rej(new Error(`the floor server exited (${code})`)));
     });
-    const r = runWrk(`http://127.0.0.1:${port}`, script, 10);
+    const r = await runWrk(`http://127.0.0.1:${port}`, script, 10);
     return Math.round((r.requests - r.non2xx) / 10);
   } finally {
     proc.kill("SIGKILL");
   }
+}
+
+/**
+ * Visibility: from a 202 to the event counted by the Stats API, for `count` probe pageviews one
+ * after another (each polled every `pollMs` until it shows).
+ */
+async function probeVisible(
+  url: string,
+  property: string,
+  token: string,
+  tag: string,
+  count: number,
+  pollMs = 20,
+): Promise<number[]> {
+  const visible: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const path = `/probe-${tag}-${i}`;
+    const r = await fetch(`${url}/api/event`, {
+      method: "POST",
+      headers: {
+        "content-type": "text/plain",
+        "user-agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36",
+      },
+      body: JSON.stringify({ p: property, n: "pageview", u: `https://bench.test${path}`, c: `probe-${tag}-000${i}` }),
+    });
+    if (r.status !== 202) throw new Error(`probe answered ${r.status}`);
+    const acked = performance.now();
+    for (;;) {
+      const q = await fetch(
+        `${url}/api/v1/stats/aggregate?property_id=${property}&period=today&metrics=pageviews&filters=${encodeURIComponent(`page==${path}`)}`,
+        { headers: { authorization: `Bearer ${token}` } },
+      );
+      const body = (await q.json()) as { results: { pageviews: { value: number } } };
+      if (body.results.pageviews.value === 1) break;
+      if (performance.now() - acked > 10_000) throw new Error("probe never became visible");
+      await sleep(pollMs);
+    }
+    visible.push(Math.round(performance.now() - acked));
+  }
+  return visible;
 }
 
 ensureWrk();
@@ -195,49 +241,28 @@ try {
   const script = join(dataDir, "post.lua");
   writeFileSync(script, luaScript(property, { freshVisitors: FRESH }));
   const cpuBefore = threadCpu(pid);
-  const { requests, non2xx, socketErrors, timeouts, p50, p90, p99, max } = runWrk(server.url, script, DURATION);
+  const { token } = await login(server);
+  // Probes during the load too: under load the rollups run less often (DESIGN.md §8 still wants 1 s).
+  const [{ requests, non2xx, socketErrors, timeouts, p50, p90, p99, max }, visibleUnderLoad] = await Promise.all([
+    runWrk(server.url, script, DURATION),
+    sleep((DURATION * 1000) / 4).then(() => probeVisible(server.url, property, token, "load", 3, 50)),
+  ]);
   const cpuUs = cpuPerEvent(cpuBefore, threadCpu(pid), requests - non2xx);
   const eventsPerSecond = Math.round((requests - non2xx) / DURATION);
   // Latency at a steady rate below saturation, where it measures the work rather than the queue:
   // many connections, each pausing long enough between requests that its own wait barely slows it.
   // After the burst above, the rollups have seconds of events to catch up on first.
-  await new Promise((r) => setTimeout(r, 5000));
+  await sleep(5000);
   const pacedScript = join(dataDir, "paced.lua");
   writeFileSync(
     pacedScript,
     luaScript(property, { pauseMs: Math.round((1000 * PACED_CONNECTIONS) / PACED_RATE), freshVisitors: FRESH }),
   );
-  const paced = runWrk(server.url, pacedScript, 10, PACED_CONNECTIONS);
+  const paced = await runWrk(server.url, pacedScript, 10, PACED_CONNECTIONS);
   const peakRss = rssMb(pid, "VmHWM");
   const floorRps = await httpFloor(script);
 
-  // Visibility: from a 202 to the event counted by the Stats API.
-  const { token } = await login(server);
-  const visible: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    const path = `/probe-${i}`;
-    const r = await fetch(`${server.url}/api/event`, {
-      method: "POST",
-      headers: {
-        "content-type": "text/plain",
-        "user-agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36",
-      },
-      body: JSON.stringify({ p: property, n: "pageview", u: `https://bench.test${path}`, c: `probe-000${i}` }),
-    });
-    if (r.status !== 202) throw new Error(`probe answered ${r.status}`);
-    const acked = performance.now();
-    for (;;) {
-      const q = await fetch(
-        `${server.url}/api/v1/stats/aggregate?property_id=${property}&period=today&metrics=pageviews&filters=${encodeURIComponent(`page==${path}`)}`,
-        { headers: { authorization: `Bearer ${token}` } },
-      );
-      const body = (await q.json()) as { results: { pageviews: { value: number } } };
-      if (body.results.pageviews.value === 1) break;
-      if (performance.now() - acked > 10_000) throw new Error("probe never became visible");
-      await new Promise((res) => setTimeout(res, 20));
-    }
-    visible.push(Math.round(performance.now() - acked));
-  }
+  const visible = await probeVisible(server.url, property, token, "idle", 5);
   const result = {
     duration_s: DURATION,
     traffic: FRESH ? "every event a new visitor" : "visits of 1 to 7 events, 10 000 visitors at a time",
@@ -254,6 +279,7 @@ try {
       latency_ms: { p50: paced.p50, p90: paced.p90, p99: paced.p99, max: paced.max },
     },
     visible_after_ack_ms: { max: Math.max(...visible), each: visible },
+    visible_after_ack_under_load_ms: { max: Math.max(...visibleUnderLoad), each: visibleUnderLoad },
     rss_mb: { idle: idleRss, peak: peakRss },
     server_cpu_us_per_event: cpuUs,
     http_floor_requests_per_second: floorRps,
@@ -261,7 +287,7 @@ try {
     within_budget: {
       events_per_second: eventsPerSecond >= BUDGET.eventsPerSecond,
       p99: p99 < BUDGET.p99Ms,
-      visible: Math.max(...visible) < BUDGET.visibleMs,
+      visible: Math.max(...visible, ...visibleUnderLoad) < BUDGET.visibleMs,
       idle_rss: idleRss < 300,
       peak_rss: peakRss < 2048,
     },
@@ -272,7 +298,7 @@ try {
   mkdirSync(dirname(outFile), { recursive: true });
   writeFileSync(outFile, `${JSON.stringify(result, null, 2)}\n`);
   console.log(
-    `collector: ${eventsPerSecond} events/s, p99 ${p99} ms (at ${Math.round((paced.requests - paced.non2xx) / 10)} events/s: p99 ${paced.p99} ms), visible within ${Math.max(...visible)} ms, rss idle ${idleRss} MB / peak ${peakRss} MB; bare Fastify 202 floor ${floorRps} requests/s -> ${outFile}`,
+    `collector: ${eventsPerSecond} events/s, p99 ${p99} ms (at ${Math.round((paced.requests - paced.non2xx) / 10)} events/s: p99 ${paced.p99} ms), visible within ${Math.max(...visible)} ms (${Math.max(...visibleUnderLoad)} ms under load), rss idle ${idleRss} MB / peak ${peakRss} MB; bare Fastify 202 floor ${floorRps} requests/s -> ${outFile}`,
   );
 } finally {
   await server.stop({ keepData: true });
