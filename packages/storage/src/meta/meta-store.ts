@@ -1,6 +1,7 @@
 // The MetaStore: one set of repositories over one Kysely database, which is either embedded
 // PGlite (the default) or PostgreSQL (DATABASE_URL). Same schema, same migrations, same code.
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
@@ -52,8 +53,18 @@ const PGLITE_CONF = "shared_buffers = 16MB\nwal_buffers = 1MB\nwork_mem = 2MB\nm
 
 async function openDb(config: MetaConfig): Promise<Kysely<MetaDatabase>> {
   if (config.kind === "pglite") {
+    const created = config.dir !== null && !existsSync(join(config.dir, "PG_VERSION"));
     if (config.dir) mkdirSync(config.dir, { recursive: true });
-    const pglite = new PGlite(config.dir ?? undefined, { postgresqlconf: PGLITE_CONF });
+    const open = () => new PGlite(config.dir ?? undefined, { postgresqlconf: PGLITE_CONF });
+    let pglite = open();
+    if (created) {
+      // Creating the database grows PGlite's WebAssembly memory, which never shrinks; a second
+      // instance on the new files starts small, and the first one's memory goes with a full GC.
+      // A server's first start: 314-423 MB idle before, 326-348 MB after (a restart: ~275 MB).
+      await pglite.waitReady;
+      await pglite.close();
+      pglite = open();
+    }
     return new Kysely<MetaDatabase>({ dialect: new PGliteDialect(pglite) });
   }
   const schema = config.schema;
