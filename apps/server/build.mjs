@@ -1,7 +1,7 @@
 // Builds the server and the CLI into plain ESM (dist/main.mjs, dist/cli.mjs, and the event store's
 // thread, dist/duckdb-worker.mjs) for `npm start`, `npm run lookout` and the tests that start a
-// real server. The workspace packages (@lookout/*)
-// are bundled in; everything from the registry stays an import from node_modules.
+// real server. The workspace packages (@lookout/*) are bundled in; everything from the registry
+// stays an import from node_modules.
 // Why a bundle rather than running the sources through tsx: tsx compiles on a module-hooks thread
 // that lives as long as the process, ~70 MB resident of the 300 MB idle budget (DESIGN.md §8).
 import { dirname, join, relative, sep } from "node:path";

@@ -22,6 +22,7 @@ import {
   SESSION_EVENT_COLUMNS,
   SESSION_PAGE_COLUMNS,
 } from "@lookout/query";
+import { rows } from "./duckdb-read.js";
 
 const CUSTOM = NON_CUSTOM_EVENT_NAMES.map((n) => `'${n}'`).join(", ");
 const EPOCH = `TIMESTAMP '${NO_PREVIOUS_VISIT}'`;
@@ -343,4 +344,27 @@ export async function rollupBatches(w: DuckDBConnection, afterBatch: bigint, upt
     ].join(";\n"),
   );
   return lows;
+}
+
+/**
+ * The last batch of each run of batches after `after` holding at most `chunk` events (or one
+ * batch): the steps in which batches appended but never rolled up are caught up on.
+ */
+export async function pendingBatchGroups(c: DuckDBConnection, after: bigint, chunk: number): Promise<bigint[]> {
+  const counts = await rows(
+    c,
+    "SELECT batch::VARCHAR AS b, count(*) AS n FROM events WHERE batch > $after GROUP BY batch ORDER BY batch",
+    { after: after.toString() },
+  );
+  const ends: bigint[] = [];
+  let size = 0;
+  counts.forEach((r, i) => {
+    size += Number(r.n);
+    const next = counts[i + 1];
+    if (!next || size + Number(next.n) > chunk) {
+      ends.push(BigInt(String(r.b)));
+      size = 0;
+    }
+  });
+  return ends;
 }

@@ -27,6 +27,7 @@ import { DAY_ROLLUP_VERSION, DayRollups } from "./duckdb-day-rollup.js";
 import { ReaderPool, rows } from "./duckdb-read.js";
 import {
   transaction as inTransaction,
+  pendingBatchGroups,
   REBUILD_CHUNK_EVENTS,
   rebuildRollups as rebuildAll,
   rollupBatches,
@@ -187,26 +188,6 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
     timer.unref();
   }
 
-  /** The last batch of each run of batches after `after` holding at most `chunk` events (or one batch). */
-  async function pendingGroups(after: bigint, chunk: number): Promise<bigint[]> {
-    const counts = await rows(
-      writer,
-      "SELECT batch::VARCHAR AS b, count(*) AS n FROM events WHERE batch > $after GROUP BY batch ORDER BY batch",
-      { after: after.toString() },
-    );
-    const ends: bigint[] = [];
-    let size = 0;
-    counts.forEach((r, i) => {
-      size += Number(r.n);
-      const next = counts[i + 1];
-      if (!next || size + Number(next.n) > chunk) {
-        ends.push(BigInt(String(r.b)));
-        size = 0;
-      }
-    });
-    return ends;
-  }
-
   const store: DuckDbEventStore = {
     dialect: "duckdb",
 
@@ -274,7 +255,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
           // Appends committed before a crash or an interrupted bulk import but not yet rolled up,
           // a group of batches at a time: one step over millions of events needs more memory
           // than the limit, and a rebuild would redo the whole history.
-          for (const upto of await pendingGroups(rolled, opts.rebuildChunkEvents ?? REBUILD_CHUNK_EVENTS)) {
+          for (const upto of await pendingBatchGroups(writer, rolled, opts.rebuildChunkEvents ?? REBUILD_CHUNK_EVENTS)) {
             await transaction(() => rollupTo(upto));
             rolled = upto;
           }
