@@ -8,8 +8,10 @@
 //   3. the touched visits recomputed from all their events, read from the earliest touched start
 //      on (the ts zone maps turn that into a read of recent row groups only);
 //   4. prev_* recomputed for the visitors' rows from that start on (earlier rows cannot change);
-//   5. only rows that differ are replaced (DELETE by key + INSERT), so a rollup rewrites
-//      about as many rows as there were visits in its batches, whatever the visitors' history.
+//   5. those rows replaced (DELETE by key + INSERT): about as many rows as there were visits in
+//      its batches, whatever the visitors' history.
+// Each rollup is one statement from its history and the recomputed visits to its final rows
+// (CTEs rather than a temporary table per stage): the step's cost is mostly per statement.
 // Late or out-of-order events are handled the same way: their visit is recomputed and the
 // visitor's prev_* chain re-derived.
 import type { DuckDBConnection } from "@duckdb/node-api";
@@ -223,18 +225,22 @@ export async function rebuildRollups(c: DuckDBConnection, o: RebuildOptions = {}
 }
 
 /**
- * Replaces the changed rows of one rollup: `all` holds the touched visitors' rows as they must be,
- * `old` as they are (all of them start at or after `since`). Rows are deleted by key, never by a
- * rowid read earlier in the transaction: a checkpoint running meanwhile on the writer connection
- * may vacuum the table and move rowids, and deleting by stale rowids left duplicate visits behind
- * (54 of 2.4M after loading 10M events; reproduced with appends racing checkpoints).
+ * Replaces the touched visitors' rows of one rollup from `since` on with `all`, their rows as they
+ * must be. Every row being replaced has its key in `all` (events are only ever added, so a visit,
+ * a visit's page or a visit's custom event never goes away), so deleting by the keys of `all`
+ * removes exactly the old rows. Rows are deleted by key, never by a rowid read earlier in the
+ * transaction: a checkpoint running meanwhile on the writer connection may vacuum the table and
+ * move rowids, and deleting by stale rowids left duplicate visits behind (54 of 2.4M after
+ * loading 10M events; reproduced with appends racing checkpoints). Unchanged rows are rewritten
+ * too: picking out the changed ones (an EXCEPT over every column) cost more than rewriting the
+ * few unchanged rows there are (a step's rows are its own visits, which always change, plus the
+ * same visitors' later visits, which are rare).
  */
-function replaceChanged(table: string, old: string, all: string, cols: string, key: string[], since: string): string[] {
+function replaceRows(table: string, all: string, cols: string, key: string[], since: string): string[] {
   const on = key.map((k) => `t.${k} = c.${k}`).join(" AND ");
   return [
-    `CREATE OR REPLACE TEMP TABLE _chg AS SELECT ${cols} FROM ${all} EXCEPT SELECT ${cols} FROM ${old}`,
-    `DELETE FROM ${table} t USING _chg c WHERE ${on} AND t.start_ts >= ${since}`,
-    `INSERT INTO ${table} (${cols}) SELECT ${cols} FROM _chg ORDER BY start_ts`,
+    `DELETE FROM ${table} t USING ${all} c WHERE ${on} AND t.start_ts >= ${since}`,
+    `INSERT INTO ${table} (${cols}) SELECT ${cols} FROM ${all} ORDER BY start_ts`,
   ];
 }
 
@@ -296,51 +302,43 @@ export async function rollupBatches(w: DuckDBConnection, afterBatch: bigint, upt
   if (loUs === null) return lows; // nothing appended
   // Rows of visits that started before `lo` cannot change: their prev_* only look further back.
   const since = `make_timestamp(${loUs.toString()})`;
-  const recent = (table: string, alias: string) =>
-    `SELECT ${alias}.* FROM ${table} ${alias} SEMI JOIN _tv USING (pkey, vkey) WHERE ${alias}.start_ts >= ${since}`;
+  const recent = (table: string) => `SELECT * FROM ${table} SEMI JOIN _tv USING (pkey, vkey) WHERE start_ts >= ${since}`;
+  /**
+   * The touched visitors' rows of a per-page or per-name rollup from `since` on, as they must be:
+   * the touched visits' rows recomputed (`fresh`), the others as stored, prev_* by the self-join
+   * over every row of those visitors. One statement: each intermediate table cost ~3 ms even
+   * when tiny.
+   */
+  const perKey = (table: string, fresh: string, base: string, key: "path" | "name", prev: string) =>
+    `WITH new AS MATERIALIZED (${fresh}), ` +
+    `cur AS MATERIALIZED (SELECT ${base} FROM (${recent(table)}) ANTI JOIN _t USING (property, skey) UNION ALL SELECT ${base} FROM new), ` +
+    `cand AS (SELECT property, vkey, skey, start_ts, ${key} FROM ${table} SEMI JOIN _tv USING (pkey, vkey) ANTI JOIN _t USING (property, skey) ` +
+    `UNION ALL SELECT property, vkey, skey, start_ts, ${key} FROM new), ` +
+    `prev AS (${prevJoin("cur", "cand", key, [[prev, ""]])}) ` +
+    withPrevs("cur", "prev", base, key, [prev]);
   await w.run(
     [
       `CREATE OR REPLACE TEMP TABLE _ev AS SELECT ${ROLLUP_EVENT_COLUMNS.map((c) => `e.${c}`).join(", ")} FROM events e ` +
         `SEMI JOIN _t USING (pkey, skey) WHERE e.ts >= ${since}`,
       `CREATE OR REPLACE TEMP TABLE _new_s AS ${sessionAgg("_ev")}`,
-      `CREATE OR REPLACE TEMP TABLE _old_s AS ${recent("sessions", "s")}`,
-      `CREATE OR REPLACE TEMP TABLE _cur_s AS SELECT ${S_BASE} FROM _old_s ANTI JOIN _new_s USING (property, skey) UNION ALL SELECT ${S_BASE} FROM _new_s`,
-      `CREATE OR REPLACE TEMP TABLE _cand_s AS SELECT ${NARROW_S} FROM _hs ANTI JOIN _new_s USING (property, skey) UNION ALL SELECT ${NARROW_S} FROM _new_s`,
-      `CREATE OR REPLACE TEMP TABLE _prev AS ${prevJoin("_cur_s", "_cand_s", "", SESSION_PREVS)}`,
-      `CREATE OR REPLACE TEMP TABLE _all_s AS ${withPrevs(
-        "_cur_s",
-        "_prev",
-        S_BASE,
-        "",
-        SESSION_PREVS.map(([n]) => n),
-      )}`,
-      ...replaceChanged("sessions", "_old_s", "_all_s", S_ALL, ["property", "skey"], since),
-      // Pages: the same with prev_path.
-      "CREATE OR REPLACE TEMP TABLE _hp AS SELECT property, vkey, skey, start_ts, path FROM session_pages SEMI JOIN _tv USING (pkey, vkey)",
-      `CREATE OR REPLACE TEMP TABLE _new_p AS ${pageAgg("_ev", "_new_s")}`,
-      `CREATE OR REPLACE TEMP TABLE _old_p AS ${recent("session_pages", "p")}`,
-      `CREATE OR REPLACE TEMP TABLE _cur_p AS SELECT ${P_BASE} FROM _old_p ANTI JOIN _t USING (property, skey) UNION ALL SELECT ${P_BASE} FROM _new_p`,
-      "CREATE OR REPLACE TEMP TABLE _cand_p AS SELECT property, vkey, skey, start_ts, path FROM _hp ANTI JOIN _t USING (property, skey) " +
-        "UNION ALL SELECT property, vkey, skey, start_ts, path FROM _new_p",
-      `CREATE OR REPLACE TEMP TABLE _prev AS ${prevJoin("_cur_p", "_cand_p", "path", [["prev_path", ""]])}`,
-      `CREATE OR REPLACE TEMP TABLE _all_p AS ${withPrevs("_cur_p", "_prev", P_BASE, "path", ["prev_path"])}`,
-      ...replaceChanged("session_pages", "_old_p", "_all_p", P_ALL, ["property", "skey", "path"], since),
-      // Custom events: the same with prev_name.
-      "CREATE OR REPLACE TEMP TABLE _he AS SELECT property, vkey, skey, start_ts, name FROM session_events SEMI JOIN _tv USING (pkey, vkey)",
-      `CREATE OR REPLACE TEMP TABLE _new_e AS ${eventAgg("_ev", "_new_s")}`,
-      `CREATE OR REPLACE TEMP TABLE _old_e AS ${recent("session_events", "x")}`,
-      `CREATE OR REPLACE TEMP TABLE _cur_e AS SELECT ${E_BASE} FROM _old_e ANTI JOIN _t USING (property, skey) UNION ALL SELECT ${E_BASE} FROM _new_e`,
-      "CREATE OR REPLACE TEMP TABLE _cand_e AS SELECT property, vkey, skey, start_ts, name FROM _he ANTI JOIN _t USING (property, skey) " +
-        "UNION ALL SELECT property, vkey, skey, start_ts, name FROM _new_e",
-      `CREATE OR REPLACE TEMP TABLE _prev AS ${prevJoin("_cur_e", "_cand_e", "name", [["prev_name", ""]])}`,
-      `CREATE OR REPLACE TEMP TABLE _all_e AS ${withPrevs("_cur_e", "_prev", E_BASE, "name", ["prev_name"])}`,
-      ...replaceChanged("session_events", "_old_e", "_all_e", E_ALL, ["property", "skey", "name"], since),
-      ...["_t", "_tv", "_hs", "_ev", "_new_s", "_old_s", "_cur_s", "_cand_s", "_prev", "_all_s", "_chg"].map(
-        (t) => `DROP TABLE ${t}`,
-      ),
-      ...["_hp", "_new_p", "_old_p", "_cur_p", "_cand_p", "_all_p", "_he", "_new_e", "_old_e", "_cur_e", "_cand_e", "_all_e"].map(
-        (t) => `DROP TABLE ${t}`,
-      ),
+      // Visits: the same as perKey, with the 21 prev_* of a visit.
+      "CREATE OR REPLACE TEMP TABLE _all_s AS " +
+        `WITH cur AS MATERIALIZED (SELECT ${S_BASE} FROM (${recent("sessions")}) ANTI JOIN _new_s USING (property, skey) UNION ALL SELECT ${S_BASE} FROM _new_s), ` +
+        `cand AS (SELECT ${NARROW_S} FROM _hs ANTI JOIN _new_s USING (property, skey) UNION ALL SELECT ${NARROW_S} FROM _new_s), ` +
+        `prev AS (${prevJoin("cur", "cand", "", SESSION_PREVS)}) ` +
+        withPrevs(
+          "cur",
+          "prev",
+          S_BASE,
+          "",
+          SESSION_PREVS.map(([n]) => n),
+        ),
+      ...replaceRows("sessions", "_all_s", S_ALL, ["property", "skey"], since),
+      `CREATE OR REPLACE TEMP TABLE _all_p AS ${perKey("session_pages", pageAgg("_ev", "_new_s"), P_BASE, "path", "prev_path")}`,
+      ...replaceRows("session_pages", "_all_p", P_ALL, ["property", "skey", "path"], since),
+      `CREATE OR REPLACE TEMP TABLE _all_e AS ${perKey("session_events", eventAgg("_ev", "_new_s"), E_BASE, "name", "prev_name")}`,
+      ...replaceRows("session_events", "_all_e", E_ALL, ["property", "skey", "name"], since),
+      ...["_t", "_tv", "_hs", "_ev", "_new_s", "_all_s", "_all_p", "_all_e"].map((t) => `DROP TABLE ${t}`),
     ].join(";\n"),
   );
   return lows;
