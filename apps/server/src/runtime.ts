@@ -25,7 +25,9 @@ export interface Runtime extends AppDeps {
 }
 
 export function openEvents(config: Config): Promise<EventStore> {
-  return openDuckDbEventStoreOnThread(join(config.dataDir, "events.duckdb"), { threads: config.duckdbThreads });
+  // The collector's appends are durable once in the ingest log, and reach DuckDB in transactions
+  // of thousands of rows (storage's staged-appends.ts says why).
+  return openDuckDbEventStoreOnThread(join(config.dataDir, "events.duckdb"), { threads: config.duckdbThreads, staging: {} });
 }
 
 export function openMeta(config: Config): Promise<MetaStore> {

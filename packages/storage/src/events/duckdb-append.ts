@@ -39,6 +39,11 @@ export function timestampValue(d: Date): DuckDBTimestampValue {
   return new DuckDBTimestampValue(BigInt(ms) * 1000n);
 }
 
+/** Throws for a batch appendEvents() would refuse (the only thing it refuses: a row without a valid ts). */
+export function assertAppendable(rows: readonly EventRow[]): void {
+  for (const row of rows) timestampValue(row.ts);
+}
+
 export function stringMap(m: Record<string, string> | undefined): DuckDBValue {
   if (!m) return EMPTY_MAP;
   const entries = Object.entries(m);

@@ -1,6 +1,7 @@
 // The EventStore conformance suite on DuckDB (a file in a temporary directory), with rollups inside
-// each append, with batched rollups, and on the store's own thread as the server runs it, plus what only a file store has: persistence across
-// close/reopen, and catching up on batches that were appended but not rolled up before a crash.
+// each append, with batched rollups, through the ingest log, and on the store's own thread as the
+// server runs it, plus what only a file store has: persistence across close/reopen, and catching
+// up on batches that were appended but not rolled up before a crash.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,8 +27,11 @@ afterAll(() => {
 
 eventStoreConformance("DuckDB, rollups in each append", () => openDuckDbEventStore(tempDb(), { rollupDelayMs: 0 }));
 eventStoreConformance("DuckDB, batched rollups", () => openDuckDbEventStore(tempDb(), { rollupDelayMs: 50 }));
-eventStoreConformance("DuckDB on a thread of its own (as the server runs it)", () =>
-  openDuckDbEventStoreOnThread(tempDb(), { rollupDelayMs: 50 }),
+eventStoreConformance("DuckDB, appends through the ingest log", () =>
+  openDuckDbEventStore(tempDb(), { rollupDelayMs: 50, staging: { flushMs: 20 } }),
+);
+eventStoreConformance("DuckDB on a thread of its own, appends through the ingest log (as the server runs it)", () =>
+  openDuckDbEventStoreOnThread(tempDb(), { rollupDelayMs: 50, staging: {} }),
 );
 
 const CTX = { timezone: "UTC", now: at("2024-05-10 12:00:00") };

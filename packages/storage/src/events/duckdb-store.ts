@@ -22,7 +22,7 @@ import {
 } from "@duckdb/node-api";
 import { EVENT_COLUMN_NAMES, type EventRow, type VisitorProfile } from "@lookout/schema";
 import { allDdl, derivedDdl } from "./ddl.js";
-import { appendEvents, stringMap, timestampValue } from "./duckdb-append.js";
+import { appendEvents, assertAppendable, stringMap, timestampValue } from "./duckdb-append.js";
 import { DAY_ROLLUP_VERSION, DayRollups } from "./duckdb-day-rollup.js";
 import { ReaderPool, rows } from "./duckdb-read.js";
 import {
@@ -33,6 +33,8 @@ import {
   rollupBatches,
 } from "./duckdb-rollup.js";
 import type { CompiledQuery, EventStore, EventsQuery, RecentSession } from "./event-store.js";
+import { deleteBefore, formatMark, IngestLog, type LogMark, parseMark, readIngestLog } from "./ingest-log.js";
+import { StagedAppends, type StagingOptions } from "./staged-appends.js";
 import { mergeProfiles } from "./visitor-profiles.js";
 
 /** Bump when the rollup tables change shape or meaning: migrate() recreates them from events. */
@@ -58,6 +60,13 @@ export interface DuckDbOptions {
    * unrolled (default 1 000 000; bounds the memory either needs).
    */
   rebuildChunkEvents?: number;
+  /**
+   * Appends through the ingest log (ingest-log.ts, next to the database file): append() resolves
+   * once its rows are in the log, and they reach DuckDB in larger transactions shortly after
+   * (the server's collector). Without it each append is its own DuckDB transaction. Whatever an
+   * earlier process left in the log is applied on open either way.
+   */
+  staging?: StagingOptions;
   /** Told whenever what dayRollupThrough() answers for a property and timezone changes. */
   onDayRollupMark?: (property: string, timezone: string, through: number | undefined) => void;
 }
@@ -119,6 +128,9 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
   let timer: NodeJS.Timeout | null = null;
   let tail: Promise<unknown> = Promise.resolve();
   let closed = false;
+  let staging: StagedAppends | null = null;
+  /** Rows acknowledged but still staged reach DuckDB before a read that must see them. */
+  const flushed = () => staging?.flush() ?? Promise.resolve();
   const days = new DayRollups(
     (fn) => withRollups(fn),
     (pkey, tz, through) => {
@@ -186,6 +198,71 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
       rollupNow().catch(() => undefined);
     }, delay);
     timer.unref();
+  }
+
+  /**
+   * Appends `events` as the next batch in one transaction on the writer (the caller runs it in
+   * write()); with `mark`, records in the same transaction how far into the ingest log the store
+   * now holds.
+   */
+  async function commitRows(events: readonly EventRow[], mark: LogMark | null): Promise<void> {
+    const b = ++batch;
+    // A property's first events give it the next key, in the same transaction.
+    const fresh = new Map<string, bigint>();
+    let next = [...keys.values()].reduce((m, k) => (k > m ? k : m), 0n);
+    for (const e of events) {
+      const p = String(e.property ?? "");
+      if (!keys.has(p) && !fresh.has(p)) fresh.set(p, ++next);
+    }
+    const pkeyOf = (p: string) => keys.get(p) ?? (fresh.get(p) as bigint);
+    await transaction(async () => {
+      for (const [p, k] of fresh) {
+        await writer.run("INSERT INTO property_keys VALUES ($p, $k)", { p, k });
+      }
+      const into = (appender ??= await writer.createAppender("events"));
+      try {
+        appendEvents(into, events, b, pkeyOf);
+        into.flushSync(); // into the open transaction
+      } catch (err) {
+        // Rows of a failed batch must not ride along with the next one: empty the appender and
+        // let the next batch open a fresh one. (Closed, it no longer keeps the database open.)
+        appender = null;
+        into.clear();
+        into.closeSync();
+        throw err;
+      }
+      if (mark) await writer.run("INSERT OR REPLACE INTO lookout_meta VALUES ('ingest_log', $v)", { v: formatMark(mark) });
+      if (rollupDelay === 0) await rollupTo(b);
+    });
+    for (const [p, k] of fresh) keys.set(p, k);
+    committed = b;
+    unrolledEvents += events.length;
+    if (rollupDelay === 0) rolled = b;
+    else scheduleRollup();
+  }
+
+  /**
+   * Commits what the ingest log in `dir` holds past the store's mark (a crash came between the
+   * log and DuckDB), then starts a new log file for appends when staging is on.
+   */
+  async function applyIngestLog(dir: string): Promise<StagedAppends | null> {
+    const marks = await rows(writer, "SELECT value FROM lookout_meta WHERE key = 'ingest_log'");
+    const { records, nextGen } = await readIngestLog(dir, parseMark(marks[0]?.value as string | undefined));
+    for (let i = 0; i < records.length; ) {
+      const group: EventRow[] = [];
+      let mark = (records[i] as (typeof records)[number]).end;
+      for (; i < records.length && group.length < (opts.rebuildChunkEvents ?? REBUILD_CHUNK_EVENTS); i++) {
+        const r = records[i] as (typeof records)[number];
+        for (const row of r.rows) group.push(row);
+        mark = r.end;
+      }
+      await write(() => commitRows(group, mark));
+    }
+    // Every earlier file is now in the store whole.
+    await deleteBefore(dir, nextGen);
+    if (!opts.staging) return null;
+    const log = await IngestLog.create(dir, nextGen);
+    return new StagedAppends(log, (events, mark) => write(() => commitRows(events, mark)), opts.staging);
   }
 
   const store: DuckDbEventStore = {
@@ -262,45 +339,18 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
         }
       }),
 
-    append: (events) =>
-      write(async () => {
-        if (events.length === 0) return;
-        const b = ++batch;
-        // A property's first events give it the next key, in the same transaction.
-        const fresh = new Map<string, bigint>();
-        let next = [...keys.values()].reduce((m, k) => (k > m ? k : m), 0n);
-        for (const e of events) {
-          const p = String(e.property ?? "");
-          if (!keys.has(p) && !fresh.has(p)) fresh.set(p, ++next);
-        }
-        const pkeyOf = (p: string) => keys.get(p) ?? (fresh.get(p) as bigint);
-        await transaction(async () => {
-          for (const [p, k] of fresh) {
-            await writer.run("INSERT INTO property_keys VALUES ($p, $k)", { p, k });
-          }
-          const into = (appender ??= await writer.createAppender("events"));
-          try {
-            appendEvents(into, events, b, pkeyOf);
-            into.flushSync(); // into the open transaction
-          } catch (err) {
-            // Rows of a failed batch must not ride along with the next one: empty the appender and
-            // let the next batch open a fresh one. (Closed, it no longer keeps the database open.)
-            appender = null;
-            into.clear();
-            into.closeSync();
-            throw err;
-          }
-          if (rollupDelay === 0) await rollupTo(b);
-        });
-        for (const [p, k] of fresh) keys.set(p, k);
-        committed = b;
-        unrolledEvents += events.length;
-        if (rollupDelay === 0) rolled = b;
-        else scheduleRollup();
-      }),
+    append: async (events) => {
+      if (events.length === 0) return;
+      if (!staging) return write(() => commitRows(events, null));
+      if (closed) throw new Error("event store is closed");
+      // A row DuckDB would refuse must be refused now: once logged, it is acknowledged.
+      assertAppendable(events);
+      await staging.append(events);
+    },
 
     // Waits for appends queued before it, then rolls them up.
     sync: async () => {
+      await flushed();
       if (timer) clearTimeout(timer);
       timer = null;
       await write(async () => undefined);
@@ -342,8 +392,9 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
         return (await rows(c, q.sql, params)) as T[];
       }),
 
-    events: (property, q: EventsQuery = {}) =>
-      readers.use(async (c) => {
+    events: async (property, q: EventsQuery = {}) => {
+      await flushed();
+      return readers.use(async (c) => {
         const where = ["property = $property"];
         const params: Record<string, DuckDBValue> = { property };
         if (q.clientId !== undefined) {
@@ -361,7 +412,8 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
         const limit = Math.min(Math.max(1, Math.floor(q.limit ?? 1000)), 10_000);
         const sql = `SELECT ${EVENT_COLUMN_NAMES.join(", ")} FROM events WHERE ${where.join(" AND ")} ORDER BY ts ${q.newestFirst ? "DESC" : "ASC"}, batch LIMIT ${limit}`;
         return (await rows(c, sql, params)) as unknown as EventRow[];
-      }),
+      });
+    },
 
     visitor: (property, clientId) =>
       readers.use(async (c) => {
@@ -369,19 +421,22 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
         return (r[0] as unknown as VisitorProfile | undefined) ?? null;
       }),
 
-    recentSessions: (since) =>
-      readers.use(
+    recentSessions: async (since) => {
+      await flushed();
+      return readers.use(
         async (c) =>
           (await rows(
             c,
             "SELECT property, visitor_id, arg_max(session_id, ts) AS session_id, max(ts) AS last_ts FROM events WHERE ts >= $since GROUP BY property, visitor_id",
             { since: timestampValue(since) },
           )) as unknown as RecentSession[],
-      ),
+      );
+    },
 
     // The property's key stays in property_keys (it maps an id, holds no data): data appended
     // later under the same id gets the same key.
     deleteProperty: async (property) => {
+      await flushed();
       await write(() =>
         transaction(async () => {
           for (const t of ["events", "visitors", "sessions", "session_pages", "session_events"]) {
@@ -427,6 +482,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
       if (timer) clearTimeout(timer);
       timer = null;
       days.stop();
+      await staging?.close().catch(() => undefined);
       await write(async () => undefined).catch(() => undefined);
       await rollupNow().catch(() => undefined);
       await write(() => writer.run("CHECKPOINT").then(() => undefined)).catch(() => undefined);
@@ -443,6 +499,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
     },
   };
   await store.migrate();
+  if (path !== ":memory:") staging = await applyIngestLog(`${path}.ingest`);
   // Set once open: opening with one thread left ~130 MB more resident at idle (a fresh server:
   // 453 MB against 328 MB opened with DuckDB's default and set to one thread here).
   await writer.run(`SET threads = ${Math.trunc(opts.threads ?? defaultDuckDbThreads())}`);
