@@ -33,7 +33,7 @@ import {
   rollupBatches,
 } from "./duckdb-rollup.js";
 import type { CompiledQuery, EventStore, EventsQuery, RecentSession } from "./event-store.js";
-import { deleteBefore, formatMark, IngestLog, type LogMark, parseMark, readIngestLog } from "./ingest-log.js";
+import { deleteBefore, encodeRows, formatMark, IngestLog, type LogMark, parseMark, readIngestLog } from "./ingest-log.js";
 import { StagedAppends, type StagingOptions } from "./staged-appends.js";
 import { mergeProfiles } from "./visitor-profiles.js";
 
@@ -64,11 +64,26 @@ export interface DuckDbOptions {
    * Appends through the ingest log (ingest-log.ts, next to the database file): append() resolves
    * once its rows are in the log, and they reach DuckDB in larger transactions shortly after
    * (the server's collector). Without it each append is its own DuckDB transaction. Whatever an
-   * earlier process left in the log is applied on open either way.
+   * earlier process left in the log is applied on open either way. With `ownerWritesLog`, the
+   * owner writes the log itself (from the file `ingestLog` names) and hands the rows over with
+   * stage(): the server writes it on its HTTP thread, so that an acknowledgement never waits
+   * for the store's thread.
    */
-  staging?: StagingOptions;
+  staging?: StagingOptions & { ownerWritesLog?: boolean };
   /** Told whenever what dayRollupThrough() answers for a property and timezone changes. */
   onDayRollupMark?: (property: string, timezone: string, through: number | undefined) => void;
+  /** Told how many staged rows each commit took into DuckDB. */
+  onStagedCommit?: (rows: number) => void;
+}
+
+/** What the owner of a store that stages appends works with (openDuckDbEventStore's result). */
+export interface StagingHandle {
+  /** With staging: the ingest log's folder and the generation its next file takes. */
+  readonly ingestLog: { dir: string; nextGen: number } | null;
+  /** Takes rows its owner wrote to the ingest log, up to `mark` (staging.ownerWritesLog). */
+  stage(rows: readonly EventRow[], mark: LogMark): void;
+  /** Resolves once every staged row is committed to DuckDB. */
+  flush(): Promise<void>;
 }
 
 export interface DuckDbEventStore extends EventStore {
@@ -89,6 +104,9 @@ export interface DuckDbEventStore extends EventStore {
 const LOADED_ROLLUP_DELAY_MS = 600;
 const LOADED_ROLLUP_EVENTS = 2000;
 
+/** Staged rows past which appends wait for a commit (memory stays bounded if DuckDB stalls). */
+export const STAGED_ROWS_LIMIT = 100_000;
+
 /**
  * One DuckDB thread per four cores, at least one. The store's work is many small statements at
  * once (a dashboard fires ~20 queries over the reader pool, rollups run a few dozen statements
@@ -102,7 +120,7 @@ export function defaultDuckDbThreads(): number {
   return Math.max(1, Math.floor(availableParallelism() / 4));
 }
 
-export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {}): Promise<DuckDbEventStore> {
+export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {}): Promise<DuckDbEventStore & StagingHandle> {
   // A checkpoint inside a commit stalls the collector; let the WAL grow further between them.
   const config: Record<string, string> = { memory_limit: opts.memoryLimit ?? "1GB", checkpoint_threshold: "256MB" };
   const instance = await DuckDBInstance.create(path, config);
@@ -129,6 +147,8 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
   let tail: Promise<unknown> = Promise.resolve();
   let closed = false;
   let staging: StagedAppends | null = null;
+  let log: IngestLog | null = null;
+  let ingestLog: StagingHandle["ingestLog"] = null;
   /** Rows acknowledged but still staged reach DuckDB before a read that must see them. */
   const flushed = () => staging?.flush() ?? Promise.resolve();
   const days = new DayRollups(
@@ -261,11 +281,19 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
     // Every earlier file is now in the store whole.
     await deleteBefore(dir, nextGen);
     if (!opts.staging) return null;
-    const log = await IngestLog.create(dir, nextGen);
-    return new StagedAppends(log, (events, mark) => write(() => commitRows(events, mark)), opts.staging);
+    ingestLog = { dir, nextGen };
+    if (!opts.staging.ownerWritesLog) log = await IngestLog.create(dir, nextGen);
+    return new StagedAppends(
+      dir,
+      async (events, mark) => {
+        await write(() => commitRows(events, mark));
+        opts.onStagedCommit?.(events.length);
+      },
+      opts.staging,
+    );
   }
 
-  const store: DuckDbEventStore = {
+  const store: DuckDbEventStore & StagingHandle = {
     dialect: "duckdb",
 
     migrate: () =>
@@ -341,12 +369,27 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
 
     append: async (events) => {
       if (events.length === 0) return;
-      if (!staging) return write(() => commitRows(events, null));
+      if (!staging || !log) return write(() => commitRows(events, null));
       if (closed) throw new Error("event store is closed");
       // A row DuckDB would refuse must be refused now: once logged, it is acknowledged.
       assertAppendable(events);
-      await staging.append(events);
+      // Back-pressure: a store that has fallen far behind catches up before taking more.
+      if (staging.staged >= STAGED_ROWS_LIMIT) await staging.flush();
+      const mark = await log.append(encodeRows(events));
+      // Log appends resolve in call order, so rows are staged in the log's order.
+      staging.stage(events, mark);
     },
+
+    get ingestLog() {
+      return ingestLog;
+    },
+
+    stage: (events, mark) => {
+      if (!staging) throw new Error("this store does not stage appends");
+      staging.stage(events, mark);
+    },
+
+    flush: flushed,
 
     // Waits for appends queued before it, then rolls them up.
     sync: async () => {
@@ -482,7 +525,8 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
       if (timer) clearTimeout(timer);
       timer = null;
       days.stop();
-      await staging?.close().catch(() => undefined);
+      await flushed().catch(() => undefined);
+      await log?.close().catch(() => undefined);
       await write(async () => undefined).catch(() => undefined);
       await rollupNow().catch(() => undefined);
       await write(() => writer.run("CHECKPOINT").then(() => undefined)).catch(() => undefined);

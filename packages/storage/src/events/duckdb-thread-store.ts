@@ -5,27 +5,34 @@
 // structured clones (~1 µs an event row). The store is the same code either way: tests and tools
 // open it in-process with openDuckDbEventStore().
 //
+// With staging, this side writes the ingest log itself: a batch is encoded once (encodeRows, the
+// serializer postMessage would use anyway), written and fdatasynced here, and the same bytes go
+// to the thread to be staged. So an acknowledgement never waits for the store's thread, which
+// spends tens of milliseconds at a time converting and committing rows and rolling up.
+//
 // dayRollupThrough() answers synchronously (the compiler asks while it compiles), so this side
 // keeps a copy of the marks: the thread sends each one as it moves, and lowers a mark before the
 // rollup that needs it commits, as it would in-process.
 import { Worker } from "node:worker_threads";
-import type { DuckDbEventStore, DuckDbOptions } from "./duckdb-store.js";
-import type { ThreadMessage, ThreadMethod } from "./duckdb-thread-protocol.js";
+import { assertAppendable } from "./duckdb-append.js";
+import { type DuckDbEventStore, STAGED_ROWS_LIMIT, type StagingHandle } from "./duckdb-store.js";
+import type { ThreadMessage, ThreadMethod, ThreadStage, ThreadStoreOptions } from "./duckdb-thread-protocol.js";
+import { encodeRows, IngestLog } from "./ingest-log.js";
 
 interface Waiter {
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
 }
 
-export async function openDuckDbEventStoreOnThread(
-  path: string,
-  options: Omit<DuckDbOptions, "onDayRollupMark"> = {},
-): Promise<DuckDbEventStore> {
+export async function openDuckDbEventStoreOnThread(path: string, options: ThreadStoreOptions = {}): Promise<DuckDbEventStore> {
   // From the sources (tests), the thread compiles TypeScript through tsx; the server's bundle
   // has the thread's entry beside it (apps/server/build.mjs).
   const fromSources = import.meta.url.endsWith(".ts");
   const entry = new URL(fromSources ? "./duckdb-worker.ts" : "./duckdb-worker.mjs", import.meta.url);
-  const workerData = { path, options };
+  const workerData = {
+    path,
+    options: { ...options, staging: options.staging && { ...options.staging, ownerWritesLog: true } },
+  };
   const worker = fromSources
     ? new Worker(`import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`, {
         eval: true,
@@ -38,6 +45,8 @@ export async function openDuckDbEventStoreOnThread(
   let lastId = 0;
   let broken: Error | null = null;
   let opened: Waiter | null = null;
+  /** Rows logged and handed to the thread that it has not committed yet. */
+  let staged = 0;
   const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
 
   /** Nothing more can be asked of the thread: everything waiting fails with `err`. */
@@ -49,7 +58,8 @@ export async function openDuckDbEventStoreOnThread(
   }
 
   worker.on("message", (m: ThreadMessage) => {
-    if (m.kind === "ready") opened?.resolve(undefined);
+    if (m.kind === "ready") opened?.resolve(m.ingestLog);
+    else if (m.kind === "committed") staged -= m.rows;
     else if (m.kind === "failed") fail(m.error instanceof Error ? m.error : new Error(String(m.error)));
     else if (m.kind === "mark") {
       // A pair gone there (rollups rebuilt, property deleted) is registered again when next asked.
@@ -64,10 +74,12 @@ export async function openDuckDbEventStoreOnThread(
   });
   worker.on("error", (err) => fail(err));
   worker.on("exit", (code) => fail(new Error(`the event store's thread has exited (code ${code})`)));
-  await new Promise((resolve, reject) => {
-    opened = { resolve, reject };
+  const ingestLog = await new Promise<StagingHandle["ingestLog"]>((resolve, reject) => {
+    opened = { resolve: resolve as (v: unknown) => void, reject };
   });
   opened = null;
+  // The thread applied what an earlier process left in the log; new records go to a new file.
+  const log = ingestLog ? await IngestLog.create(ingestLog.dir, ingestLog.nextGen) : null;
 
   function call<T>(method: ThreadMethod, ...args: unknown[]): Promise<T> {
     if (broken) return Promise.reject(broken);
@@ -82,7 +94,18 @@ export async function openDuckDbEventStoreOnThread(
   return {
     dialect: "duckdb",
     migrate: () => call("migrate"),
-    append: (rows) => call("append", rows),
+    append: async (rows) => {
+      if (!log || rows.length === 0) return call("append", rows);
+      if (broken) throw broken;
+      // A row DuckDB would refuse must be refused now: once logged, it is acknowledged.
+      assertAppendable(rows);
+      // Back-pressure: a store that has fallen far behind catches up before taking more.
+      if (staged >= STAGED_ROWS_LIMIT) await call("flush");
+      const payload = encodeRows(rows);
+      const mark = await log.append(payload);
+      staged += rows.length;
+      worker.postMessage({ kind: "stage", payload, mark } satisfies ThreadStage);
+    },
     upsertVisitors: (profiles) => call("upsertVisitors", profiles),
     sync: () => call("sync"),
     query: (q) => call("query", q),
@@ -110,6 +133,7 @@ export async function openDuckDbEventStoreOnThread(
       closing ??= (async () => {
         if (!broken) await call("close");
         await exited;
+        await log?.close();
       })();
       return closing;
     },

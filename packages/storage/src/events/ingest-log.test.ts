@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDuckDbEventStore } from "./duckdb-store.js";
 import { at, event } from "./fixtures.js";
-import { IngestLog, readIngestLog } from "./ingest-log.js";
+import { deleteBefore, encodeRows, IngestLog, readIngestLog } from "./ingest-log.js";
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -29,8 +29,8 @@ describe("ingest log", () => {
   it("reads back every record after a mark, with Dates and maps intact, and skips a torn tail", async () => {
     const dir = tempDir();
     const log = await IngestLog.create(dir, 1);
-    const first = await log.append([row(1), row(2)]);
-    await log.append([row(3)]);
+    const first = await log.append(encodeRows([row(1), row(2)]));
+    await log.append(encodeRows([row(3)]));
     await log.close();
     appendFileSync(join(dir, "0000000001.log"), Buffer.from([200, 0, 0, 0, 1, 2, 3])); // cut short by a crash
 
@@ -45,8 +45,8 @@ describe("ingest log", () => {
   it("skips a record whose bytes were damaged", async () => {
     const dir = tempDir();
     const log = await IngestLog.create(dir, 1);
-    await log.append([row(1)]);
-    const { offset } = await log.append([row(2)]);
+    await log.append(encodeRows([row(1)]));
+    const { offset } = await log.append(encodeRows([row(2)]));
     await log.close();
     const file = join(dir, "0000000001.log");
     const bytes = (await import("node:fs")).readFileSync(file);
@@ -58,11 +58,11 @@ describe("ingest log", () => {
   it("starts a new file past its size and deletes files once a later mark is applied", async () => {
     const dir = tempDir();
     const log = await IngestLog.create(dir, 5, 1);
-    await log.append([row(1)]);
-    const second = await log.append([row(2)]);
+    await log.append(encodeRows([row(1)]));
+    const second = await log.append(encodeRows([row(2)]));
     expect(second.gen).toBe(6);
     expect(readdirSync(dir).sort()).toEqual(["0000000005.log", "0000000006.log"]);
-    await log.release(second);
+    await deleteBefore(dir, second.gen);
     expect(readdirSync(dir)).toEqual(["0000000006.log"]);
     await log.close();
     expect((await readIngestLog(dir, null)).records.map((r) => r.rows[0]?.props.i)).toEqual(["2"]);

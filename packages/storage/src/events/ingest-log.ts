@@ -34,6 +34,13 @@ const FILE = /^(\d{10})\.log$/;
 const fileName = (gen: number) => `${String(gen).padStart(10, "0")}.log`;
 const checksum = (payload: Uint8Array) => createHash("md5").update(payload).digest().readUInt32LE(0);
 
+/**
+ * A batch as the log stores it: v8's serializer, the one postMessage uses, so that the server
+ * encodes a batch once for both the log and the store's thread (duckdb-thread-store.ts).
+ */
+export const encodeRows = (rows: readonly EventRow[]): Buffer => serialize(rows);
+export const decodeRows = (payload: Uint8Array): EventRow[] => deserialize(payload) as EventRow[];
+
 export const formatMark = (m: LogMark) => `${m.gen}:${m.offset}`;
 export function parseMark(text: string | undefined): LogMark | null {
   const m = /^(\d+):(\d+)$/.exec(text ?? "");
@@ -59,7 +66,7 @@ function* records(buf: Buffer, gen: number, offset: number): Generator<LogRecord
     if (end > buf.length) return;
     const payload = buf.subarray(at + HEADER_BYTES, end);
     if (checksum(payload) !== buf.readUInt32LE(at + 4)) return;
-    yield { rows: deserialize(payload) as EventRow[], end: { gen, offset: end } };
+    yield { rows: decodeRows(payload), end: { gen, offset: end } };
     at = end;
   }
 }
@@ -113,13 +120,12 @@ export class IngestLog {
     return file;
   }
 
-  /** Writes `rows` as one record; resolves with the mark past it once it is on disk. */
-  append(rows: readonly EventRow[]): Promise<LogMark> {
-    const payload = serialize(rows);
+  /** Writes one record (see encodeRows); resolves with the mark past it once it is on disk. */
+  append(payload: Uint8Array): Promise<LogMark> {
     const record = Buffer.allocUnsafe(HEADER_BYTES + payload.length);
     record.writeUInt32LE(payload.length, 0);
     record.writeUInt32LE(checksum(payload), 4);
-    payload.copy(record, HEADER_BYTES);
+    record.set(payload, HEADER_BYTES);
     const run = this.#tail.then(async () => {
       if (this.#size > 0 && this.#size + record.length > this.#rotateBytes) {
         const next = await IngestLog.#newFile(this.#dir, this.#gen + 1);
@@ -136,11 +142,6 @@ export class IngestLog {
     });
     this.#tail = run.catch(() => undefined);
     return run;
-  }
-
-  /** Deletes the files wholly before `applied` (their records are in the store). */
-  async release(applied: LogMark): Promise<void> {
-    await deleteBefore(this.#dir, applied.gen);
   }
 
   async close(): Promise<void> {

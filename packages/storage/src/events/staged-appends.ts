@@ -1,10 +1,11 @@
-// Appends made durable by the ingest log (ingest-log.ts) and committed to DuckDB in larger
-// transactions: append() resolves once its rows are in the log; they are staged here and go to
-// the store together when `flushMs` has passed or `flushRows` have gathered, with the log mark
-// they reach committed in the same transaction. A commit that fails keeps its rows staged for
-// the next try: they are acknowledged, and the log still holds them should the process die.
+// Rows already durable in the ingest log (ingest-log.ts), on their way into DuckDB in larger
+// transactions: they are staged here and go to the store together when `flushMs` has passed or
+// `flushRows` have gathered, with the log mark they reach committed in the same transaction. A
+// commit that fails keeps its rows staged for the next try: they are acknowledged, and the log
+// still holds them should the process die. Once a mark is committed, the log files wholly before
+// it are deleted.
 import type { EventRow } from "@lookout/schema";
-import type { IngestLog, LogMark } from "./ingest-log.js";
+import { deleteBefore, type LogMark } from "./ingest-log.js";
 
 export interface StagingOptions {
   /** How long the first staged row waits for company (default 100 ms). */
@@ -14,7 +15,7 @@ export interface StagingOptions {
 }
 
 export class StagedAppends {
-  readonly #log: IngestLog;
+  readonly #logDir: string;
   readonly #commit: (rows: readonly EventRow[], mark: LogMark) => Promise<void>;
   readonly #flushMs: number;
   readonly #flushRows: number;
@@ -25,19 +26,20 @@ export class StagedAppends {
   /** The commit in progress, if any; commits run one at a time, in log order. */
   #committing: Promise<void> | null = null;
 
-  constructor(log: IngestLog, commit: (rows: readonly EventRow[], mark: LogMark) => Promise<void>, opts: StagingOptions = {}) {
-    this.#log = log;
+  constructor(logDir: string, commit: (rows: readonly EventRow[], mark: LogMark) => Promise<void>, opts: StagingOptions = {}) {
+    this.#logDir = logDir;
     this.#commit = commit;
     this.#flushMs = opts.flushMs ?? 100;
     this.#flushRows = opts.flushRows ?? 20_000;
   }
 
-  /** Resolves once `rows` are durable in the log. */
-  async append(rows: readonly EventRow[]): Promise<void> {
-    // Back-pressure: a store that has fallen far behind is caught up before taking more.
-    if (this.#rows >= 4 * this.#flushRows) await this.flush();
-    const mark = await this.#log.append(rows);
-    // Log appends resolve in call order, so staged rows keep the log's order.
+  /** Rows staged and not yet committed. */
+  get staged(): number {
+    return this.#rows;
+  }
+
+  /** Takes rows the log holds up to `mark`; stage them in log order. */
+  stage(rows: readonly EventRow[], mark: LogMark): void {
     this.#staged.push(rows);
     this.#rows += rows.length;
     this.#mark = mark;
@@ -54,11 +56,6 @@ export class StagedAppends {
     }
   }
 
-  async close(): Promise<void> {
-    await this.flush();
-    await this.#log.close();
-  }
-
   #start(): void {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
@@ -71,7 +68,7 @@ export class StagedAppends {
     const run = this.#commit(rows, mark).then(
       () => {
         this.#committing = null;
-        this.#log.release(mark).catch(() => undefined);
+        deleteBefore(this.#logDir, mark.gen).catch(() => undefined);
         if (this.#rows >= this.#flushRows) this.#start();
         else if (this.#rows > 0) this.#timer ??= setTimeout(() => this.#start(), this.#flushMs);
       },
