@@ -9,7 +9,8 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import type { QuerySpecInput } from "@lookout/schema";
 import { generateEvents } from "@lookout/traffic";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DuckDbEventStore, openDuckDbEventStore } from "./duckdb-store.js";
+import type { DuckDbEventStore } from "./duckdb-options.js";
+import { openDuckDbEventStore } from "./duckdb-store.js";
 import { event } from "./fixtures.js";
 import { compileFor, runStats } from "./stats.js";
 

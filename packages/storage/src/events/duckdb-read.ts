@@ -1,6 +1,34 @@
 // Reading from DuckDB for the embedded EventStore: a pool of reader connections (queries run
-// alongside the writer and each other, each on a consistent snapshot) and result rows as plain JS.
+// alongside the writer and each other, each on a consistent snapshot), result rows as plain JS,
+// and the raw-events query.
 import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api";
+import { EVENT_COLUMN_NAMES } from "@lookout/schema";
+import { timestampValue } from "./duckdb-append.js";
+import type { EventsQuery } from "./event-store.js";
+
+/** SQL and parameters of EventStore.events(): a property's raw events, oldest or newest first. */
+export function eventsSql(property: string, q: EventsQuery): { sql: string; params: Record<string, DuckDBValue> } {
+  const where = ["property = $property"];
+  const params: Record<string, DuckDBValue> = { property };
+  if (q.clientId !== undefined) {
+    where.push("client_id = $client");
+    params.client = q.clientId;
+  }
+  if (q.from) {
+    where.push("ts >= $from");
+    params.from = timestampValue(q.from);
+  }
+  if (q.to) {
+    where.push("ts < $to");
+    params.to = timestampValue(q.to);
+  }
+  const limit = Math.min(Math.max(1, Math.floor(q.limit ?? 1000)), 10_000);
+  const order = `ts ${q.newestFirst ? "DESC" : "ASC"}, batch`;
+  return {
+    sql: `SELECT ${EVENT_COLUMN_NAMES.join(", ")} FROM events WHERE ${where.join(" AND ")} ORDER BY ${order} LIMIT ${limit}`,
+    params,
+  };
+}
 
 /** Turns engine values into plain JS: BIGINT/HUGEINT counts become numbers, MAPs records. */
 function plain(v: unknown): unknown {

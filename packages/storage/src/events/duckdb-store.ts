@@ -8,23 +8,24 @@
 // Durability: DuckDB writes each commit to its write-ahead log and fsyncs the WAL before COMMIT
 // returns (checked with strace on 1.5.6: write + fsync of the .wal per commit). So when append()
 // resolves, the batch survives kill -9 and power loss. Checkpoints (WAL folded into the database
-// file) happen automatically once the WAL passes `checkpoint_threshold` (default 16 MiB) and on
-// close; a crash between them only means the WAL is replayed on the next open.
-import { availableParallelism } from "node:os";
-import {
-  type DuckDBAppender,
-  type DuckDBConnection,
-  DuckDBInstance,
-  type DuckDBValue,
-  MAP,
-  TIMESTAMP,
-  VARCHAR,
-} from "@duckdb/node-api";
-import { EVENT_COLUMN_NAMES, type EventRow, type VisitorProfile } from "@lookout/schema";
+// file) happen automatically once the WAL passes `checkpoint_threshold` and on close; a crash
+// between them only means the WAL is replayed on the next open. With staging (the server), an
+// append is durable in the ingest log first and committed here with thousands of others
+// (staged-appends.ts); each commit records how far into the log it reaches, and open applies
+// the rest.
+import { type DuckDBAppender, type DuckDBConnection, DuckDBInstance, type DuckDBValue } from "@duckdb/node-api";
+import type { EventRow, VisitorProfile } from "@lookout/schema";
 import { allDdl, derivedDdl } from "./ddl.js";
-import { appendEvents, assertAppendable, stringMap, timestampValue } from "./duckdb-append.js";
+import { appendEvents, assertAppendable, timestampValue } from "./duckdb-append.js";
 import { DAY_ROLLUP_VERSION, DayRollups } from "./duckdb-day-rollup.js";
-import { ReaderPool, rows } from "./duckdb-read.js";
+import {
+  type DuckDbEventStore,
+  type DuckDbOptions,
+  defaultDuckDbThreads,
+  STAGED_ROWS_LIMIT,
+  type StagingHandle,
+} from "./duckdb-options.js";
+import { eventsSql, ReaderPool, rows } from "./duckdb-read.js";
 import {
   transaction as inTransaction,
   pendingBatchGroups,
@@ -32,68 +33,13 @@ import {
   rebuildRollups as rebuildAll,
   rollupBatches,
 } from "./duckdb-rollup.js";
-import type { CompiledQuery, EventStore, EventsQuery, RecentSession } from "./event-store.js";
+import type { CompiledQuery, EventsQuery, RecentSession } from "./event-store.js";
 import { deleteBefore, encodeRows, formatMark, IngestLog, type LogMark, parseMark, readIngestLog } from "./ingest-log.js";
-import { StagedAppends, type StagingOptions } from "./staged-appends.js";
-import { mergeProfiles } from "./visitor-profiles.js";
+import { StagedAppends } from "./staged-appends.js";
+import { upsertProfiles } from "./visitor-profiles.js";
 
 /** Bump when the rollup tables change shape or meaning: migrate() recreates them from events. */
 export const ROLLUP_VERSION = "2"; // 2: pkey
-
-export interface DuckDbOptions {
-  /** Reader connections (default 4). */
-  readers?: number;
-  /** DuckDB memory_limit (default 1GB: DESIGN.md §8 allows 2 GB peak for the whole process). */
-  memoryLimit?: string;
-  /** DuckDB worker threads (default: defaultDuckDbThreads()). */
-  threads?: number;
-  /**
-   * How long after an append the rollups catch up (default 250 ms; DESIGN.md §8 wants an event on
-   * the dashboard within 1 s). One rollup covers every batch appended meanwhile, so its fixed cost
-   * (a scan of the visitors' history) is shared by all of them. 0 rolls up inside each append's
-   * transaction: simplest for tests, slower under load. Under load the delay grows to
-   * LOADED_ROLLUP_DELAY_MS.
-   */
-  rollupDelayMs?: number;
-  /**
-   * Events per chunk when rebuilding the rollups, and per step when catching up on batches left
-   * unrolled (default 1 000 000; bounds the memory either needs).
-   */
-  rebuildChunkEvents?: number;
-  /**
-   * Appends through the ingest log (ingest-log.ts, next to the database file): append() resolves
-   * once its rows are in the log, and they reach DuckDB in larger transactions shortly after
-   * (the server's collector). Without it each append is its own DuckDB transaction. Whatever an
-   * earlier process left in the log is applied on open either way. With `ownerWritesLog`, the
-   * owner writes the log itself (from the file `ingestLog` names) and hands the rows over with
-   * stage(): the server writes it on its HTTP thread, so that an acknowledgement never waits
-   * for the store's thread.
-   */
-  staging?: StagingOptions & { ownerWritesLog?: boolean };
-  /** Told whenever what dayRollupThrough() answers for a property and timezone changes. */
-  onDayRollupMark?: (property: string, timezone: string, through: number | undefined) => void;
-  /** Told how many staged rows each commit took into DuckDB. */
-  onStagedCommit?: (rows: number) => void;
-}
-
-/** What the owner of a store that stages appends works with (openDuckDbEventStore's result). */
-export interface StagingHandle {
-  /** With staging: the ingest log's folder and the generation its next file takes. */
-  readonly ingestLog: { dir: string; nextGen: number } | null;
-  /** Takes rows its owner wrote to the ingest log, up to `mark` (staging.ownerWritesLog). */
-  stage(rows: readonly EventRow[], mark: LogMark): void;
-  /** Resolves once every staged row is committed to DuckDB. */
-  flush(): Promise<void>;
-}
-
-export interface DuckDbEventStore extends EventStore {
-  /** Rebuilds the rollups from the events table (after a bulk import with rollups deferred). */
-  rebuildRollups(): Promise<void>;
-  /** Folds the WAL into the database file. */
-  checkpoint(): Promise<void>;
-  /** Fills the day rollups of a property in a timezone up to the last settled day, now. */
-  buildDayRollups(property: string, timezone: string): Promise<void>;
-}
 
 /**
  * The rollup delay while the previous rollup covered at least LOADED_ROLLUP_EVENTS events. A
@@ -103,22 +49,6 @@ export interface DuckDbEventStore extends EventStore {
  */
 const LOADED_ROLLUP_DELAY_MS = 600;
 const LOADED_ROLLUP_EVENTS = 2000;
-
-/** Staged rows past which appends wait for a commit (memory stays bounded if DuckDB stalls). */
-export const STAGED_ROWS_LIMIT = 100_000;
-
-/**
- * One DuckDB thread per four cores, at least one. The store's work is many small statements at
- * once (a dashboard fires ~20 queries over the reader pool, rollups run a few dozen statements
- * over a few thousand rows), so the cores are already busy with separate queries, and splitting
- * each small query across threads only adds coordination. Measured on the 2-core box: one thread
- * instead of two takes the dashboard at 10M events from 94 to 44 ms (p50; CPU 178 -> 75 ms a
- * dashboard) and a rollup of 2 300 events from 146 to 82 ms of CPU. Large one-off statements
- * (rebuilds, the day-rollup fill) are slower, and they run in the background.
- */
-export function defaultDuckDbThreads(): number {
-  return Math.max(1, Math.floor(availableParallelism() / 4));
-}
 
 export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {}): Promise<DuckDbEventStore & StagingHandle> {
   // A checkpoint inside a commit stalls the collector; let the WAL grow further between them.
@@ -210,12 +140,16 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
   }
 
   function scheduleRollup(): void {
-    if (timer || closed) return;
+    if (timer || closed || rollupDelay === 0) return;
     const delay = lastRollupEvents >= LOADED_ROLLUP_EVENTS ? Math.max(rollupDelay, LOADED_ROLLUP_DELAY_MS) : rollupDelay;
     timer = setTimeout(() => {
       timer = null;
-      // A failed rollup leaves `rolled` behind; the next append or sync() retries it.
-      rollupNow().catch(() => undefined);
+      // Staged rows go in first, so the step covers everything acknowledged until now. A failed
+      // rollup leaves `rolled` behind; the next append or sync() retries it.
+      flushed()
+        .catch(() => undefined)
+        .then(rollupNow)
+        .catch(() => undefined);
     }, delay);
     timer.unref();
   }
@@ -378,6 +312,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
       const mark = await log.append(encodeRows(events));
       // Log appends resolve in call order, so rows are staged in the log's order.
       staging.stage(events, mark);
+      scheduleRollup();
     },
 
     get ingestLog() {
@@ -387,6 +322,8 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
     stage: (events, mark) => {
       if (!staging) throw new Error("this store does not stage appends");
       staging.stage(events, mark);
+      // The rollup's wait starts at the acknowledgement, not at the commit.
+      scheduleRollup();
     },
 
     flush: flushed,
@@ -403,28 +340,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
     upsertVisitors: (profiles) =>
       write(async () => {
         if (profiles.length === 0) return;
-        const merged = mergeProfiles(profiles);
-        const sql =
-          "INSERT INTO visitors VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (property, client_id) DO UPDATE SET " +
-          "email = CASE WHEN excluded.email <> '' THEN excluded.email ELSE visitors.email END, " +
-          "name = CASE WHEN excluded.name <> '' THEN excluded.name ELSE visitors.name END, " +
-          "traits = map_concat(visitors.traits, excluded.traits), " +
-          "first_seen = least(visitors.first_seen, excluded.first_seen), last_seen = greatest(visitors.last_seen, excluded.last_seen)";
-        const types = [VARCHAR, VARCHAR, VARCHAR, VARCHAR, MAP(VARCHAR, VARCHAR), TIMESTAMP, TIMESTAMP];
-        await transaction(async () => {
-          for (const p of merged) {
-            const values = [
-              p.property,
-              p.client_id,
-              p.email,
-              p.name,
-              stringMap(p.traits),
-              timestampValue(p.first_seen),
-              timestampValue(p.last_seen),
-            ];
-            await writer.run(sql, values, types);
-          }
-        });
+        await transaction(() => upsertProfiles(writer, profiles));
       }),
 
     query: <T>(q: CompiledQuery) =>
@@ -438,22 +354,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
     events: async (property, q: EventsQuery = {}) => {
       await flushed();
       return readers.use(async (c) => {
-        const where = ["property = $property"];
-        const params: Record<string, DuckDBValue> = { property };
-        if (q.clientId !== undefined) {
-          where.push("client_id = $client");
-          params.client = q.clientId;
-        }
-        if (q.from) {
-          where.push("ts >= $from");
-          params.from = timestampValue(q.from);
-        }
-        if (q.to) {
-          where.push("ts < $to");
-          params.to = timestampValue(q.to);
-        }
-        const limit = Math.min(Math.max(1, Math.floor(q.limit ?? 1000)), 10_000);
-        const sql = `SELECT ${EVENT_COLUMN_NAMES.join(", ")} FROM events WHERE ${where.join(" AND ")} ORDER BY ts ${q.newestFirst ? "DESC" : "ASC"}, batch LIMIT ${limit}`;
+        const { sql, params } = eventsSql(property, q);
         return (await rows(c, sql, params)) as unknown as EventRow[];
       });
     },

@@ -1,6 +1,6 @@
 // The messages between the embedded DuckDB store's thread (duckdb-worker.ts) and its owner
 // (duckdb-thread-store.ts).
-import type { DuckDbEventStore, DuckDbOptions, StagingHandle } from "./duckdb-store.js";
+import type { DuckDbEventStore, DuckDbOptions, StagingHandle } from "./duckdb-options.js";
 import type { LogMark } from "./ingest-log.js";
 
 /** What the owner passes to the thread (callbacks become messages). */

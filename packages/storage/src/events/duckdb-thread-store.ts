@@ -15,7 +15,7 @@
 // rollup that needs it commits, as it would in-process.
 import { Worker } from "node:worker_threads";
 import { assertAppendable } from "./duckdb-append.js";
-import { type DuckDbEventStore, STAGED_ROWS_LIMIT, type StagingHandle } from "./duckdb-store.js";
+import { type DuckDbEventStore, STAGED_ROWS_LIMIT, type StagingHandle } from "./duckdb-options.js";
 import type { ThreadMessage, ThreadMethod, ThreadStage, ThreadStoreOptions } from "./duckdb-thread-protocol.js";
 import { encodeRows, IngestLog } from "./ingest-log.js";
 

@@ -4,7 +4,8 @@
 // answer. Day-rollup marks and staged commits travel back as they happen, so that the owner
 // answers dayRollupThrough() without a round trip and knows how far behind the store is.
 import { parentPort, workerData } from "node:worker_threads";
-import { type DuckDbEventStore, openDuckDbEventStore, type StagingHandle } from "./duckdb-store.js";
+import type { DuckDbEventStore, StagingHandle } from "./duckdb-options.js";
+import { openDuckDbEventStore } from "./duckdb-store.js";
 import {
   THREAD_METHODS,
   type ThreadCall,

@@ -2,12 +2,8 @@
 // conformance suite every adapter runs, and runStats (QuerySpec -> compiled SQL -> shaped results).
 
 export * from "./ddl.js";
-export {
-  type DuckDbEventStore,
-  type DuckDbOptions,
-  openDuckDbEventStore,
-  ROLLUP_VERSION as DUCKDB_ROLLUP_VERSION,
-} from "./duckdb-store.js";
+export type { DuckDbEventStore, DuckDbOptions } from "./duckdb-options.js";
+export { openDuckDbEventStore, ROLLUP_VERSION as DUCKDB_ROLLUP_VERSION } from "./duckdb-store.js";
 export { openDuckDbEventStoreOnThread } from "./duckdb-thread-store.js";
 export * from "./event-store.js";
 export { idKey } from "./hash.js";

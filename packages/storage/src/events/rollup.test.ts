@@ -11,8 +11,9 @@ import type { EventRow } from "@lookout/schema";
 import { generateEvents } from "@lookout/traffic";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
+import type { DuckDbEventStore, DuckDbOptions } from "./duckdb-options.js";
 import { referenceRollupSql } from "./duckdb-rollup.js";
-import { type DuckDbEventStore, type DuckDbOptions, openDuckDbEventStore } from "./duckdb-store.js";
+import { openDuckDbEventStore } from "./duckdb-store.js";
 import { event } from "./fixtures.js";
 
 type ValueOf<A> = A extends fc.Arbitrary<infer T> ? T : never;

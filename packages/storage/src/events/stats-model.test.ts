@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { type EventRow, type Filter, METRICS, type Metric, type QuerySpecInput, RESERVED_EVENT_NAMES } from "@lookout/schema";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DuckDbEventStore, openDuckDbEventStore } from "./duckdb-store.js";
+import type { DuckDbEventStore } from "./duckdb-options.js";
+import { openDuckDbEventStore } from "./duckdb-store.js";
 import { event } from "./fixtures.js";
 import { type AggregateResult, type BreakdownRow, runStats, type TimeseriesPoint } from "./stats.js";
 

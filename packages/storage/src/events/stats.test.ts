@@ -10,7 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type EventRow, METRICS, type QuerySpecInput } from "@lookout/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DuckDbEventStore, openDuckDbEventStore } from "./duckdb-store.js";
+import type { DuckDbEventStore } from "./duckdb-options.js";
+import { openDuckDbEventStore } from "./duckdb-store.js";
 import { at, event } from "./fixtures.js";
 import { type AggregateResult, type BreakdownRow, runStats, type StatsContext, type TimeseriesPoint } from "./stats.js";
 
