@@ -45,11 +45,40 @@ const ALIAS_OF = Object.fromEntries(Object.entries(TRACKER_ALIASES).map(([a, l])
 
 const L = TRACKER_LIMITS;
 const hasOwn = (o: object, k: string) => Object.hasOwn(o, k);
+const REQUIRED: readonly LongName[] = ["property", "name", "url"];
+/** Every accepted key (long name or alias) -> its field, with a bit per field to spot both names. */
+const FIELD_OF_KEY = new Map<string, { long: LongName; bit: number; required: boolean }>(
+  LONG_NAMES.flatMap((long, i) => {
+    const field = { long, bit: 1 << i, required: REQUIRED.includes(long) };
+    return [
+      [long, field],
+      [ALIAS_OF[long], field],
+    ];
+  }),
+);
+
+/**
+ * The URL this schema accepted last, parsed. The collector reads the page URL's parts right after
+ * validating the body; keeping the parse spares it a second one for every event.
+ */
+let lastText: string | undefined;
+let lastUrl: URL | undefined;
 
 function isHttpUrl(v: string): boolean {
   // One parse, not canParse then new URL: this runs for every collected event.
-  const protocol = URL.parse(v)?.protocol;
-  return protocol === "http:" || protocol === "https:";
+  const url = URL.parse(v);
+  if (url === null || (url.protocol !== "http:" && url.protocol !== "https:")) return false;
+  lastText = v;
+  lastUrl = url;
+  return true;
+}
+
+/**
+ * `text` (a URL the body schema accepted) parsed: the schema's own parse when it was the last URL
+ * validated, else a fresh one. The URL may be shared, so it must not be modified.
+ */
+export function parseTrackerUrl(text: string): URL {
+  return lastUrl !== undefined && lastText === text ? lastUrl : new URL(text);
 }
 
 /**
@@ -122,8 +151,7 @@ const optionalString = (field: string, max: number) =>
   z
     .string({ error: `${field} must be a string` })
     .max(max, `${field} is longer than ${max} characters`)
-    .nullish()
-    .transform((v) => v ?? undefined);
+    .optional();
 
 const BodySchema = z
   .object({
@@ -146,38 +174,37 @@ const BodySchema = z
       .int("screen_width must be an integer")
       .min(0, "screen_width must not be negative")
       .max(L.screenWidth, "screen_width is out of range")
-      .nullish()
-      .transform((v) => v ?? undefined),
+      .optional(),
     client_id: z
       .string({ error: "client_id must be a string" })
       .regex(/^[A-Za-z0-9_-]{8,64}$/, "client_id must be 8 to 64 letters, digits, '-' or '_'")
-      .nullish()
-      .transform((v) => v ?? undefined),
+      .optional(),
     props: scalarMap("props"),
-    revenue: RevenueSchema.nullish()
-      .transform((v) => v ?? undefined)
-      .refine((v) => v === undefined || Math.abs(v.amount) <= L.revenueAmount, "revenue.amount is out of range"),
+    revenue: RevenueSchema.optional().refine((v) => v === undefined || Math.abs(v.amount) <= L.revenueAmount, {
+      message: "revenue.amount is out of range",
+      // Only for an otherwise valid revenue, so that a bad currency is the one complaint.
+      when: (payload) => payload.issues.length === 0,
+    }),
     email: z
       .string({ error: "email must be a string" })
       .trim()
       .max(L.email, `email is longer than ${L.email} characters`)
       .regex(/^[^\s@]+@[^\s@]+$/, "email must be an e-mail address")
-      .nullish()
-      .transform((v) => v ?? undefined),
+      .optional(),
     traits: scalarMap("traits"),
     title: optionalString("title", L.title),
     engaged_ms: z
       .number({ error: "engaged_ms must be a number" })
       .min(0, "engaged_ms must not be negative")
       .max(L.engagedMs, "engaged_ms is out of range")
-      .nullish()
-      .transform((v) => (v == null ? undefined : Math.round(v))),
+      .transform(Math.round)
+      .optional(),
     language: optionalString("language", L.language),
     // Hash-routed sites: the fragment is part of the page path.
     hash: z
       .union([z.boolean(), z.literal(0), z.literal(1)], { error: "hash must be a boolean" })
-      .nullish()
-      .transform((v) => v === true || v === 1),
+      .transform((v) => v === true || v === 1)
+      .default(false),
   })
   .superRefine((b, ctx) => {
     if (b.name === "identify" && b.email === undefined) {
@@ -188,28 +215,35 @@ const BodySchema = z
 /**
  * Picks only the known fields (long name or alias) into a fresh object. Unknown keys are ignored
  * without being read further, and giving a field under both names is an error rather than a guess.
+ * A null optional field is left out, as if absent: that is what it means, and the field schemas
+ * then need no null-to-undefined step each (the body is parsed once per collected event).
  */
 function normaliseAliases(input: unknown, ctx: z.RefinementCtx): unknown {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
     ctx.addIssue({ code: "custom", message: "the event body must be a JSON object" });
     return z.NEVER;
   }
+  const body = input as Record<string, unknown>;
   const out: Partial<Record<LongName, unknown>> = {};
-  for (const long of LONG_NAMES) {
-    const alias = ALIAS_OF[long];
-    const hasLong = hasOwn(input, long);
-    const hasAlias = hasOwn(input, alias);
-    if (hasLong && hasAlias) {
-      ctx.addIssue({ code: "custom", path: [long], message: `give either ${long} or its alias ${alias}, not both` });
+  // The body's own keys, not a probe per known name: a tracker body has a handful of fields.
+  let given = 0;
+  for (const key of Object.keys(body)) {
+    const field = FIELD_OF_KEY.get(key);
+    if (field === undefined) continue;
+    if (given & field.bit) {
+      // Both names of a field; reported for the first such field in alias-table order.
+      const long = LONG_NAMES.find((l) => hasOwn(body, l) && hasOwn(body, ALIAS_OF[l])) as LongName;
+      ctx.addIssue({ code: "custom", path: [long], message: `give either ${long} or its alias ${ALIAS_OF[long]}, not both` });
       return z.NEVER;
     }
-    if (hasLong) out[long] = (input as Record<string, unknown>)[long];
-    else if (hasAlias) out[long] = (input as Record<string, unknown>)[alias];
+    given |= field.bit;
+    const value = body[key];
+    if (value !== null || field.required) out[field.long] = value;
   }
   return out;
 }
 
-export const TrackerEventSchema = z.unknown().transform(normaliseAliases).pipe(BodySchema);
+export const TrackerEventSchema = z.preprocess(normaliseAliases, BodySchema);
 
 /** The collector body after parsing: long names only, limits checked, optional fields undefined. */
 export type TrackerEvent = z.output<typeof TrackerEventSchema>;

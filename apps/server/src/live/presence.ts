@@ -26,19 +26,28 @@ type PresenceMessage = PresenceSignal | { kind: "batch"; signals: PresenceSignal
 export type PresenceChange = { type: "add"; visitor: LiveVisitor } | { type: "remove"; clientid: string };
 
 interface Entry {
+  clientid: string;
   visitor: LiveVisitor;
   pages: Map<string, number>;
+  older: Entry | null;
+  newer: Entry | null;
 }
 
-const VISIBLE_FIELDS = ["page", "title", "country", "email", "source", "device", "browser", "os"] as const;
+/**
+ * One property's live visitors, by client id and in a list from least to most recently seen: a
+ * sighting moves its visitor to the newest end, so that a sweep stops at the first one still live
+ * instead of visiting everyone (a busy site has tens of thousands live, swept every second). A
+ * linked list rather than the Map's insertion order, because re-inserting a key on every event
+ * made V8 rehash the whole table every few thousand events.
+ */
+interface Live {
+  byClient: Map<string, Entry>;
+  oldest: Entry | null;
+  newest: Entry | null;
+}
 
 export class Presence {
-  /**
-   * Each property's live visitors, least recently seen first: a sighting moves its visitor to the
-   * end, so that a sweep stops at the first one still live instead of visiting everyone (a busy
-   * site has tens of thousands live, swept every second).
-   */
-  readonly #byProperty = new Map<string, Map<string, Entry>>();
+  readonly #byProperty = new Map<string, Live>();
   /** "property\0client\0pageKey" -> when that page was left; oldest first, likewise. */
   readonly #left = new Map<string, number>();
   readonly #listeners = new Set<(propertyId: string, change: PresenceChange) => void>();
@@ -79,13 +88,15 @@ export class Presence {
 
   list(propertyIds: Iterable<string>): LiveVisitor[] {
     const out: LiveVisitor[] = [];
-    for (const id of propertyIds) for (const e of this.#byProperty.get(id)?.values() ?? []) out.push(e.visitor);
+    for (const id of propertyIds) {
+      for (let e = this.#byProperty.get(id)?.oldest ?? null; e; e = e.newer) out.push(e.visitor);
+    }
     return out;
   }
 
   count(propertyId: string): number {
     let n = 0;
-    for (const e of this.#byProperty.get(propertyId)?.values() ?? []) if (e.visitor.country) n++;
+    for (let e = this.#byProperty.get(propertyId)?.oldest ?? null; e; e = e.newer) if (e.visitor.country) n++;
     return n;
   }
 
@@ -110,10 +121,10 @@ export class Presence {
       if (now - ts < PAGE_OPEN_MS) break;
       this.#left.delete(key);
     }
-    for (const [propertyId, visitors] of this.#byProperty) {
-      for (const [clientid, e] of visitors) {
+    for (const [propertyId, live] of this.#byProperty) {
+      for (let e = live.oldest; e; e = live.oldest) {
         if (now - e.visitor.lastSeen < LIVE_WINDOW_MS) break;
-        this.#remove(propertyId, clientid);
+        this.#remove(propertyId, e.clientid);
       }
     }
   }
@@ -127,27 +138,33 @@ export class Presence {
       if (s.pageview) this.#left.delete(leftKey);
       else if (this.#left.has(leftKey)) return;
     }
-    let visitors = this.#byProperty.get(s.propertyId);
-    if (!visitors) this.#byProperty.set(s.propertyId, (visitors = new Map()));
-    const e = visitors.get(s.clientid);
+    let live = this.#byProperty.get(s.propertyId);
+    if (!live) this.#byProperty.set(s.propertyId, (live = { byClient: new Map(), oldest: null, newest: null }));
+    const e = live.byClient.get(s.clientid);
     if (!e) {
       const visitor = newVisitor(s);
       const pages = new Map<string, number>();
       pages.set(pageKey, ts);
-      visitors.set(s.clientid, { visitor, pages });
+      const added: Entry = { clientid: s.clientid, visitor, pages, older: live.newest, newer: null };
+      if (live.newest) live.newest.newer = added;
+      else live.oldest = added;
+      live.newest = added;
+      live.byClient.set(s.clientid, added);
       this.#emit(s.propertyId, { type: "add", visitor });
       return;
     }
     e.pages.set(pageKey, Math.max(ts, e.pages.get(pageKey) ?? 0));
     if (ts > e.visitor.lastSeen) {
       e.visitor.lastSeen = ts;
-      visitors.delete(s.clientid);
-      visitors.set(s.clientid, e);
+      if (e !== live.newest) {
+        unlink(live, e);
+        e.older = live.newest;
+        (live.newest as Entry).newer = e;
+        live.newest = e;
+      }
     }
-    const changed = VISIBLE_FIELDS.some((k) => s[k] !== undefined && s[k] !== e.visitor[k]);
-    if (changed) {
-      const { ts: _ts, pageKey: _pageKey, pageview: _pageview, ...fields } = s;
-      e.visitor = { ...e.visitor, ...definedOnly(fields), active: true, lastSeen: e.visitor.lastSeen };
+    if (visiblyChanged(e.visitor, s)) {
+      e.visitor = merged(e.visitor, s);
       this.#emit(s.propertyId, { type: "add", visitor: e.visitor });
     }
   }
@@ -156,7 +173,7 @@ export class Presence {
     const leftKey = `${propertyId}\u0000${clientid}\u0000${pageKey}`;
     this.#left.delete(leftKey);
     this.#left.set(leftKey, ts);
-    const e = this.#byProperty.get(propertyId)?.get(clientid);
+    const e = this.#byProperty.get(propertyId)?.byClient.get(clientid);
     if (!e) return;
     e.pages.delete(pageKey);
     const stillOpen = [...e.pages.values()].some((seen) => ts - seen < PAGE_OPEN_MS);
@@ -164,9 +181,12 @@ export class Presence {
   }
 
   #remove(propertyId: string, clientid: string): void {
-    const visitors = this.#byProperty.get(propertyId);
-    if (!visitors?.delete(clientid)) return;
-    if (visitors.size === 0) this.#byProperty.delete(propertyId);
+    const live = this.#byProperty.get(propertyId);
+    const e = live?.byClient.get(clientid);
+    if (!live || !e) return;
+    live.byClient.delete(clientid);
+    unlink(live, e);
+    if (live.byClient.size === 0) this.#byProperty.delete(propertyId);
     this.#emit(propertyId, { type: "remove", clientid });
   }
 
@@ -196,6 +216,42 @@ function newVisitor(s: Sighting): LiveVisitor {
   return v;
 }
 
-function definedOnly<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+function unlink(live: Live, e: Entry): void {
+  if (e.older) e.older.newer = e.newer;
+  else live.oldest = e.newer;
+  if (e.newer) e.newer.older = e.older;
+  else live.newest = e.older;
+  e.older = e.newer = null;
+}
+
+/** A sighting shows something about the visitor the dashboard does not show yet. */
+function visiblyChanged(v: LiveVisitor, s: Sighting): boolean {
+  return (
+    (s.page !== undefined && s.page !== v.page) ||
+    (s.title !== undefined && s.title !== v.title) ||
+    (s.country !== undefined && s.country !== v.country) ||
+    (s.email !== undefined && s.email !== v.email) ||
+    (s.source !== undefined && s.source !== v.source) ||
+    (s.device !== undefined && s.device !== v.device) ||
+    (s.browser !== undefined && s.browser !== v.browser) ||
+    (s.os !== undefined && s.os !== v.os)
+  );
+}
+
+/** A new visitor object: `v` with the fields the sighting carries over it (this runs for most events). */
+function merged(v: LiveVisitor, s: Sighting): LiveVisitor {
+  const next = { ...v };
+  if (s.clientid !== undefined) next.clientid = s.clientid;
+  if (s.propertyId !== undefined) next.propertyId = s.propertyId;
+  if (s.country !== undefined) next.country = s.country;
+  if (s.page !== undefined) next.page = s.page;
+  if (s.title !== undefined) next.title = s.title;
+  if (s.source !== undefined) next.source = s.source;
+  if (s.referrer !== undefined) next.referrer = s.referrer;
+  if (s.device !== undefined) next.device = s.device;
+  if (s.browser !== undefined) next.browser = s.browser;
+  if (s.os !== undefined) next.os = s.os;
+  if (s.email !== undefined) next.email = s.email;
+  next.active = true;
+  return next;
 }

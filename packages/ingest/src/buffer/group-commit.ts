@@ -16,10 +16,26 @@ export class QueueClosedError extends Error {
   }
 }
 
-interface Entry<T> {
+/**
+ * Rows that will be written together, and the one promise all their pushers wait on: batches are
+ * formed as rows arrive (by the same greedy rule as at write time), so a push costs no promise of
+ * its own.
+ */
+interface Batch<T> {
   rows: T[];
+  done: Promise<void>;
   resolve: () => void;
   reject: (err: unknown) => void;
+}
+
+function newBatch<T>(): Batch<T> {
+  let resolve!: () => void;
+  let reject!: (err: unknown) => void;
+  const done = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { rows: [], done, resolve, reject };
 }
 
 export interface GroupCommitOptions {
@@ -36,7 +52,8 @@ export class GroupCommitQueue<T> {
   readonly #maxBatch: number;
   readonly #maxDelayMs: number;
   readonly #maxPending: number;
-  #queue: Entry<T>[] = [];
+  /** Batches waiting for their write, oldest first; only the last one still takes rows. */
+  #queue: Batch<T>[] = [];
   #queued = 0;
   #pending = 0;
   #writing: Promise<void> | null = null;
@@ -59,12 +76,17 @@ export class GroupCommitQueue<T> {
     if (this.#closed) return Promise.reject(new QueueClosedError());
     if (rows.length === 0) return Promise.resolve();
     if (this.#pending + rows.length > this.#maxPending) return Promise.reject(new QueueFullError(1000));
-    return new Promise<void>((resolve, reject) => {
-      this.#queue.push({ rows, resolve, reject });
-      this.#queued += rows.length;
-      this.#pending += rows.length;
-      this.#schedule();
-    });
+    let batch = this.#queue[this.#queue.length - 1];
+    // A push is never split: one that does not fit starts the next batch (an oversized one alone).
+    if (batch === undefined || batch.rows.length + rows.length > this.#maxBatch) {
+      batch = newBatch();
+      this.#queue.push(batch);
+    }
+    for (const row of rows) batch.rows.push(row);
+    this.#queued += rows.length;
+    this.#pending += rows.length;
+    this.#schedule();
+    return batch.done;
   }
 
   /** Stops accepting rows and resolves when everything accepted so far is written. */
@@ -93,28 +115,21 @@ export class GroupCommitQueue<T> {
   }
 
   #flush(): void {
-    if (this.#writing || this.#queue.length === 0) return;
-    const taken: Entry<T>[] = [];
-    let count = 0;
-    while (this.#queue.length > 0 && (count === 0 || count + (this.#queue[0]?.rows.length ?? 0) <= this.#maxBatch)) {
-      const e = this.#queue.shift()!;
-      taken.push(e);
-      count += e.rows.length;
-    }
+    if (this.#writing) return;
+    const batch = this.#queue.shift();
+    if (batch === undefined) return;
+    const count = batch.rows.length;
     this.#queued -= count;
-    const batch = taken.length === 1 ? taken[0]!.rows : taken.flatMap((e) => e.rows);
     const settle = (err?: unknown) => {
       // Bookkeeping first, so a caller resuming after its 202 already sees the room it freed.
       this.#pending -= count;
       this.#writing = null;
-      for (const e of taken) {
-        if (err === undefined) e.resolve();
-        else e.reject(err);
-      }
+      if (err === undefined) batch.resolve();
+      else batch.reject(err);
       // Rows that gathered during the write go out at once: they have already waited.
       if (this.#queue.length > 0) this.#flush();
     };
-    this.#writing = this.#write(batch).then(
+    this.#writing = this.#write(batch.rows).then(
       () => settle(),
       (err) => settle(err ?? new Error("write failed")),
     );

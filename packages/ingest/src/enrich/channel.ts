@@ -25,11 +25,15 @@ const REFERRAL = /^(referral|link|affiliates?)$/;
 
 export function channelFor(input: ChannelInput): Channel {
   const medium = input.utmMedium.trim().toLowerCase();
-  if (input.paidClickId || PAID.test(medium)) return "paid";
-  if (EMAIL.test(medium)) return "email";
-  if (SOCIAL.test(medium)) return "social";
-  if (SEARCH.test(medium)) return "search";
-  if (REFERRAL.test(medium)) return "referral";
+  if (input.paidClickId) return "paid";
+  // Most visits carry no medium, which none of the patterns match: no need to run them.
+  if (medium !== "") {
+    if (PAID.test(medium)) return "paid";
+    if (EMAIL.test(medium)) return "email";
+    if (SOCIAL.test(medium)) return "social";
+    if (SEARCH.test(medium)) return "search";
+    if (REFERRAL.test(medium)) return "referral";
+  }
   // No medium we recognise: the source's kind decides.
   if (input.kind === "email" || input.kind === "social" || input.kind === "search") return input.kind;
   // A tagged link with an unknown medium still came from somewhere.

@@ -43,7 +43,7 @@ export interface Enricher {
 }
 
 const stringMap = (m: Record<string, string | number | boolean> | undefined): Record<string, string> =>
-  Object.fromEntries(Object.entries(m ?? {}).map(([k, v]) => [k, String(v)]));
+  m === undefined ? {} : Object.fromEntries(Object.entries(m).map(([k, v]) => [k, String(v)]));
 
 export function createEnricher(deps: EnricherDeps): Enricher {
   const geo = deps.geo ?? createGeoLookup();

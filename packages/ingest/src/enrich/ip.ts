@@ -3,6 +3,7 @@
 // supplies it. The same matcher serves trusted proxies, a property's excluded IPs and geo's
 // private-range check.
 import { isIPv4, isIPv6 } from "node:net";
+import { LruMap } from "../lru.js";
 
 export type IpMatcher = (ip: string) => boolean;
 
@@ -172,6 +173,19 @@ export function isNonPublicIp(ip: string): boolean {
   return nonPublic(ip);
 }
 
+// Every request's peer address is normalised, and the same few connect again and again (a client
+// over keep-alive, or the proxies in front): their canonical text is remembered.
+const peers = new LruMap<string, string | null>(10_000);
+
+function canonicalPeer(raw: string): string | null {
+  let ip = peers.get(raw);
+  if (ip === undefined) {
+    ip = normalizeIp(raw);
+    peers.set(raw, ip);
+  }
+  return ip;
+}
+
 /**
  * The client's IP. Without a trusted peer, X-Forwarded-For is ignored (anyone can write it).
  * Behind trusted proxies the header is walked right to left, since each proxy appends the address
@@ -183,7 +197,7 @@ export function resolveClientIp(
   forwardedFor: string | readonly string[] | undefined,
   trusted: IpMatcher,
 ): string {
-  let client = normalizeIp(peer ?? "");
+  let client = canonicalPeer(peer ?? "");
   if (client === null) return "";
   if (forwardedFor === undefined || !trusted(client)) return client;
   const hops = (typeof forwardedFor === "string" ? forwardedFor : forwardedFor.join(",")).split(",");

@@ -27,8 +27,8 @@ export const stripWww = (host: string): string => (host.startsWith("www.") ? hos
 export function parseReferrer(raw: string | undefined, isInternalHost: (host: string) => boolean): ReferrerInfo {
   const none: ReferrerInfo = { referrer: "", host: "", internal: false };
   const text = raw?.trim() ?? "";
-  if (text === "" || !URL.canParse(text)) return none;
-  const u = new URL(text);
+  const u = text === "" ? null : URL.parse(text);
+  if (u === null) return none;
   const host = u.hostname.toLowerCase().replace(/\.$/, "");
   if (host === "") return none;
   if ((u.protocol === "http:" || u.protocol === "https:") && isInternalHost(host)) {

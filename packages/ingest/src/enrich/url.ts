@@ -1,6 +1,7 @@
 // Page URL -> hostname, path, the stored query-less URL, campaign (utm_*) tags and whether an ad
 // click id was present. The query string is read here and then dropped: it carries tokens and
 // personal data that analytics must not keep.
+import { parseTrackerUrl } from "@lookout/schema";
 import { PAID_CLICK_IDS } from "./channel.js";
 import { stripWww } from "./referrer.js";
 
@@ -31,9 +32,10 @@ const MAX_TAG = 300;
 
 /** `url` must be an absolute http(s) URL (the body schema guarantees it). */
 export function parsePageUrl(url: string, hashRouting = false): PageUrl {
-  const u = new URL(url);
-  const q = u.searchParams;
-  const tag = (name: string) => (q.get(name) ?? "").trim().slice(0, MAX_TAG);
+  const u = parseTrackerUrl(url);
+  // Most page URLs have no query: then there are no tags to look for (and no URLSearchParams to build).
+  const q = u.search === "" ? null : u.searchParams;
+  const tag = (name: string) => (q?.get(name) ?? "").trim().slice(0, MAX_TAG);
   const host = u.hostname.toLowerCase().replace(/\.$/, "");
   const path = (hashRouting ? u.pathname + u.hash : u.pathname).slice(0, 2000);
   const utm: Utm = {
@@ -50,6 +52,6 @@ export function parsePageUrl(url: string, hashRouting = false): PageUrl {
     url: `${u.protocol}//${u.host}${path}`.slice(0, 2000),
     utm,
     sourceTag: utm.source || tag("ref") || tag("source"),
-    paidClickId: PAID_CLICK_IDS.some((id) => q.has(id)),
+    paidClickId: q !== null && PAID_CLICK_IDS.some((id) => q.has(id)),
   };
 }
