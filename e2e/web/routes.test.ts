@@ -82,7 +82,8 @@ describe("signed in", () => {
       expect(crumbs.map((c) => c.trim())).toEqual(s.crumbs);
       expect(await page.locator(".breadcrumb-item.active").last().textContent()).toBe(s.crumbs.at(-1));
     }
-  });
+    // One page load per route of the table: on a loaded 2-core machine 30 s was not always enough.
+  }, 120_000);
 
   it("shows route parameters as text", async () => {
     current = await suite.open();
