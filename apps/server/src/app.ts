@@ -1,10 +1,12 @@
-// Builds the HTTP application from its dependencies: error shape, security headers, body parsers,
-// then each domain's routes. No SQL and no business rules here: wiring only.
+// Builds the HTTP application from its dependencies: error shape and body parsers for everything,
+// the collector's endpoint, then the site (security headers, cookies, the socket) with each
+// domain's routes. No SQL and no business rules here: wiring only.
 import fastifyCookie from "@fastify/cookie";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
 import type { AppDeps } from "./app-deps.js";
 import { registerAuthRoutes } from "./auth/routes.js";
-import { registerCollectRoutes } from "./collect/routes.js";
+import { registerEventRoute } from "./collect/routes.js";
+import { registerScriptRoute } from "./collect/script-route.js";
 import { registerDemoRoutes } from "./demo/routes.js";
 import { installBodyParsers } from "./http/body-parsers.js";
 import { installErrorHandling } from "./http/errors.js";
@@ -28,17 +30,22 @@ export async function buildApp(deps: AppDeps, opts: { webDist?: string } = {}): 
     return503OnClosing: true,
   });
   installErrorHandling(app);
-  installSecurityHeaders(app);
   installBodyParsers(app);
-  await app.register(fastifyCookie);
-
   app.get("/healthz", async () => ({ ok: true }));
-  registerAuthRoutes(app, deps);
-  registerPropertyRoutes(app, deps);
-  registerCollectRoutes(app, deps);
-  registerDemoRoutes(app, deps);
-  registerStatsRoutes(app, deps);
-  await registerLiveRoutes(app, deps);
-  await registerWebRoutes(app, deps, opts.webDist);
+  // POST /api/event stays outside the site's scope, so that none of the site's hooks run on the
+  // collector's thousands of requests a second: its body is never a page, it carries no cookie,
+  // and it is never a socket upgrade.
+  registerEventRoute(app, deps);
+  await app.register(async (site) => {
+    installSecurityHeaders(site);
+    await site.register(fastifyCookie);
+    registerScriptRoute(site);
+    registerAuthRoutes(site, deps);
+    registerPropertyRoutes(site, deps);
+    registerDemoRoutes(site, deps);
+    registerStatsRoutes(site, deps);
+    await registerLiveRoutes(site, deps);
+    await registerWebRoutes(site, deps, opts.webDist);
+  });
   return app;
 }

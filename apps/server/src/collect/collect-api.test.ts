@@ -109,6 +109,24 @@ describe("POST /api/event", () => {
     expect(other.headers["access-control-allow-origin"]).toBeUndefined();
   });
 
+  it("answers events with the CORS headers alone, outside the site's hooks", async () => {
+    const r = await send({ p: site, n: "pageview", u: "https://shop.test/headers", c: "client-headers" });
+    expect(r.statusCode).toBe(202);
+    expect(r.headers["access-control-expose-headers"]).toBe(DROPPED_HEADER);
+    // No page, no cookie: the site's security headers and cookie handling stay off this path.
+    expect(r.headers["content-security-policy"]).toBeUndefined();
+    expect(r.headers["set-cookie"]).toBeUndefined();
+    const bad = await send("{not json");
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().code).toBe("invalid_json");
+    expect(bad.headers["access-control-allow-origin"]).toBe("*");
+    // The site keeps them, 404s included.
+    for (const url of ["/api/auth/me", "/js/script.js", "/api/nothing-here"]) {
+      const page = await t.app.inject({ method: "GET", url });
+      expect(page.headers["content-security-policy"], url).toContain("default-src 'self'");
+    }
+  });
+
   it("says why it dropped an event: unknown property, bot, host, path", async () => {
     const cases: [unknown, Record<string, string>, string][] = [
       [{ p: "no-such-property", n: "pageview", u: "https://x.test/" }, {}, "unknown_property"],

@@ -7,33 +7,34 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import type { AppDeps } from "../app-deps.js";
 import { HttpError, tooMany } from "../http/errors.js";
 import { TokenBuckets } from "./rate-limit.js";
-import { registerScriptRoute } from "./script-route.js";
 
 export const EVENT_BODY_LIMIT = 16 * 1024;
 export const DROPPED_HEADER = "x-lookout-dropped";
 
+/** What a cross-origin POST needs: the page may send it and read why an event was dropped. */
 const CORS_HEADERS = {
   "access-control-allow-origin": "*",
+  "access-control-expose-headers": DROPPED_HEADER,
+};
+/** The preflight, for the tracker's application/json sends (sendBeacon's text/plain needs none). */
+const PREFLIGHT_HEADERS = {
+  ...CORS_HEADERS,
   "access-control-allow-methods": "POST, OPTIONS",
   "access-control-allow-headers": "content-type",
-  "access-control-expose-headers": DROPPED_HEADER,
   "access-control-max-age": "86400",
-  "cross-origin-resource-policy": "cross-origin",
 };
 
 function cors(reply: FastifyReply): void {
   reply.headers(CORS_HEADERS);
 }
 
-export function registerCollectRoutes(app: FastifyInstance, { config, collector }: AppDeps): void {
-  registerScriptRoute(app);
+export function registerEventRoute(app: FastifyInstance, { config, collector }: AppDeps): void {
   const trusted = compileIpList(config.trustedProxies).matches;
   const perIp = new TokenBuckets(config.collectRate.perIp);
   const perProperty = new TokenBuckets(config.collectRate.perProperty);
 
   app.options("/api/event", async (_req, reply) => {
-    cors(reply);
-    return reply.code(204).send();
+    return reply.code(204).headers(PREFLIGHT_HEADERS).send();
   });
 
   app.post(
