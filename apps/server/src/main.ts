@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from "./config/config.js";
 import { DataDirBusyError } from "./config/data-dir-lock.js";
 import { createDemoProperty, startDemoTraffic } from "./demo/demo-site.js";
 import { openRuntime } from "./runtime.js";
+import { keepBackgroundThreadsLow } from "./thread-priority.js";
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -43,6 +44,8 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
   await app.listen({ port: config.port, host: config.host });
+  // Every thread has started by now (the store's, libuv's pool, V8's helpers).
+  keepBackgroundThreadsLow();
   if (!config.publicUrl) app.log.warn("LOOKOUT_PUBLIC_URL is not set: links in e-mails use the request's host");
   // Opening the stores leaves a few hundred MB of dead buffers behind (PGlite's initdb instance and
   // file bundle, DuckDB's first catalog reads); an idle server allocates too little to ever collect
