@@ -44,10 +44,12 @@ export const ROLLUP_VERSION = "2"; // 2: pkey
 /**
  * The rollup delay while the previous rollup covered at least LOADED_ROLLUP_EVENTS events. A
  * rollup costs ~50 ms before it reads a single new row (history scans, a few dozen statements),
- * so at thousands of events a second rolling up less often frees CPU for collecting; an event
- * still reaches the dashboard within ~0.8 s (DESIGN.md §8: 1 s).
+ * so at thousands of events a second rolling up less often frees CPU for collecting. The server
+ * runs rollups at a lower priority than its HTTP thread, so under full load a step takes longer;
+ * 600 ms here let an event take 760-1 070 ms to reach the dashboard, 450 ms keeps it to 710-800 ms
+ * (collector bench; DESIGN.md §8: 1 s).
  */
-const LOADED_ROLLUP_DELAY_MS = 600;
+const LOADED_ROLLUP_DELAY_MS = 450;
 const LOADED_ROLLUP_EVENTS = 2000;
 
 export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {}): Promise<DuckDbEventStore & StagingHandle> {
