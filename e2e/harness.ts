@@ -6,10 +6,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+// @ts-expect-error plain ESM script without types
+import { SERVER_NODE_ARGS, serverEnv } from "../scripts/bootstrap.mjs";
 
 export const ROOT = resolve(import.meta.dirname, "..");
-/** What `npm start` runs (scripts/bootstrap.mjs builds both; the test global setup calls it). */
-const SERVER_BUNDLE = join(ROOT, "apps/server/dist/main.mjs");
+/** What `npm run lookout` runs (scripts/bootstrap.mjs builds it; the test global setup calls it). */
 const CLI_BUNDLE = join(ROOT, "apps/server/dist/cli.mjs");
 
 export interface RunningServer {
@@ -44,11 +45,11 @@ export async function startServer(
   const adminEmail = "owner@example.com";
   const adminPassword = "correct-horse-battery-staple";
   let out = "";
-  // Node flags as scripts/start.mjs gives them (why: see there).
-  const proc = spawn(process.execPath, ["--max-semi-space-size=64", "--expose-gc", SERVER_BUNDLE], {
+  // Started as `npm start` starts it (why: see SERVER_NODE_ARGS).
+  const proc = spawn(process.execPath, SERVER_NODE_ARGS as string[], {
     cwd: ROOT,
     env: {
-      ...process.env,
+      ...serverEnv(),
       PORT: String(port),
       HOST: "127.0.0.1",
       LOOKOUT_DATA_DIR: dataDir,
