@@ -190,6 +190,31 @@ describe("live socket", () => {
     expect((await cc.closed).code).toBe(4403);
   });
 
+  it("rechecks a credential shared by many sockets once a round, not once a socket", async () => {
+    const s = await t.login(alice.email, alice.password);
+    const conns = await Promise.all(Array.from({ length: 10 }, () => connect({ authorization: `Bearer ${s.token}` })));
+    for (const c of conns) c.send({ type: "agentInfo", data: { customerId: alice.accountId } });
+    await Promise.all(conns.map((c) => c.next((m) => m.type === "initial_customers")));
+    const tokens = t.meta.tokens;
+    const resolve = tokens.resolve.bind(tokens);
+    let asked = 0;
+    tokens.resolve = (token) => {
+      if (token === s.token) asked++;
+      return resolve(token);
+    };
+    try {
+      // Rounds run every 2.5 s: two or three of them in this window, ten sockets each.
+      await new Promise((r) => setTimeout(r, 6000));
+    } finally {
+      tokens.resolve = resolve;
+    }
+    expect(asked).toBeGreaterThanOrEqual(2);
+    expect(asked).toBeLessThanOrEqual(3);
+    for (const c of conns) expect(c.ws.readyState).toBe(WebSocket.OPEN);
+    for (const c of conns) c.ws.close();
+    await Promise.all(conns.map((c) => c.closed));
+  });
+
   it("caps sockets per user", async () => {
     const conns = await Promise.all(Array.from({ length: 20 }, () => connect(bearer())));
     const extra = await connect(bearer());
