@@ -1,5 +1,6 @@
 // A size-bounded least-recently-used map. Ingest keeps per-visitor and per-user-agent state in
-// memory; this bound is what keeps that state inside the server's memory budget.
+// memory; this bound is what keeps that state inside the server's memory budget. Live presence
+// uses it too, for its recency order (a sweep walks from the least recently seen).
 //
 // Recency is a doubly linked list through the entries rather than the Map's insertion order: a
 // hit then moves two pointers, where deleting and re-inserting the key made V8 rehash the table
@@ -31,6 +32,21 @@ export class LruMap<K, V> {
     if (node === undefined) return undefined;
     this.#touch(node);
     return node.value;
+  }
+
+  /** The value without marking it used. */
+  peek(key: K): V | undefined {
+    return this.#map.get(key)?.value;
+  }
+
+  /** The least recently used value. */
+  oldest(): V | undefined {
+    return this.#oldest?.value;
+  }
+
+  /** The values from least to most recently used. */
+  *values(): IterableIterator<V> {
+    for (let node = this.#oldest; node; node = node.newer) yield node.value;
   }
 
   set(key: K, value: V): void {

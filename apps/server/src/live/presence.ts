@@ -4,6 +4,7 @@
 // a pageleave of their last open page ends it at once. A leave is remembered for a while, because
 // the heartbeat a closing page sends beside its leave beacon can arrive after it and must not
 // bring the visitor back; only a new pageview of that page does.
+import { LruMap } from "@lookout/ingest";
 import { LIVE_WINDOW_MS, type LiveVisitor } from "@lookout/schema";
 import type { LiveBus } from "@lookout/storage";
 
@@ -29,25 +30,18 @@ interface Entry {
   clientid: string;
   visitor: LiveVisitor;
   pages: Map<string, number>;
-  older: Entry | null;
-  newer: Entry | null;
 }
 
-/**
- * One property's live visitors, by client id and in a list from least to most recently seen: a
- * sighting moves its visitor to the newest end, so that a sweep stops at the first one still live
- * instead of visiting everyone (a busy site has tens of thousands live, swept every second). A
- * linked list rather than the Map's insertion order, because re-inserting a key on every event
- * made V8 rehash the whole table every few thousand events.
- */
-interface Live {
-  byClient: Map<string, Entry>;
-  oldest: Entry | null;
-  newest: Entry | null;
-}
+/** A property's live visitors need no size bound of their own: the live window is theirs. */
+const UNBOUNDED = Number.MAX_SAFE_INTEGER;
 
 export class Presence {
-  readonly #byProperty = new Map<string, Live>();
+  /**
+   * Each property's live visitors by client id, least recently seen first: a sighting moves its
+   * visitor to the newest end, so that a sweep stops at the first one still live instead of
+   * visiting everyone (a busy site has tens of thousands live, swept every second).
+   */
+  readonly #byProperty = new Map<string, LruMap<string, Entry>>();
   /** "property\0client\0pageKey" -> when that page was left; oldest first, likewise. */
   readonly #left = new Map<string, number>();
   readonly #listeners = new Set<(propertyId: string, change: PresenceChange) => void>();
@@ -88,15 +82,13 @@ export class Presence {
 
   list(propertyIds: Iterable<string>): LiveVisitor[] {
     const out: LiveVisitor[] = [];
-    for (const id of propertyIds) {
-      for (let e = this.#byProperty.get(id)?.oldest ?? null; e; e = e.newer) out.push(e.visitor);
-    }
+    for (const id of propertyIds) for (const e of this.#byProperty.get(id)?.values() ?? []) out.push(e.visitor);
     return out;
   }
 
   count(propertyId: string): number {
     let n = 0;
-    for (let e = this.#byProperty.get(propertyId)?.oldest ?? null; e; e = e.newer) if (e.visitor.country) n++;
+    for (const e of this.#byProperty.get(propertyId)?.values() ?? []) if (e.visitor.country) n++;
     return n;
   }
 
@@ -122,7 +114,7 @@ export class Presence {
       this.#left.delete(key);
     }
     for (const [propertyId, live] of this.#byProperty) {
-      for (let e = live.oldest; e; e = live.oldest) {
+      for (let e = live.oldest(); e; e = live.oldest()) {
         if (now - e.visitor.lastSeen < LIVE_WINDOW_MS) break;
         this.#remove(propertyId, e.clientid);
       }
@@ -139,29 +131,20 @@ export class Presence {
       else if (this.#left.has(leftKey)) return;
     }
     let live = this.#byProperty.get(s.propertyId);
-    if (!live) this.#byProperty.set(s.propertyId, (live = { byClient: new Map(), oldest: null, newest: null }));
-    const e = live.byClient.get(s.clientid);
+    if (!live) this.#byProperty.set(s.propertyId, (live = new LruMap(UNBOUNDED)));
+    const e = live.peek(s.clientid);
     if (!e) {
       const visitor = newVisitor(s);
       const pages = new Map<string, number>();
       pages.set(pageKey, ts);
-      const added: Entry = { clientid: s.clientid, visitor, pages, older: live.newest, newer: null };
-      if (live.newest) live.newest.newer = added;
-      else live.oldest = added;
-      live.newest = added;
-      live.byClient.set(s.clientid, added);
+      live.set(s.clientid, { clientid: s.clientid, visitor, pages });
       this.#emit(s.propertyId, { type: "add", visitor });
       return;
     }
     e.pages.set(pageKey, Math.max(ts, e.pages.get(pageKey) ?? 0));
     if (ts > e.visitor.lastSeen) {
       e.visitor.lastSeen = ts;
-      if (e !== live.newest) {
-        unlink(live, e);
-        e.older = live.newest;
-        (live.newest as Entry).newer = e;
-        live.newest = e;
-      }
+      live.get(s.clientid); // now the most recently seen
     }
     if (visiblyChanged(e.visitor, s)) {
       e.visitor = merged(e.visitor, s);
@@ -173,7 +156,7 @@ export class Presence {
     const leftKey = `${propertyId}\u0000${clientid}\u0000${pageKey}`;
     this.#left.delete(leftKey);
     this.#left.set(leftKey, ts);
-    const e = this.#byProperty.get(propertyId)?.byClient.get(clientid);
+    const e = this.#byProperty.get(propertyId)?.peek(clientid);
     if (!e) return;
     e.pages.delete(pageKey);
     const stillOpen = [...e.pages.values()].some((seen) => ts - seen < PAGE_OPEN_MS);
@@ -182,11 +165,8 @@ export class Presence {
 
   #remove(propertyId: string, clientid: string): void {
     const live = this.#byProperty.get(propertyId);
-    const e = live?.byClient.get(clientid);
-    if (!live || !e) return;
-    live.byClient.delete(clientid);
-    unlink(live, e);
-    if (live.byClient.size === 0) this.#byProperty.delete(propertyId);
+    if (!live?.delete(clientid)) return;
+    if (live.size === 0) this.#byProperty.delete(propertyId);
     this.#emit(propertyId, { type: "remove", clientid });
   }
 
@@ -214,14 +194,6 @@ function newVisitor(s: Sighting): LiveVisitor {
   if (s.country !== undefined) v.country = s.country;
   if (s.email !== undefined) v.email = s.email;
   return v;
-}
-
-function unlink(live: Live, e: Entry): void {
-  if (e.older) e.older.newer = e.newer;
-  else live.oldest = e.newer;
-  if (e.newer) e.newer.older = e.older;
-  else live.newest = e.older;
-  e.older = e.newer = null;
 }
 
 /** A sighting shows something about the visitor the dashboard does not show yet. */
