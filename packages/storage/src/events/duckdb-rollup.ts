@@ -5,7 +5,9 @@
 // Incremental step, over the batches appended since the last one:
 //   1. the visits (and visitors) those batches touch;
 //   2. those visitors' history: one scan of a few narrow columns of each rollup;
-//   3. the touched visits recomputed from all their events, read from the earliest touched start
+//   2b. the visits that qualify merged with their stored rows (duckdb-rollup-merge.ts: a visitor's
+//      only visit, growing in time order, which is most of them) and left out of what follows;
+//   3. the other touched visits recomputed from all their events, read from the earliest touched start
 //      on (the ts zone maps turn that into a read of recent row groups only);
 //   4. prev_* recomputed for the visitors' rows from that start on (earlier rows cannot change);
 //   5. those rows replaced (DELETE by key + INSERT): about as many rows as there were visits in
@@ -15,66 +17,26 @@
 // Late or out-of-order events are handled the same way: their visit is recomputed and the
 // visitor's prev_* chain re-derived.
 import type { DuckDBConnection } from "@duckdb/node-api";
-import {
-  NO_PREVIOUS_VISIT,
-  NON_CUSTOM_EVENT_NAMES,
-  SESSION_ATTRIBUTE_COLUMNS,
-  SESSION_COLUMNS,
-  SESSION_DIMENSION_COLUMNS,
-  SESSION_EVENT_COLUMNS,
-  SESSION_PAGE_COLUMNS,
-} from "@lookout/query";
 import { rows } from "./duckdb-read.js";
-
-const CUSTOM = NON_CUSTOM_EVENT_NAMES.map((n) => `'${n}'`).join(", ");
-const EPOCH = `TIMESTAMP '${NO_PREVIOUS_VISIT}'`;
-const DIM_COLUMNS = Object.values(SESSION_DIMENSION_COLUMNS);
-
-const baseOf = (cols: object) => Object.keys(cols).filter((c) => !c.startsWith("prev_"));
-const S_ALL = Object.keys(SESSION_COLUMNS).join(", ");
-const S_BASE = baseOf(SESSION_COLUMNS).join(", ");
-const P_ALL = Object.keys(SESSION_PAGE_COLUMNS).join(", ");
-const P_BASE = baseOf(SESSION_PAGE_COLUMNS).join(", ");
-const E_ALL = Object.keys(SESSION_EVENT_COLUMNS).join(", ");
-const E_BASE = baseOf(SESSION_EVENT_COLUMNS).join(", ");
-
-/** The event columns the rollups read. */
-export const ROLLUP_EVENT_COLUMNS = [
-  "property",
-  "pkey",
-  "skey",
-  "vkey",
-  "ts",
-  "name",
-  "path",
-  "engaged_ms",
-  "revenue",
-  ...SESSION_ATTRIBUTE_COLUMNS,
-];
+import { mergeSingleVisits } from "./duckdb-rollup-merge.js";
+import {
+  CUSTOM,
+  DIM_COLUMNS,
+  E_ALL,
+  E_BASE,
+  EPOCH,
+  EVENT_SUMS,
+  P_ALL,
+  P_BASE,
+  PAGE_SUMS,
+  ROLLUP_EVENT_COLUMNS,
+  S_ALL,
+  S_BASE,
+  sessionAgg,
+} from "./duckdb-rollup-sql.js";
 
 const lag = (partition: string) =>
   `coalesce(lag(start_ts) OVER (PARTITION BY property, vkey${partition} ORDER BY start_ts, skey), ${EPOCH})`;
-
-// A visit's attributes are those of its first event. One min() over a struct that starts with ts
-// and holds every attribute picks that event whole, ties in the same millisecond broken by value,
-// so recomputing a visit always yields the same row (step 5 compares rows); one aggregate instead
-// of an arg_min per attribute, about half the cost of this step.
-function sessionAgg(src: string): string {
-  const first = `min({${["ts", ...SESSION_ATTRIBUTE_COLUMNS].map((c) => `'${c}': ${c}`).join(", ")}})`;
-  const attrs = SESSION_ATTRIBUTE_COLUMNS.map((c) => `first.${c} AS ${c}`).join(", ");
-  const pv = "count_if(name = 'pageview')";
-  const custom = `count_if(name NOT IN (${CUSTOM}))`;
-  return (
-    `SELECT * EXCLUDE (first), ${attrs} FROM (` +
-    `SELECT property, any_value(pkey) AS pkey, skey, any_value(vkey) AS vkey, min(ts) AS start_ts, max(ts) AS end_ts, ` +
-    `epoch(max(ts) - min(ts)) AS duration, ${pv}::INTEGER AS pageviews, ${custom}::INTEGER AS events, ` +
-    `(${pv} = 1 AND ${custom} = 0) AS bounce, ` +
-    `coalesce(sum(engaged_ms) FILTER (WHERE name = 'engagement'), 0)::DOUBLE AS engaged_ms, ` +
-    `coalesce(arg_min(path, row(ts, path)) FILTER (WHERE name = 'pageview'), '') AS entry_page, ` +
-    `coalesce(arg_max(path, row(ts, path)) FILTER (WHERE name = 'pageview'), '') AS exit_page, ` +
-    `${first} AS first FROM ${src} GROUP BY property, skey)`
-  );
-}
 
 function sessionPrev(rows: string): string {
   const prevs = [`${lag("")} AS prev_any`, ...DIM_COLUMNS.map((c) => `${lag(`, ${c}`)} AS prev_${c}`)];
@@ -83,9 +45,7 @@ function sessionPrev(rows: string): string {
 
 function pageAgg(src: string, starts: string): string {
   return (
-    `SELECT e.property, any_value(e.pkey) AS pkey, e.skey, any_value(e.vkey) AS vkey, any_value(s.start_ts) AS start_ts, e.path, ` +
-    `count_if(e.name = 'pageview')::INTEGER AS pageviews, ` +
-    `coalesce(sum(e.engaged_ms) FILTER (WHERE e.name = 'engagement'), 0)::DOUBLE AS engaged_ms ` +
+    `SELECT e.property, any_value(e.pkey) AS pkey, e.skey, any_value(e.vkey) AS vkey, any_value(s.start_ts) AS start_ts, e.path, ${PAGE_SUMS} ` +
     `FROM ${src} e JOIN ${starts} s ON s.property = e.property AND s.skey = e.skey ` +
     `WHERE e.name IN ('pageview', 'engagement') GROUP BY e.property, e.skey, e.path HAVING count_if(e.name = 'pageview') > 0`
   );
@@ -93,8 +53,7 @@ function pageAgg(src: string, starts: string): string {
 
 function eventAgg(src: string, starts: string): string {
   return (
-    `SELECT e.property, any_value(e.pkey) AS pkey, e.skey, any_value(e.vkey) AS vkey, any_value(s.start_ts) AS start_ts, e.name, ` +
-    `count(*)::INTEGER AS events, coalesce(sum(e.revenue), 0)::DOUBLE AS revenue ` +
+    `SELECT e.property, any_value(e.pkey) AS pkey, e.skey, any_value(e.vkey) AS vkey, any_value(s.start_ts) AS start_ts, e.name, ${EVENT_SUMS} ` +
     `FROM ${src} e JOIN ${starts} s ON s.property = e.property AND s.skey = e.skey ` +
     `WHERE e.name NOT IN (${CUSTOM}) GROUP BY e.property, e.skey, e.name`
   );
@@ -280,26 +239,32 @@ const NARROW_S = ["property", "vkey", "skey", "start_ts", ...DIM_COLUMNS].join("
 export async function rollupBatches(w: DuckDBConnection, afterBatch: bigint, uptoBatch: bigint): Promise<Map<bigint, number>> {
   const after = BigInt.asIntN(64, afterBatch).toString();
   const upto = BigInt.asIntN(64, uptoBatch).toString();
+  const inBatches = `batch > ${after} AND batch <= ${upto}`;
   await w.run(
     [
-      `CREATE OR REPLACE TEMP TABLE _t AS SELECT property, skey, any_value(pkey) AS pkey, any_value(vkey) AS vkey, min(ts) AS min_ts FROM events WHERE batch > ${after} AND batch <= ${upto} GROUP BY property, skey`,
+      `CREATE OR REPLACE TEMP TABLE _t AS SELECT property, skey, any_value(pkey) AS pkey, any_value(vkey) AS vkey, min(ts) AS min_ts FROM events WHERE ${inBatches} GROUP BY property, skey`,
       "CREATE OR REPLACE TEMP TABLE _tv AS SELECT DISTINCT pkey, vkey FROM _t",
-      // The one full scan per rollup and table, of the narrow columns prev_* needs. Matched on the
+      // The one full scan of the visits, of the narrow columns prev_* needs. Matched on the
       // integer pkey rather than the property string: the probe side is every row of the table.
-      `CREATE OR REPLACE TEMP TABLE _hs AS SELECT ${NARROW_S} FROM sessions SEMI JOIN _tv USING (pkey, vkey)`,
+      `CREATE OR REPLACE TEMP TABLE _hs AS SELECT ${NARROW_S}, end_ts FROM sessions SEMI JOIN _tv USING (pkey, vkey)`,
     ].join(";\n"),
   );
-  const lows = new Map<bigint, number>();
+  // Most touched visits are merged (duckdb-rollup-merge.ts); the rest are recomputed below.
+  const lows = await mergeSingleVisits(w, inBatches);
   let loUs: bigint | null = null;
   const lo = await w.runAndReadAll(
     "SELECT t.pkey, epoch_us(least(min(t.min_ts), min(h.start_ts))) AS lo FROM _t t LEFT JOIN _hs h USING (property, skey) GROUP BY t.pkey",
   );
   for (const [pkey, us] of lo.getRows()) {
     if (typeof pkey !== "bigint" || typeof us !== "bigint") continue;
-    lows.set(pkey, Math.floor(Number(us) / 1000));
+    const ms = Math.floor(Number(us) / 1000);
+    lows.set(pkey, Math.min(ms, lows.get(pkey) ?? ms));
     if (loUs === null || us < loUs) loUs = us;
   }
-  if (loUs === null) return lows; // nothing appended
+  if (loUs === null) {
+    await w.run(["_t", "_tv", "_hs"].map((t) => `DROP TABLE ${t}`).join(";\n"));
+    return lows; // nothing appended, or all of it merged
+  }
   // Rows of visits that started before `lo` cannot change: their prev_* only look further back.
   const since = `make_timestamp(${loUs.toString()})`;
   const recent = (table: string) => `SELECT * FROM ${table} SEMI JOIN _tv USING (pkey, vkey) WHERE start_ts >= ${since}`;

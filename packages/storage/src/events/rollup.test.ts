@@ -7,12 +7,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DuckDBConnection } from "@duckdb/node-api";
 import type { EventRow } from "@lookout/schema";
 import { generateEvents } from "@lookout/traffic";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import type { DuckDbEventStore, DuckDbOptions } from "./duckdb-options.js";
 import { referenceRollupSql } from "./duckdb-rollup.js";
+import { MERGED_LOWS } from "./duckdb-rollup-merge.js";
 import { openDuckDbEventStore } from "./duckdb-store.js";
 import { event } from "./fixtures.js";
 
@@ -107,6 +109,21 @@ async function snapshot(store: DuckDbEventStore): Promise<Record<string, unknown
   return out;
 }
 
+/** Counts the visits the rollup steps merged (duckdb-rollup-merge.ts) rather than recomputed. */
+function countMerged(): { visits: () => number; restore: () => void } {
+  let visits = 0;
+  const original = DuckDBConnection.prototype.runAndReadAll;
+  const spy = vi.spyOn(DuckDBConnection.prototype, "runAndReadAll").mockImplementation(async function (
+    this: DuckDBConnection,
+    ...args: Parameters<DuckDBConnection["runAndReadAll"]>
+  ) {
+    const result = await original.apply(this, args);
+    if (args[0] === MERGED_LOWS) for (const r of result.getRows()) visits += Number(r[2]);
+    return result;
+  });
+  return { visits: () => visits, restore: () => spy.mockRestore() };
+}
+
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -187,6 +204,30 @@ describe("incremental rollups equal a full rebuild", { timeout: 120_000 }, () =>
         { numRuns: 9, endOnFailure: true },
       );
     } finally {
+      await store.close();
+    }
+  });
+
+  it("with visits growing in time order, most of them merged rather than recomputed", async () => {
+    const store = await openTemp(0);
+    const merged = countMerged();
+    let run = 0;
+    try {
+      await fc.assert(
+        fc.asyncProperty(trafficArb, arrivalArb, async (traffic, arrival) => {
+          // Arrival in time order (ties in random order), cut into steps: visits grow step by step.
+          const events = toEvents(`ordered${++run}`, traffic)
+            .map((e, i) => [e, arrival.order[i % arrival.order.length] ?? 0] as const)
+            .sort((a, b) => a[0].ts.getTime() - b[0].ts.getTime() || a[1] - b[1])
+            .map(([e]) => e);
+          for (const b of batches(events, { ...arrival, order: events.map((_, i) => i) })) await store.append(b);
+          await expectRebuildEqual(store);
+        }),
+        { numRuns: 12, endOnFailure: true },
+      );
+      expect(merged.visits()).toBeGreaterThan(0);
+    } finally {
+      merged.restore();
       await store.close();
     }
   });
@@ -297,6 +338,26 @@ describe("incremental rollups equal a full rebuild", { timeout: 120_000 }, () =>
       await store.append([at(108, "s2", "engagement", "/z", { engaged_ms: 500 })]);
       await expectRebuildEqual(store);
     } finally {
+      await store.close();
+    }
+  });
+
+  it("when a visitor's only visit grows across steps, with pings before their page's pageview", async () => {
+    const store = await openTemp(0);
+    const merged = countMerged();
+    try {
+      const at = (min: number, name: string, path: string, extra: Partial<EventRow> = {}) =>
+        event({ property: "only", ts: new Date(T0 + min * MIN), visitor_id: "v", session_id: "s", name, path, ...extra });
+      await store.append([at(100, "engagement", "/a", { engaged_ms: 4000 })]); // a visit that starts with a ping
+      await store.append([at(101, "pageview", "/x"), at(102, "engagement", "/x", { engaged_ms: 1000 })]);
+      await store.append([at(103, "pageview", "/a")]); // its ping at 100 now counts: recomputed
+      await store.append([at(104, "signup", "/a", { revenue: 12.5 }), at(104, "engagement", "/a", { engaged_ms: 2000 })]);
+      await store.append([at(105, "pageview", "/y"), at(106, "signup", "/y", { revenue: 2 })]);
+      await store.append([at(106, "pageleave", "/y")]); // ties with the visit's last event: recomputed
+      await expectRebuildEqual(store);
+      expect(merged.visits()).toBe(3); // the first step's new visit, 104 and 105
+    } finally {
+      merged.restore();
       await store.close();
     }
   });
