@@ -107,6 +107,12 @@ const DERIVED_TYPES: Record<DerivedColumnType, string> = {
 /** The rollup tables exist in DuckDB only (ClickHouse derives them per query: see @lookout/query). */
 export function derivedDdl(name: DerivedTable): string {
   const cols = Object.entries(DERIVED_TABLES[name]).map(([c, type]) => `${c} ${DERIVED_TYPES[type]} NOT NULL`);
+  // The step that last wrote the row (the last batch it rolled up; 0: a rebuild). A step rewrites
+  // every row of each visit it touches, so a visit's rows all sit where its last step appended
+  // them, and this column's zone maps let the next step read only what was written since
+  // (duckdb-rollup.ts); start_ts narrows little, as a visit is rewritten for as long as it lasts.
+  // The store's own column: queries never read it.
+  cols.push("rolled BIGINT NOT NULL DEFAULT 0");
   return table(name, cols, "");
 }
 

@@ -22,6 +22,7 @@ import {
   P_ALL,
   PAGE_SUMS,
   ROLLUP_EVENT_COLUMNS,
+  replaceRows,
   S_ALL,
   sessionAgg,
 } from "./duckdb-rollup-sql.js";
@@ -103,36 +104,33 @@ function mergedPerKey(stored: string, key: "path" | "name", sums: string, where:
  * predicate on `events`), and takes them out of `_t` and `_tv` for the full step. Returns, per
  * property key, the earliest visit start it changed (epoch ms).
  */
-export async function mergeSingleVisits(w: DuckDBConnection, inBatches: string): Promise<Map<bigint, number>> {
+export async function mergeSingleVisits(w: DuckDBConnection, inBatches: string, upto: string): Promise<Map<bigint, number>> {
   const lows = new Map<bigint, number>();
   await w.run(
     // One touched visit of the visitor, no other stored one, and every new event after it ended.
-    "CREATE OR REPLACE TEMP TABLE _f AS SELECT t.property, t.pkey, t.skey, t.vkey, h.start_ts AS stored_start FROM _t t " +
+    "CREATE OR REPLACE TEMP TABLE _f AS SELECT t.property, t.pkey, t.skey, t.vkey, h.start_ts AS stored_start, h.rolled AS stored_rolled FROM _t t " +
       "SEMI JOIN (SELECT pkey, vkey FROM _t GROUP BY pkey, vkey HAVING count(*) = 1) USING (pkey, vkey) " +
-      "LEFT JOIN (SELECT property, vkey, count(*) AS n, any_value(skey) AS skey, any_value(start_ts) AS start_ts, any_value(end_ts) AS end_ts " +
+      "LEFT JOIN (SELECT property, vkey, count(*) AS n, any_value(skey) AS skey, any_value(start_ts) AS start_ts, any_value(end_ts) AS end_ts, any_value(rolled) AS rolled " +
       "FROM _hs GROUP BY property, vkey) h ON h.property = t.property AND h.vkey = t.vkey " +
       "WHERE h.n IS NULL OR (h.n = 1 AND h.skey = t.skey AND h.end_ts < t.min_ts)",
   );
-  const [first] = (await w.runAndReadAll("SELECT count(*), epoch_us(min(stored_start)) FROM _f")).getRows();
+  const [first] = (await w.runAndReadAll("SELECT count(*), epoch_us(min(stored_start)), min(stored_rolled) FROM _f")).getRows();
   if (!first || first[0] === 0n) return lows;
-  const storedUs = first[1];
-  // Stored rows of the visits merged, read from their earliest start on (rows are in start order,
-  // so the zone maps skip the rest). Nothing is stored yet for a new visitor's first visit.
-  const since = typeof storedUs === "bigint" ? `make_timestamp(${storedUs.toString()})` : null;
-  const stored = (table: keyof typeof STORED_COLUMNS) =>
-    `CREATE OR REPLACE TEMP TABLE _f_${table} AS SELECT ${STORED_COLUMNS[table]} FROM ${table} ` +
-    (since ? `SEMI JOIN _f USING (property, skey) WHERE start_ts >= ${since}` : "LIMIT 0");
-  const replace = (table: string, cols: string, merged: string) => [
-    ...(since
-      ? [`DELETE FROM ${table} t USING _f c WHERE t.property = c.property AND t.skey = c.skey AND t.start_ts >= ${since}`]
-      : []),
-    `INSERT INTO ${table} (${cols}) SELECT ${cols} FROM ${merged} ORDER BY start_ts`,
-  ];
+  const [, startUs, rolled] = first;
+  // The stored rows of the visits merged: none yet for a new visitor's first visit, and the others
+  // all written since the earliest of these visits was last rolled up (the zone maps of `rolled`
+  // skip the rest of the table).
+  const stored = (t = "") =>
+    typeof startUs === "bigint" && typeof rolled === "bigint"
+      ? `${t}start_ts >= make_timestamp(${startUs.toString()}) AND ${t}rolled >= ${rolled.toString()}`
+      : "false";
+  const read = (table: keyof typeof STORED_COLUMNS) =>
+    `CREATE OR REPLACE TEMP TABLE _f_${table} AS SELECT ${STORED_COLUMNS[table]} FROM ${table} SEMI JOIN _f USING (property, skey) WHERE ${stored()}`;
   await w.run(
     [
-      stored("sessions"),
-      stored("session_pages"),
-      stored("session_events"),
+      read("sessions"),
+      read("session_pages"),
+      read("session_events"),
       "DELETE FROM _f USING (SELECT s.property, s.skey FROM _f_sessions s LEFT JOIN " +
         "(SELECT property, skey, sum(engaged_ms) AS engaged_ms FROM _f_session_pages GROUP BY property, skey) p USING (property, skey) " +
         "WHERE s.engaged_ms > coalesce(p.engaged_ms, 0)) x WHERE _f.property = x.property AND _f.skey = x.skey",
@@ -141,12 +139,13 @@ export async function mergeSingleVisits(w: DuckDBConnection, inBatches: string):
         "LEFT JOIN (SELECT * FROM _f_sessions SEMI JOIN _f USING (property, skey)) o ON o.property = n.property AND o.skey = n.skey",
       `CREATE OR REPLACE TEMP TABLE _fp AS ${mergedPerKey("_f_session_pages", "path", PAGE_SUMS, "e.name IN ('pageview', 'engagement')", " HAVING sum(pageviews) > 0")}`,
       `CREATE OR REPLACE TEMP TABLE _fv AS ${mergedPerKey("_f_session_events", "name", EVENT_SUMS, `e.name NOT IN (${CUSTOM})`, "")}`,
-      ...replace("sessions", S_ALL, "_fs"),
-      ...replace("session_pages", P_ALL, "_fp"),
-      ...replace("session_events", E_ALL, "_fv"),
+      ...replaceRows("sessions", "_fs", S_ALL, ["property", "skey"], stored("t."), upto),
+      ...replaceRows("session_pages", "_fp", P_ALL, ["property", "skey", "path"], stored("t."), upto),
+      ...replaceRows("session_events", "_fv", E_ALL, ["property", "skey", "name"], stored("t."), upto),
+      // What is left for the full step: the other visits, their visitors and those visitors' visits.
       "DELETE FROM _t USING _f WHERE _t.property = _f.property AND _t.skey = _f.skey",
-      // The full step's visitors; _hs may keep rows of the merged ones: no remaining visit joins them.
       "CREATE OR REPLACE TEMP TABLE _tv AS SELECT DISTINCT pkey, vkey FROM _t",
+      "DELETE FROM _hs USING _f WHERE _hs.property = _f.property AND _hs.vkey = _f.vkey",
     ].join(";\n"),
   );
   for (const [pkey, us] of (await w.runAndReadAll(MERGED_LOWS)).getRows()) {

@@ -66,3 +66,24 @@ export function sessionAgg(src: string): string {
     `${first} AS first FROM ${src} GROUP BY property, skey)`
   );
 }
+
+/**
+ * Replaces rows of one rollup with `all`, the touched visits' rows as they must be, written by the
+ * step through batch `upto` (their `rolled`). Every row being replaced has its key in `all` (events
+ * are only ever added, so a visit, a visit's page or a visit's custom event never goes away), so
+ * deleting by the keys of `all` removes exactly the old rows; `stored` is a predicate on those
+ * (t) that narrows the scan. Rows are deleted by key, never by a rowid read earlier in the
+ * transaction: a checkpoint running meanwhile on the writer connection may vacuum the table and
+ * move rowids, and deleting by stale rowids left duplicate visits behind (54 of 2.4M after
+ * loading 10M events; reproduced with appends racing checkpoints). Unchanged rows are rewritten
+ * too: picking out the changed ones (an EXCEPT over every column) cost more than rewriting the
+ * few unchanged rows there are (a step's rows are its own visits, which always change, plus the
+ * same visitors' later visits, which are rare).
+ */
+export function replaceRows(table: string, all: string, cols: string, key: string[], stored: string, upto: string): string[] {
+  const on = key.map((k) => `t.${k} = c.${k}`).join(" AND ");
+  return [
+    `DELETE FROM ${table} t USING ${all} c WHERE ${on} AND ${stored}`,
+    `INSERT INTO ${table} (${cols}, rolled) SELECT ${cols}, ${upto} FROM ${all} ORDER BY start_ts`,
+  ];
+}

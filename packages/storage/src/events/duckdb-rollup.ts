@@ -30,6 +30,7 @@ import {
   P_BASE,
   PAGE_SUMS,
   ROLLUP_EVENT_COLUMNS,
+  replaceRows,
   S_ALL,
   S_BASE,
   sessionAgg,
@@ -183,26 +184,6 @@ export async function rebuildRollups(c: DuckDBConnection, o: RebuildOptions = {}
   });
 }
 
-/**
- * Replaces the touched visitors' rows of one rollup from `since` on with `all`, their rows as they
- * must be. Every row being replaced has its key in `all` (events are only ever added, so a visit,
- * a visit's page or a visit's custom event never goes away), so deleting by the keys of `all`
- * removes exactly the old rows. Rows are deleted by key, never by a rowid read earlier in the
- * transaction: a checkpoint running meanwhile on the writer connection may vacuum the table and
- * move rowids, and deleting by stale rowids left duplicate visits behind (54 of 2.4M after
- * loading 10M events; reproduced with appends racing checkpoints). Unchanged rows are rewritten
- * too: picking out the changed ones (an EXCEPT over every column) cost more than rewriting the
- * few unchanged rows there are (a step's rows are its own visits, which always change, plus the
- * same visitors' later visits, which are rare).
- */
-function replaceRows(table: string, all: string, cols: string, key: string[], since: string): string[] {
-  const on = key.map((k) => `t.${k} = c.${k}`).join(" AND ");
-  return [
-    `DELETE FROM ${table} t USING ${all} c WHERE ${on} AND t.start_ts >= ${since}`,
-    `INSERT INTO ${table} (${cols}) SELECT ${cols} FROM ${all} ORDER BY start_ts`,
-  ];
-}
-
 /** "b is an earlier visit than a": start, then key, so that ties order the same way as lag(). */
 const EARLIER = "(b.start_ts < a.start_ts OR (b.start_ts = a.start_ts AND b.skey < a.skey))";
 
@@ -246,11 +227,11 @@ export async function rollupBatches(w: DuckDBConnection, afterBatch: bigint, upt
       "CREATE OR REPLACE TEMP TABLE _tv AS SELECT DISTINCT pkey, vkey FROM _t",
       // The one full scan of the visits, of the narrow columns prev_* needs. Matched on the
       // integer pkey rather than the property string: the probe side is every row of the table.
-      `CREATE OR REPLACE TEMP TABLE _hs AS SELECT ${NARROW_S}, end_ts FROM sessions SEMI JOIN _tv USING (pkey, vkey)`,
+      `CREATE OR REPLACE TEMP TABLE _hs AS SELECT ${NARROW_S}, end_ts, rolled FROM sessions SEMI JOIN _tv USING (pkey, vkey)`,
     ].join(";\n"),
   );
   // Most touched visits are merged (duckdb-rollup-merge.ts); the rest are recomputed below.
-  const lows = await mergeSingleVisits(w, inBatches);
+  const lows = await mergeSingleVisits(w, inBatches, upto);
   let loUs: bigint | null = null;
   const lo = await w.runAndReadAll(
     "SELECT t.pkey, epoch_us(least(min(t.min_ts), min(h.start_ts))) AS lo FROM _t t LEFT JOIN _hs h USING (property, skey) GROUP BY t.pkey",
@@ -266,8 +247,14 @@ export async function rollupBatches(w: DuckDBConnection, afterBatch: bigint, upt
     return lows; // nothing appended, or all of it merged
   }
   // Rows of visits that started before `lo` cannot change: their prev_* only look further back.
+  // The rows replaced are those of the visitors' visits from then on, all written since the
+  // earliest of those visits was last rolled up.
   const since = `make_timestamp(${loUs.toString()})`;
-  const recent = (table: string) => `SELECT * FROM ${table} SEMI JOIN _tv USING (pkey, vkey) WHERE start_ts >= ${since}`;
+  const [written] = (await w.runAndReadAll(`SELECT min(rolled) FROM _hs WHERE start_ts >= ${since}`)).getRows();
+  const rolledLo = written?.[0];
+  const stored = (t = "") =>
+    typeof rolledLo === "bigint" ? `${t}start_ts >= ${since} AND ${t}rolled >= ${rolledLo.toString()}` : "false";
+  const recent = (table: string) => `SELECT * FROM ${table} SEMI JOIN _tv USING (pkey, vkey) WHERE ${stored()}`;
   /**
    * The touched visitors' rows of a per-page or per-name rollup from `since` on, as they must be:
    * the touched visits' rows recomputed (`fresh`), the others as stored, prev_* by the self-join
@@ -298,11 +285,11 @@ export async function rollupBatches(w: DuckDBConnection, afterBatch: bigint, upt
           "",
           SESSION_PREVS.map(([n]) => n),
         ),
-      ...replaceRows("sessions", "_all_s", S_ALL, ["property", "skey"], since),
+      ...replaceRows("sessions", "_all_s", S_ALL, ["property", "skey"], stored("t."), upto),
       `CREATE OR REPLACE TEMP TABLE _all_p AS ${perKey("session_pages", pageAgg("_ev", "_new_s"), P_BASE, "path", "prev_path")}`,
-      ...replaceRows("session_pages", "_all_p", P_ALL, ["property", "skey", "path"], since),
+      ...replaceRows("session_pages", "_all_p", P_ALL, ["property", "skey", "path"], stored("t."), upto),
       `CREATE OR REPLACE TEMP TABLE _all_e AS ${perKey("session_events", eventAgg("_ev", "_new_s"), E_BASE, "name", "prev_name")}`,
-      ...replaceRows("session_events", "_all_e", E_ALL, ["property", "skey", "name"], since),
+      ...replaceRows("session_events", "_all_e", E_ALL, ["property", "skey", "name"], stored("t."), upto),
       ...["_t", "_tv", "_hs", "_ev", "_new_s", "_all_s", "_all_p", "_all_e"].map((t) => `DROP TABLE ${t}`),
     ].join(";\n"),
   );

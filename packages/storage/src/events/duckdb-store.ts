@@ -39,7 +39,7 @@ import { StagedAppends } from "./staged-appends.js";
 import { upsertProfiles } from "./visitor-profiles.js";
 
 /** Bump when the rollup tables change shape or meaning: migrate() recreates them from events. */
-export const ROLLUP_VERSION = "2"; // 2: pkey
+export const ROLLUP_VERSION = "3"; // 2: pkey, 3: rolled
 
 /**
  * The rollup delay while the previous rollup covered at least LOADED_ROLLUP_EVENTS events. A
