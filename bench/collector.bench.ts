@@ -2,7 +2,8 @@
 // by wrk (Debian's, installed when missing) from a second process. Reports sustained events/s,
 // latency percentiles of acknowledged events, the time from a 202 to the event showing in the
 // Stats API, and the server's idle and peak memory. For scale it also measures the floor under the
-// same wrk load: a bare Fastify endpoint that parses the JSON body and answers 202, nothing else.
+// same wrk load: an endpoint that parses the JSON body and answers 202, nothing else, on Fastify
+// and on bare node:http.
 // Writes bench/results/collector.json.
 //   tsx bench/collector.bench.ts [--duration 20] [--connections 256] [--paced-rate 5000] [--fresh-visitors]
 import { execFile, execFileSync, spawn, spawnSync } from "node:child_process";
@@ -160,20 +161,44 @@ async function runWrk(url: string, script: string, seconds: number, connections 
   return { requests, non2xx, socketErrors, timeouts, p50, p90, p99, max } as WrkResult;
 }
 
-/** Requests/s of a Fastify endpoint that only parses the body and answers 202, under the same load. */
-async function httpFloor(script: string): Promise<number> {
-  const port = await freePort();
-  const app = `
+/**
+ * The floors under the same load: requests/s of an endpoint that only parses the body and answers
+ * 202, on Fastify (as the collector runs) and on bare node:http (no framework at all). Everything
+ * else the collector does per event comes on top of these.
+ */
+const FLOOR_SERVERS = {
+  fastify: `
 import Fastify from "fastify";
 const app = Fastify({ logger: false });
 app.addContentTypeParser("text/plain", { parseAs: "string" }, (_r, body, done) => {
   try { done(null, JSON.parse(body)); } catch (err) { done(err); }
 });
 app.post("/api/event", async (_req, reply) => reply.code(202).send());
-await app.listen({ port: ${port}, host: "127.0.0.1" });
+await app.listen({ port: Number(process.env.PORT), host: "127.0.0.1" });
 console.log("ready");
-`;
-  const proc = spawn(process.execPath, ["--input-type=module", "-e", app], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+`,
+  node: `
+import { createServer } from "node:http";
+createServer((req, res) => {
+  let body = "";
+  req.setEncoding("utf8");
+  req.on("data", (chunk) => (body += chunk));
+  req.on("end", () => {
+    JSON.parse(body);
+    res.writeHead(202, { "access-control-allow-origin": "*" });
+    res.end();
+  });
+}).listen(Number(process.env.PORT), "127.0.0.1", () => console.log("ready"));
+`,
+};
+
+async function httpFloor(script: string, server: keyof typeof FLOOR_SERVERS): Promise<number> {
+  const port = await freePort();
+  const proc = spawn(process.execPath, ["--input-type=module", "-e", FLOOR_SERVERS[server]], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port) },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   try {
     await new Promise<void>((res, rej) => {
       proc.stdout.once("data", () => res());
@@ -260,7 +285,8 @@ try {
   );
   const paced = await runWrk(server.url, pacedScript, 10, PACED_CONNECTIONS);
   const peakRss = rssMb(pid, "VmHWM");
-  const floorRps = await httpFloor(script);
+  const floorRps = await httpFloor(script, "fastify");
+  const nodeFloorRps = await httpFloor(script, "node");
 
   const visible = await probeVisible(server.url, property, token, "idle", 5);
   const result = {
@@ -282,7 +308,7 @@ try {
     visible_after_ack_under_load_ms: { max: Math.max(...visibleUnderLoad), each: visibleUnderLoad },
     rss_mb: { idle: idleRss, peak: peakRss },
     server_cpu_us_per_event: cpuUs,
-    http_floor_requests_per_second: floorRps,
+    http_floor_requests_per_second: { fastify: floorRps, node_http: nodeFloorRps },
     budgets: BUDGET,
     within_budget: {
       events_per_second: eventsPerSecond >= BUDGET.eventsPerSecond,
@@ -298,7 +324,7 @@ try {
   mkdirSync(dirname(outFile), { recursive: true });
   writeFileSync(outFile, `${JSON.stringify(result, null, 2)}\n`);
   console.log(
-    `collector: ${eventsPerSecond} events/s, p99 ${p99} ms (at ${Math.round((paced.requests - paced.non2xx) / 10)} events/s: p99 ${paced.p99} ms), visible within ${Math.max(...visible)} ms (${Math.max(...visibleUnderLoad)} ms under load), rss idle ${idleRss} MB / peak ${peakRss} MB; bare Fastify 202 floor ${floorRps} requests/s -> ${outFile}`,
+    `collector: ${eventsPerSecond} events/s, p99 ${p99} ms (at ${Math.round((paced.requests - paced.non2xx) / 10)} events/s: p99 ${paced.p99} ms), visible within ${Math.max(...visible)} ms (${Math.max(...visibleUnderLoad)} ms under load), rss idle ${idleRss} MB / peak ${peakRss} MB; 202-only floor ${floorRps} requests/s on Fastify, ${nodeFloorRps} on bare node:http -> ${outFile}`,
   );
 } finally {
   await server.stop({ keepData: true });
