@@ -80,10 +80,12 @@ describe("DuckDB persistence", () => {
       event({ property: "zz.example", ts: at("2024-05-09 10:00:00"), visitor_id: "v1", session_id: "s1" }),
     ]);
     await a.close();
-    // Turn it into the previous format: no pkey anywhere, no property_keys, rollup version 1.
+    // Turn it into an earlier format: no pkey anywhere, no property_keys, rollups that do not say
+    // which step wrote a row, rollup version 1.
     const db = await DuckDBInstance.create(path);
     const c = await db.connect();
     for (const t of ["events", "sessions", "session_pages", "session_events"]) await c.run(`ALTER TABLE ${t} DROP COLUMN pkey`);
+    for (const t of ["sessions", "session_pages", "session_events"]) await c.run(`ALTER TABLE ${t} DROP COLUMN rolled`);
     await c.run("DROP TABLE property_keys");
     await c.run("UPDATE lookout_meta SET value = '1' WHERE key = 'rollup_version'");
     c.closeSync();
