@@ -25,6 +25,7 @@ import {
   replaceRows,
   S_ALL,
   sessionAgg,
+  storedRows,
 } from "./duckdb-rollup-sql.js";
 
 const ATTRIBUTES = new Set<string>(SESSION_ATTRIBUTE_COLUMNS);
@@ -117,13 +118,8 @@ export async function mergeSingleVisits(w: DuckDBConnection, inBatches: string, 
   const [first] = (await w.runAndReadAll("SELECT count(*), epoch_us(min(stored_start)), min(stored_rolled) FROM _f")).getRows();
   if (!first || first[0] === 0n) return lows;
   const [, startUs, rolled] = first;
-  // The stored rows of the visits merged: none yet for a new visitor's first visit, and the others
-  // all written since the earliest of these visits was last rolled up (the zone maps of `rolled`
-  // skip the rest of the table).
-  const stored = (t = "") =>
-    typeof startUs === "bigint" && typeof rolled === "bigint"
-      ? `${t}start_ts >= make_timestamp(${startUs.toString()}) AND ${t}rolled >= ${rolled.toString()}`
-      : "false";
+  // The stored rows of the visits merged (none yet for a new visitor's first visit).
+  const stored = storedRows(startUs, rolled);
   const read = (table: keyof typeof STORED_COLUMNS) =>
     `CREATE OR REPLACE TEMP TABLE _f_${table} AS SELECT ${STORED_COLUMNS[table]} FROM ${table} SEMI JOIN _f USING (property, skey) WHERE ${stored()}`;
   await w.run(

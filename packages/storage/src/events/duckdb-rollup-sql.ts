@@ -87,3 +87,15 @@ export function replaceRows(table: string, all: string, cols: string, key: strin
     `INSERT INTO ${table} (${cols}, rolled) SELECT ${cols}, ${upto} FROM ${all} ORDER BY start_ts`,
   ];
 }
+
+/**
+ * The stored rows of a step's visits, as a predicate on a rollup's rows (`t`: their alias and a
+ * dot, or nothing): rows of visits that start at `startUs` (epoch µs) or later, written by the step
+ * through batch `rolled` or later. A step rewrites every row of a visit it touches, so a visit's
+ * rows all sit where its last step appended them, and the zone maps of `rolled` skip the rest of
+ * the table. "false" when either is unknown: nothing of those visits is stored.
+ */
+export function storedRows(startUs: unknown, rolled: unknown): (t?: string) => string {
+  if (typeof startUs !== "bigint" || typeof rolled !== "bigint") return () => "false";
+  return (t = "") => `${t}start_ts >= make_timestamp(${startUs.toString()}) AND ${t}rolled >= ${rolled.toString()}`;
+}

@@ -34,6 +34,7 @@ import {
   S_ALL,
   S_BASE,
   sessionAgg,
+  storedRows,
 } from "./duckdb-rollup-sql.js";
 
 const lag = (partition: string) =>
@@ -251,9 +252,7 @@ export async function rollupBatches(w: DuckDBConnection, afterBatch: bigint, upt
   // earliest of those visits was last rolled up.
   const since = `make_timestamp(${loUs.toString()})`;
   const [written] = (await w.runAndReadAll(`SELECT min(rolled) FROM _hs WHERE start_ts >= ${since}`)).getRows();
-  const rolledLo = written?.[0];
-  const stored = (t = "") =>
-    typeof rolledLo === "bigint" ? `${t}start_ts >= ${since} AND ${t}rolled >= ${rolledLo.toString()}` : "false";
+  const stored = storedRows(loUs, written?.[0]);
   const recent = (table: string) => `SELECT * FROM ${table} SEMI JOIN _tv USING (pkey, vkey) WHERE ${stored()}`;
   /**
    * The touched visitors' rows of a per-page or per-name rollup from `since` on, as they must be:

@@ -257,7 +257,8 @@ describe("incremental rollups equal a full rebuild", { timeout: 120_000 }, () =>
       });
       expect(counts?.rows).toBe(counts?.visits);
       // Too many rows for a quick comparison in JS: compare in SQL.
-      for (const t of Object.keys(ORDER)) await store.query({ sql: `CREATE TABLE snap_${t} AS SELECT * EXCLUDE (rolled) FROM ${t}`, params: {} });
+      for (const t of Object.keys(ORDER))
+        await store.query({ sql: `CREATE TABLE snap_${t} AS SELECT * EXCLUDE (rolled) FROM ${t}`, params: {} });
       await store.rebuildRollups();
       for (const t of Object.keys(ORDER)) {
         const [diff] = await store.query<{ missing: number; extra: number }>({
