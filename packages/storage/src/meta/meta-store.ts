@@ -83,7 +83,7 @@ async function openDb(config: MetaConfig): Promise<Kysely<MetaDatabase>> {
 export async function openMetaStore(config: MetaConfig): Promise<MetaStore> {
   const db = await openDb(config);
   try {
-    await migrateMeta(db);
+    await migrateMeta(db, config.kind === "postgres" ? config.schema : undefined);
   } catch (err) {
     await db.destroy();
     throw err;

@@ -148,8 +148,59 @@ const m0001_initial: Migration = {
   },
 };
 
+/**
+ * Small install-wide values by key. First: `public_url`, the address the owner first signed in
+ * from, which e-mailed links use when LOOKOUT_PUBLIC_URL is not set (never a request's Host).
+ */
+const m0002_settings: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable("settings")
+      .addColumn("key", "text", (c) => c.primaryKey())
+      .addColumn("value", "text", (c) => c.notNull())
+      .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+      .execute();
+  },
+};
+
+/**
+ * The persisted job queue (packages/storage/src/jobs): one row per job, claimed with row locks.
+ * `key` is an optional idempotency key (NULLs never conflict).
+ */
+const m0003_jobs: Migration = {
+  async up(db: AnyDb) {
+    const now = sql`now()`;
+    await db.schema
+      .createTable("lookout_jobs")
+      .addColumn("id", "text", (c) => c.primaryKey())
+      .addColumn("name", "text", (c) => c.notNull())
+      .addColumn("payload", "jsonb", (c) => c.notNull())
+      .addColumn("key", "text", (c) => c.unique())
+      .addColumn("state", "text", (c) =>
+        c.notNull().defaultTo("queued").check(sql`state in ('queued','running','done','failed')`),
+      )
+      .addColumn("run_at", "timestamptz", (c) => c.notNull().defaultTo(now))
+      .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
+      .addColumn("max_attempts", "integer", (c) => c.notNull().defaultTo(5).check(sql`max_attempts >= 1`))
+      .addColumn("locked_by", "text")
+      .addColumn("locked_until", "timestamptz")
+      .addColumn("last_error", "text")
+      .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(now))
+      .addColumn("finished_at", "timestamptz")
+      .execute();
+    await db.schema
+      .createIndex("lookout_jobs_due_idx")
+      .on("lookout_jobs")
+      .columns(["name", "run_at"])
+      .where(sql.ref("state"), "in", ["queued", "running"])
+      .execute();
+  },
+};
+
 export const META_MIGRATIONS: Record<string, Migration> = {
   "0001_initial": m0001_initial,
+  "0002_settings": m0002_settings,
+  "0003_jobs": m0003_jobs,
 };
 
 class InCodeProvider implements MigrationProvider {
@@ -158,8 +209,13 @@ class InCodeProvider implements MigrationProvider {
   }
 }
 
-export async function migrateMeta(db: AnyDb): Promise<void> {
-  const migrator = new Migrator({ db, provider: new InCodeProvider() });
+/**
+ * Brings the store up to date. `schema` names the PostgreSQL schema the store lives in: Kysely
+ * otherwise looks for its bookkeeping tables in every schema of the database, finds another
+ * store's and skips creating its own (two stores in one database then failed to migrate).
+ */
+export async function migrateMeta(db: AnyDb, schema?: string): Promise<void> {
+  const migrator = new Migrator({ db, provider: new InCodeProvider(), ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
   if (error || failed) {
