@@ -35,6 +35,11 @@ export type Config = {
   port: number;
   host: string;
   dataDir: string;
+  /**
+   * The public origin, without a trailing slash. E-mailed links use it; unset, they use the
+   * address the owner first signed in from (never a request's Host header). The same-origin
+   * checks (sign-in calls, live socket) compare Origin with its host.
+   */
   publicUrl: string | undefined;
   databaseUrl: string | undefined;
   smtpUrl: string | undefined;

@@ -50,13 +50,25 @@ export function tokensRepo(db: Kysely<MetaDatabase>) {
         .where("revoked_at", "is", null)
         .execute();
     },
+    /**
+     * Signs the user out everywhere, after a password reset or change: every session token and
+     * every outstanding password reset link stop working.
+     */
     async revokeAllForUser(userId: string, now = new Date()): Promise<void> {
-      await db
-        .updateTable("auth_tokens")
-        .set({ revoked_at: now })
-        .where("user_id", "=", userId)
-        .where("revoked_at", "is", null)
-        .execute();
+      await db.transaction().execute(async (tx) => {
+        await tx
+          .updateTable("auth_tokens")
+          .set({ revoked_at: now })
+          .where("user_id", "=", userId)
+          .where("revoked_at", "is", null)
+          .execute();
+        await tx
+          .updateTable("password_resets")
+          .set({ used_at: now })
+          .where("user_id", "=", userId)
+          .where("used_at", "is", null)
+          .execute();
+      });
     },
     /** Ids of tokens revoked since `since`: lets long-lived sockets notice revocation. */
     async revokedSince(since: Date): Promise<string[]> {
