@@ -1,14 +1,10 @@
-// `npm start`: bootstrap what is missing, then run the server in the foreground.
-import { spawn } from "node:child_process";
+// `npm start`: bootstrap what is missing, then run the server in the foreground under the
+// supervisor, which starts it again if it crashes (scripts/supervisor.mjs).
 import { ensureBuilds, ensureDependencies, ROOT, SERVER_NODE_ARGS, serverEnv } from "./bootstrap.mjs";
+import { supervise } from "./supervisor.mjs";
 
 ensureDependencies();
 ensureBuilds();
 // Node's flags and the environment: see SERVER_NODE_ARGS.
-const child = spawn(process.execPath, SERVER_NODE_ARGS, {
-  cwd: ROOT,
-  env: serverEnv(),
-  stdio: "inherit",
-});
-for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
-child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+const code = await supervise({ command: process.execPath, args: SERVER_NODE_ARGS, cwd: ROOT, env: serverEnv() });
+process.exit(code);

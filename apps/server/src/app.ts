@@ -10,6 +10,7 @@ import { registerScriptRoute } from "./collect/script-route.js";
 import { registerDemoRoutes } from "./demo/routes.js";
 import { installBodyParsers } from "./http/body-parsers.js";
 import { installErrorHandling } from "./http/errors.js";
+import { recordRoutes } from "./http/route-table.js";
 import { installSecurityHeaders } from "./http/security-headers.js";
 import { registerLiveRoutes } from "./live/routes.js";
 import { registerPropertyRoutes } from "./properties/routes.js";
@@ -29,6 +30,7 @@ export async function buildApp(deps: AppDeps, opts: { webDist?: string } = {}): 
     }),
     return503OnClosing: true,
   });
+  recordRoutes(app);
   installErrorHandling(app);
   installBodyParsers(app);
   app.get("/healthz", async () => ({ ok: true }));
@@ -37,7 +39,7 @@ export async function buildApp(deps: AppDeps, opts: { webDist?: string } = {}): 
   // and it is never a socket upgrade.
   registerEventRoute(app, deps);
   await app.register(async (site) => {
-    installSecurityHeaders(site);
+    installSecurityHeaders(site, deps.config.publicUrl);
     await site.register(fastifyCookie);
     registerScriptRoute(site);
     registerAuthRoutes(site, deps);

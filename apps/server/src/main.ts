@@ -5,23 +5,25 @@ import { buildApp } from "./app.js";
 import { ConfigError, loadConfig } from "./config/config.js";
 import { DataDirBusyError } from "./config/data-dir-lock.js";
 import { createDemoProperty, startDemoTraffic } from "./demo/demo-site.js";
-import { openRuntime } from "./runtime.js";
+import { guardProcess } from "./process-guard.js";
+import { createServices } from "./services.js";
 import { keepBackgroundThreadsLow } from "./thread-priority.js";
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const runtime = await openRuntime(config);
-  const owner = await ensureOwner(runtime.meta, config);
+  const services = await createServices(config);
+  const owner = await ensureOwner(services.meta, config);
   if (owner) process.stdout.write(`${owner.message}\n`);
   const origin = config.publicUrl ?? `http://localhost:${config.port}`;
   if (owner && config.demo) {
-    const demo = await createDemoProperty(runtime, owner.accountId, origin);
+    const demo = await createDemoProperty(services, owner.accountId, origin);
     process.stdout.write(
       `Created the "Demo site" property (${demo.unique_id}) with 30 days of sample traffic; open ${origin}/demo/site\n`,
     );
   }
-  const stopDemo = config.demo ? await startDemoTraffic(runtime, origin) : async () => {};
-  const app = await buildApp(runtime);
+  const stopDemo = config.demo ? await startDemoTraffic(services, origin) : async () => {};
+  const app = await buildApp(services);
+  guardProcess(app.log);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -34,7 +36,7 @@ async function main(): Promise<void> {
       const reaper = setInterval(() => app.server.closeIdleConnections(), 50);
       await app.close();
       clearInterval(reaper);
-      await runtime.close();
+      await services.close();
       process.exit(0);
     } catch (err) {
       app.log.error({ err }, "shutdown failed");
@@ -46,7 +48,10 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   // Every thread has started by now (the store's, libuv's pool, V8's helpers).
   keepBackgroundThreadsLow();
-  if (!config.publicUrl) app.log.warn("LOOKOUT_PUBLIC_URL is not set: links in e-mails use the request's host");
+  if (!config.publicUrl)
+    app.log.warn(
+      "LOOKOUT_PUBLIC_URL is not set: links in e-mails use the address the owner first signed in from (never a request's Host); set it in production",
+    );
   // Opening the stores leaves a few hundred MB of dead buffers behind (PGlite's initdb instance and
   // file bundle, DuckDB's first catalog reads); an idle server allocates too little to ever collect
   // them. One full collection once ready returns them (started with --expose-gc: scripts/start.mjs).

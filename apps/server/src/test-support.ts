@@ -1,21 +1,20 @@
-// Test support: a fully wired app on a real metadata store (PGlite in a temp dir, or a fresh
-// schema on the machine's PostgreSQL), driven through Fastify's inject.
+// Test support: a fully wired app, built by the server's own composition root (services.ts), on a
+// real metadata store (PGlite in a temp dir, or a fresh schema on the machine's PostgreSQL),
+// driven through Fastify's inject.
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createEnricher, createGeoLookup } from "@lookout/ingest";
-import { type EventStore, type MetaStore, memoryLiveBus, openDuckDbEventStore, openMetaStore } from "@lookout/storage";
+import type { EventStore, MetaConfig, MetaStore } from "@lookout/storage";
 import { requirePostgres } from "@lookout/storage/test-services";
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { createUserWithAccount } from "./accounts/provision.js";
 import { buildApp } from "./app.js";
-import { createAuthService } from "./auth/auth-service.js";
-import { createCollector } from "./collect/collector.js";
 import { loadConfig } from "./config/config.js";
-import { Presence } from "./live/presence.js";
+import type { Presence } from "./live/presence.js";
 import { type Mailer, outboxMailer } from "./mail/mailer.js";
+import { createServices } from "./services.js";
 
 export type Backend = "pglite" | "postgres";
 
@@ -43,17 +42,21 @@ type PropertyInput = Parameters<MetaStore["properties"]["create"]>[0];
 
 export async function createTestApp(
   backend: Backend,
-  opts: { mailer?: Mailer; env?: Record<string, string>; rollupDelayMs?: number } = {},
+  opts: {
+    mailer?: Mailer;
+    env?: Record<string, string>;
+    rollupDelayMs?: number;
+    /** The built web app to serve (web/routes.ts WEB_DIST); none by default. */
+    webDist?: string;
+  } = {},
 ): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), "lookout-app-"));
   let dropSchema: (() => Promise<void>) | undefined;
-  let meta: MetaStore;
-  if (backend === "pglite") {
-    meta = await openMetaStore({ kind: "pglite", dir: join(dir, "meta") });
-  } else {
+  let metaConfig: MetaConfig | undefined;
+  if (backend === "postgres") {
     const url = await requirePostgres();
     const schema = `t_${randomBytes(6).toString("hex")}`;
-    meta = await openMetaStore({ kind: "postgres", url, schema });
+    metaConfig = { kind: "postgres", url, schema };
     dropSchema = async () => {
       const c = new pg.Client({ connectionString: url });
       await c.connect();
@@ -63,15 +66,16 @@ export async function createTestApp(
   }
   const config = loadConfig({ LOOKOUT_DATA_DIR: dir, LOOKOUT_LOG_LEVEL: "silent", ...opts.env });
   const mail: string[] = [];
-  const mailer = opts.mailer ?? outboxMailer(meta, (line) => mail.push(line));
-  const auth = createAuthService({ meta, mailer, sessionTtlMs: config.sessionTtlMs });
-  const presence = new Presence(memoryLiveBus());
-  await presence.start();
-  const events = await openDuckDbEventStore(join(dir, "events.duckdb"), { rollupDelayMs: opts.rollupDelayMs ?? 0, readers: 2 });
-  const enricher = createEnricher({ saltStore: meta.salts, geo: createGeoLookup() });
-  await enricher.geo.ready();
-  const collector = createCollector({ meta, events, enricher, presence }, { maxDelayMs: 1 });
-  const app = await buildApp({ config, meta, mailer, auth, presence, events, collector }, { webDist: join(dir, "no-web") });
+  // The same composition root as the server; only the stores' places and the mailer differ.
+  const services = await createServices(config, {
+    ...(metaConfig ? { meta: metaConfig } : {}),
+    mailer: (meta) => opts.mailer ?? outboxMailer(meta, (line) => mail.push(line)),
+    eventsInProcess: { rollupDelayMs: opts.rollupDelayMs ?? 0, readers: 2 },
+    collectMaxDelayMs: 1,
+    lock: false,
+  });
+  const { meta, events, presence } = services;
+  const app = await buildApp(services, { webDist: opts.webDist ?? join(dir, "no-web") });
   return {
     app,
     meta,
@@ -79,11 +83,8 @@ export async function createTestApp(
     presence,
     mail,
     async close() {
-      presence.stop();
       await app.close();
-      await collector.drain();
-      await events.close();
-      await meta.close();
+      await services.close();
       await dropSchema?.();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -24,7 +24,7 @@ function mondayOf(day: Day): Day {
 }
 
 function tooMany(): never {
-  throw new QueryError("interval_too_fine", `a chart has at most ${MAX_BUCKETS} buckets; choose a coarser interval`);
+  throw new QueryError("interval_too_fine", `a chart has at most ${MAX_BUCKETS} buckets; choose a coarser interval`, "interval");
 }
 
 export function bucketLabels(range: ResolvedRange, interval: Interval, tz: string): string[] {

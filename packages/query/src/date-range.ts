@@ -2,7 +2,7 @@
 // comparison sets against them. Ranges are whole local days so that DST days are 23 or 25 hours
 // long rather than shifted; "now" only matters for "which day is today" and for comparisons of a
 // period that is still running.
-import type { Comparison, DateRange, Interval } from "@lookout/schema";
+import type { Comparison, DateRange } from "@lookout/schema";
 import {
   addDays,
   addMonths,
@@ -128,12 +128,5 @@ export function comparisonRange(
   return { ...cmp, to: clamp(cmp.to), elapsedTo: clamp(elapsedTo) };
 }
 
-/** The interval a chart of this range uses when the spec names none. */
-export function defaultInterval(range: DateRange, resolved: ResolvedRange): Interval {
-  if (range.preset === "year_to_date" || range.preset === "last_12_months" || range.preset === "all_time") return "month";
-  const days = daysBetween(parseDay(resolved.firstDay), parseDay(resolved.lastDay)) + 1;
-  if (days <= 2) return "hour";
-  if (days <= 92) return "day";
-  if (days <= 366) return "week";
-  return "month";
-}
+/** The interval a chart of this range uses when the spec names none: one rule, shared with the web app. */
+export { defaultInterval } from "@lookout/schema";

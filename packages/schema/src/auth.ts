@@ -1,13 +1,14 @@
 // Bodies and answers of the sign-in calls of SPEC.md §7 (and the reset screen behind the e-mailed link).
 import { z } from "zod";
+import { AccountIdSchema, text } from "./strings.js";
 
 /** argon2 work is bounded: longer passwords are refused before hashing. */
 export const PASSWORD_MAX = 256;
 export const PASSWORD_MIN = 10;
 
 export const LoginBodySchema = z.object({
-  username: z.string().trim().min(1, "username is required").max(320),
-  password: z.string().min(1, "password is required").max(PASSWORD_MAX),
+  username: text().trim().min(1, "username is required").max(320),
+  password: text().min(1, "password is required").max(PASSWORD_MAX),
 });
 export type LoginBody = z.infer<typeof LoginBodySchema>;
 
@@ -24,21 +25,20 @@ export const LoginResponseSchema = z.object({
 export type LoginResponse = z.infer<typeof LoginResponseSchema>;
 
 export const RecoverBodySchema = z.object({
-  user_email: z.string().trim().min(1, "user_email is required").max(320),
+  user_email: text().trim().min(1, "user_email is required").max(320),
 });
 export type RecoverBody = z.infer<typeof RecoverBodySchema>;
 
 export const ResetPasswordBodySchema = z.object({
-  token: z.string().min(16).max(200),
-  password: z
-    .string()
+  token: text().min(16).max(200),
+  password: text()
     .min(PASSWORD_MIN, `password must be at least ${PASSWORD_MIN} characters`)
     .max(PASSWORD_MAX, `password must be at most ${PASSWORD_MAX} characters`),
 });
 export type ResetPasswordBody = z.infer<typeof ResetPasswordBodySchema>;
 
 export const GetPropertiesBodySchema = z.object({
-  accountId: z.string().trim().min(1, "accountId is required").max(64),
+  accountId: AccountIdSchema,
 });
 
 export const RoleSchema = z.enum(["owner", "admin", "editor", "viewer"]);

@@ -1,9 +1,14 @@
 // @lookout/schema: the zod schemas and types that web, server and tracker share. Nothing else is shared.
 
 export * from "./auth.js";
+export * from "./auth-forms.js";
 export * from "./errors.js";
 export * from "./events.js";
+export * from "./filter-grammar.js";
+export * from "./intervals.js";
 export * from "./live.js";
 export * from "./property.js";
 export * from "./query.js";
+export * from "./stats-answers.js";
+export * from "./strings.js";
 export * from "./tracker.js";

@@ -1,6 +1,7 @@
 // Live presence and the dashboard socket's messages (SPEC.md §4, §7): a versioned union both the
 // server and the web app parse. Version 1 is the spec's wire format exactly.
 import { z } from "zod";
+import { AccountIdSchema } from "./strings.js";
 
 /** A live visitor as the dashboard sees it. `clientid`, `propertyId`, `country`, `active` are the spec's. */
 export const LiveVisitorSchema = z.object({
@@ -22,7 +23,7 @@ export const LiveVisitorSchema = z.object({
 export type LiveVisitor = z.infer<typeof LiveVisitorSchema>;
 
 export const ClientSocketMessageSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("agentInfo"), data: z.object({ customerId: z.string().min(1).max(64) }) }),
+  z.object({ type: z.literal("agentInfo"), data: z.object({ customerId: AccountIdSchema }) }),
   z.object({ type: z.literal("ping2") }),
 ]);
 export type ClientSocketMessage = z.infer<typeof ClientSocketMessageSchema>;

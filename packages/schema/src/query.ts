@@ -2,6 +2,7 @@
 // app (which builds specs) and the server (which validates them and hands them to @lookout/query).
 // Every limit lives here so that a spec that parses can always be compiled safely.
 import { z } from "zod";
+import { isStorable, text } from "./strings.js";
 
 export const METRICS = [
   "visitors",
@@ -81,6 +82,20 @@ export const QUERY_LIMITS = {
   maxValuesPerFilter: 50,
   maxValueLength: 2000,
   maxRegexLength: 500,
+  /**
+   * Regex complexity (regexProblem). RE2 runs in linear time, but its cost per character grows
+   * with the compiled program, and past its DFA's memory budget it falls back to a much slower
+   * matcher (DuckDB, strings of 800 characters that do not match: .{700}Q 0.1 ms a stored row,
+   * .{800} 22 ms, ((.{0,10}){10}){10}Q 69 ms; \p{L}{15} 0.75 µs a row on 80 characters,
+   * \p{L}{20} 12.8 µs). `maxRegexCost` bounds the program: each atom counts 1 (a Unicode class
+   * `regexUnicodeClassCost`), times the copies the repetitions around it make (an optional copy,
+   * the m - n of {n,m}, counts 2).
+   */
+  maxRegexCost: 400,
+  regexUnicodeClassCost: 40,
+  /** Nested counted repetitions: their counts multiplied (RE2's own limit too). */
+  maxRegexRepeatProduct: 1000,
+  maxRegexNesting: 20,
   maxPropKeyLength: 300,
   maxGoalLength: 120,
 } as const;
@@ -109,7 +124,7 @@ export type DateRange = z.infer<typeof DateRangeSchema>;
 
 const PROP_RE = /^prop:(.+)$/s;
 export function isPropDimension(d: string): d is PropDimension {
-  return PROP_RE.test(d) && d.length - 5 <= QUERY_LIMITS.maxPropKeyLength;
+  return PROP_RE.test(d) && d.length - 5 <= QUERY_LIMITS.maxPropKeyLength && isStorable(d);
 }
 export function propKey(d: PropDimension): string {
   return d.slice(5);
@@ -123,6 +138,9 @@ export const DimensionSchema = z.custom<Dimension>(
 /**
  * Regexes run on RE2 in both engines (DuckDB and ClickHouse): linear time, so no ReDoS, but
  * without look-around or back-references. Refusing those here turns an engine error into a 400.
+ * Linear is not cheap: a large program (Unicode classes repeated, QUERY_LIMITS.maxRegexCost)
+ * costs tens of µs to milliseconds a stored row, and DuckDB checks for a query's interruption
+ * only between chunks of 2 048 rows, so it is bounded here, structurally.
  */
 export function regexProblem(source: string): string | null {
   if (source.length > QUERY_LIMITS.maxRegexLength) return "regex too long";
@@ -132,6 +150,93 @@ export function regexProblem(source: string): string | null {
   } catch {
     return "invalid regular expression";
   }
+  // The source is valid JS (u mode) from here: every `{` outside a class is a quantifier, every
+  // `(` is closed, no quantifier follows another.
+  const L = QUERY_LIMITS;
+  /** A sequence being read: its cost so far, the largest repetition product in it, the cost of its earlier alternatives. */
+  interface Frame {
+    cost: number;
+    product: number;
+    alternatives: number;
+    /** The last item, which a quantifier applies to. */
+    last: { cost: number; product: number } | null;
+  }
+  const frame = (): Frame => ({ cost: 0, product: 1, alternatives: 0, last: null });
+  const stack: Frame[] = [frame()];
+  const top = () => stack[stack.length - 1] as Frame;
+  const push = (cost: number, product: number) => {
+    const f = top();
+    f.cost += cost;
+    f.product = Math.max(f.product, product);
+    f.last = { cost, product };
+  };
+  const classCost = (body: string) => (/\\[pP]\{|[\u0080-\uffff]|\\u/.test(body) ? L.regexUnicodeClassCost : 1);
+  for (let i = 0; i < source.length; ) {
+    const ch = source[i] as string;
+    if (ch === "\\") {
+      const m = /^\\[pP]\{[^}]*\}|^\\u\{[0-9a-fA-F]+\}|^\\u[0-9a-fA-F]{4}|^\\x[0-9a-fA-F]{2}|^\\c[a-zA-Z]|^\\[\s\S]/.exec(
+        source.slice(i),
+      );
+      const esc = m?.[0] ?? "\\";
+      push(/^\\[pP]/.test(esc) ? L.regexUnicodeClassCost : 1, 1);
+      i += esc.length;
+    } else if (ch === "[") {
+      let j = i + 1;
+      if (source[j] === "^") j++;
+      while (j < source.length && source[j] !== "]") j += source[j] === "\\" ? 2 : 1;
+      push(classCost(source.slice(i + 1, j)), 1);
+      i = j + 1;
+    } else if (ch === "(") {
+      if (stack.length > L.maxRegexNesting) return `regex too complex: groups nested more than ${L.maxRegexNesting} deep`;
+      stack.push(frame());
+      const head = /^\((\?<[^>]*>|\?[a-zA-Z-]*:)?/.exec(source.slice(i));
+      i += head?.[0].length ?? 1;
+    } else if (ch === ")") {
+      const f = stack.pop() as Frame;
+      push(f.cost + f.alternatives, f.product);
+      i++;
+    } else if (ch === "|") {
+      const f = top();
+      f.alternatives += f.cost;
+      f.cost = 0;
+      f.last = null;
+      i++;
+    } else if (ch === "*" || ch === "+" || ch === "?" || ch === "{") {
+      const f = top();
+      let count = 1;
+      let copies = 1;
+      let len = 1;
+      if (ch === "{") {
+        const q = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i));
+        len = q?.[0].length ?? 1;
+        // x{n,m} compiles to n copies of x and m - n optional ones (each an alternation too),
+        // x{n,} to n copies and a loop.
+        const n = Number(q?.[1] ?? 1);
+        const m = q?.[2] === undefined ? n : q[3] === "" ? n : Number(q[3]);
+        count = Math.max(1, m);
+        copies = Math.max(1, n + 2 * (m - n));
+      }
+      if (source[i + len] === "?") len++; // lazy
+      i += len;
+      const last = f.last;
+      if (!last || count === 1) continue;
+      const product = last.product * count;
+      if (product > L.maxRegexRepeatProduct) {
+        return `regex too complex: repetition counts multiply to more than ${L.maxRegexRepeatProduct}`;
+      }
+      f.cost += last.cost * (copies - 1);
+      f.product = Math.max(f.product, product);
+      f.last = { cost: last.cost * copies, product };
+    } else {
+      // A literal, `.`, `^` or `$`.
+      push(ch === "^" || ch === "$" ? 0 : 1, 1);
+      i += ch.length;
+    }
+    const cost = stack.reduce((s, f) => s + f.cost + f.alternatives, 0);
+    if (cost > L.maxRegexCost) {
+      return `regex too complex: repeated parts add up to more than ${L.maxRegexCost} character matches (an optional one such as in .{0,10} counts 2, a Unicode class such as \\p{L} ${L.regexUnicodeClassCost})`;
+    }
+  }
   return null;
 }
 
@@ -139,7 +244,7 @@ export const FilterSchema = z
   .object({
     dimension: DimensionSchema,
     op: z.enum(FILTER_OPS),
-    values: z.array(z.string().max(QUERY_LIMITS.maxValueLength)).min(1).max(QUERY_LIMITS.maxValuesPerFilter),
+    values: z.array(text().max(QUERY_LIMITS.maxValueLength)).min(1).max(QUERY_LIMITS.maxValuesPerFilter),
   })
   .superRefine((f, ctx) => {
     if (f.op !== "matches") return;
@@ -159,7 +264,7 @@ export const OrderSchema = z.object({
 export const QuerySpecSchema = z
   .object({
     kind: z.enum(QUERY_KINDS).default("aggregate"),
-    property: z.string().min(1).max(64),
+    property: text().min(1).max(64),
     date_range: DateRangeSchema.default({ preset: "last_7_days" }),
     metrics: z.array(z.enum(METRICS)).min(1).max(METRICS.length).default(["visitors"]),
     dimensions: z.array(DimensionSchema).max(1).default([]),
@@ -170,7 +275,7 @@ export const QuerySpecSchema = z
     limit: z.number().int().min(1).max(QUERY_LIMITS.maxLimit).default(100),
     offset: z.number().int().min(0).max(QUERY_LIMITS.maxOffset).default(0),
     /** The custom event name that counts as a conversion. */
-    goal: z.string().min(1).max(QUERY_LIMITS.maxGoalLength).optional(),
+    goal: text().min(1).max(QUERY_LIMITS.maxGoalLength).optional(),
   })
   .superRefine((q, ctx) => {
     const issue = (message: string, path: string) => ctx.addIssue({ code: "custom", message, path: [path] });

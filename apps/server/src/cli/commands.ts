@@ -1,11 +1,11 @@
-// The CLI's commands: each parses its own flags strictly and runs against an opened Runtime.
+// The CLI's commands: each parses its own flags strictly and runs against the opened Services.
 import { parseArgs } from "node:util";
 import { isValidTimezone } from "@lookout/schema";
 import { checkPassword, createUserWithAccount, ProvisionError } from "../accounts/provision.js";
 import { generatePassword, hashPassword } from "../auth/passwords.js";
 import type { Config } from "../config/config.js";
 import { generateHistory } from "../demo/demo-site.js";
-import type { Runtime } from "../runtime.js";
+import type { Services } from "../services.js";
 import { runLiveTraffic } from "./live-traffic.js";
 
 export class UsageError extends Error {}
@@ -17,7 +17,7 @@ export interface Command {
   usage: string;
   summary: string;
   parse(argv: string[]): Flags;
-  run(rt: Runtime, flags: Flags, print: Print): Promise<void>;
+  run(rt: Services, flags: Flags, print: Print): Promise<void>;
   /** Commands that talk to a running server instead of the stores (the data dir stays free). */
   withoutStore?(flags: Flags, config: Config, print: Print): Promise<void> | null;
 }

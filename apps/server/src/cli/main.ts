@@ -4,7 +4,7 @@
 import { ProvisionError } from "../accounts/provision.js";
 import { ConfigError, loadConfig } from "../config/config.js";
 import { DataDirBusyError } from "../config/data-dir-lock.js";
-import { openRuntime } from "../runtime.js";
+import { createServices } from "../services.js";
 import { COMMANDS, type Command, UsageError } from "./commands.js";
 
 function usage(): string {
@@ -30,11 +30,11 @@ async function run(argv: string[]): Promise<number> {
     await remote;
     return 0;
   }
-  const runtime = await openRuntime(config, (line) => process.stdout.write(`${line}\n`));
+  const services = await createServices(config, { print: (line) => process.stdout.write(`${line}\n`) });
   try {
-    await command.run(runtime, args, (line) => process.stdout.write(`${line}\n`));
+    await command.run(services, args, (line) => process.stdout.write(`${line}\n`));
   } finally {
-    await runtime.close();
+    await services.close();
   }
   return 0;
 }

@@ -1,5 +1,6 @@
 // A small demo website that carries the tracker, so a newcomer can open it and watch themselves
 // arrive in Live View. /demo serves the owner's demo property; /demo/<unique_id> any property.
+import { PROPERTY_ID_RE } from "@lookout/schema";
 import type { FastifyInstance } from "fastify";
 import type { AppDeps } from "../app-deps.js";
 
@@ -43,8 +44,9 @@ export function registerDemoRoutes(app: FastifyInstance, { meta }: AppDeps): voi
   app.get("/demo/demo.css", async (_req, reply) => reply.type("text/css").send(CSS));
   app.get("/demo/demo.js", async (_req, reply) => reply.type("application/javascript").send(JS));
   app.get<{ Params: { slug?: string }; Querystring: { property?: string } }>("/demo/site/:slug?", async (req, reply) => {
-    const q = typeof req.query.property === "string" ? req.query.property.slice(0, 64) : undefined;
-    const property = await demoProperty(q);
+    const q = typeof req.query.property === "string" ? req.query.property : undefined;
+    // An id of any other shape names no property: not found, without asking the store.
+    const property = q !== undefined && !PROPERTY_ID_RE.test(q) ? undefined : await demoProperty(q);
     if (!property) {
       return reply
         .code(404)

@@ -97,6 +97,17 @@ describe("bad input table", () => {
     expect(r.headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
   });
 
+  it("lets pages open sockets to the app's own origin only (connect-src)", async () => {
+    const r = await t.app.inject({ url: "/login", headers: { host: "stats.example.com:8443" } });
+    const connect = String(r.headers["content-security-policy"])
+      .split("; ")
+      .find((d) => d.startsWith("connect-src"));
+    expect(connect).toBe("connect-src 'self' ws://stats.example.com:8443 wss://stats.example.com:8443");
+    const forged = await t.app.inject({ url: "/login", headers: { host: "a b;script-src *" } });
+    expect(String(forged.headers["content-security-policy"])).toContain("connect-src 'self'; ");
+    expect(String(forged.headers["content-security-policy"])).not.toContain("script-src *");
+  });
+
   it("survives 2 000 generated hostile bodies and still signs in", async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -41,6 +41,12 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; message: str
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: "bad_request", message: "Invalid content length." },
 };
 
+/** PostgreSQL's (and PGlite's) class 22, "data exception": a value the database cannot take. */
+function isDataException(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === "string" && /^22[0-9A-Z]{3}$/.test(code) && "severity" in (err as object);
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | Error, req, reply) => {
     if (err instanceof HttpError) {
@@ -63,6 +69,12 @@ export function installErrorHandling(app: FastifyInstance): void {
       // JSON.parse errors surface as SyntaxError with statusCode 400.
       const message = err instanceof SyntaxError ? "The request body is not valid JSON." : "Bad request.";
       return reply.code(fe.statusCode).send({ message, code: err instanceof SyntaxError ? "invalid_json" : "bad_request" });
+    }
+    if (isDataException(err)) {
+      // The schemas refuse what the stores cannot hold; this is the second line, for a field
+      // that slipped through. Never the database's text: it can quote SQL.
+      req.log.warn({ err }, "a value the store refused reached a query");
+      return reply.code(400).send({ message: "The request holds a value that cannot be stored.", code: "invalid_value" });
     }
     req.log.error({ err }, "unhandled error");
     return reply.code(500).send({ message: "Something went wrong on our side.", code: "internal_error" });

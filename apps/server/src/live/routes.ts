@@ -9,6 +9,9 @@ export async function registerLiveRoutes(app: FastifyInstance, deps: AppDeps): P
   const sockets = new LiveSockets(deps.meta, deps.presence, app.log, deps.config.publicUrl);
   app.addHook("onClose", async () => sockets.close());
   app.get("/api", { websocket: true }, (socket, req) => {
-    void sockets.handle(socket, req);
+    sockets.handle(socket, req).catch((err) => {
+      app.log.error({ err }, "live socket: the upgrade failed; closing the socket");
+      socket.close(1011, "internal error");
+    });
   });
 }

@@ -1,8 +1,10 @@
 // The live socket protocol with a real `ws` client against a listening server.
 import type { AddressInfo } from "node:net";
 import type { ServerSocketMessage } from "@lookout/schema";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { hostileSocketMessage } from "../http/hostile-values.js";
 import { createTestApp, type TestApp } from "../test-support.js";
 import type { Sighting } from "./presence.js";
 
@@ -159,6 +161,42 @@ describe("live socket", () => {
     expect((await c.next((m) => m.type === "initial_customers")).type).toBe("initial_customers");
     expect(c.ws.readyState).toBe(WebSocket.OPEN);
     c.ws.close();
+  });
+
+  it("survives hostile messages: generated ones are ignored, the socket stays open and the server answers", async () => {
+    const c = await connect(bearer());
+    // The message that once ended the process: a customerId the metadata store cannot hold.
+    c.send({ type: "agentInfo", data: { customerId: "\u0000" } });
+    await fc.assert(
+      fc.asyncProperty(hostileSocketMessage, async (m) => {
+        c.send(m);
+      }),
+      { numRuns: 200 },
+    );
+    c.send({ type: "agentInfo", data: { customerId: alice.accountId } });
+    expect((await c.next((m) => m.type === "initial_customers")).type).toBe("initial_customers");
+    expect(c.ws.readyState).toBe(WebSocket.OPEN);
+    expect((await t.app.inject({ url: "/healthz" })).statusCode).toBe(200);
+    c.ws.close();
+  });
+
+  it("closes only the socket whose message failed, and keeps serving the others", async () => {
+    const other = await connect(bearer());
+    const c = await connect(bearer());
+    const accounts = t.meta.accounts;
+    const roleOf = accounts.roleOf.bind(accounts);
+    accounts.roleOf = async () => {
+      throw new Error("store failure injected by the test");
+    };
+    try {
+      c.send({ type: "agentInfo", data: { customerId: alice.accountId } });
+      expect((await c.closed).code).toBe(1011);
+    } finally {
+      accounts.roleOf = roleOf;
+    }
+    other.send({ type: "agentInfo", data: { customerId: alice.accountId } });
+    expect((await other.next((m) => m.type === "initial_customers")).type).toBe("initial_customers");
+    other.ws.close();
   });
 
   it("accepts the session cookie from the app's own origin and refuses a foreign origin", async () => {

@@ -7,6 +7,7 @@ import type { MetaStore } from "@lookout/storage";
 import type { FastifyBaseLogger, FastifyRequest } from "fastify";
 import type { WebSocket } from "ws";
 import { type Actor, identify, resolveCredential } from "../http/authenticate.js";
+import { isSameOrigin } from "../http/origin.js";
 import { allows, roleFor } from "../http/policy.js";
 import type { Presence, PresenceChange } from "./presence.js";
 
@@ -41,7 +42,9 @@ export class LiveSockets {
     private readonly publicUrl: string | undefined,
   ) {
     this.#unlisten = presence.onChange((propertyId, change) => this.#broadcast(propertyId, change));
-    this.#timer = setInterval(() => void this.recheck(), RECHECK_MS);
+    this.#timer = setInterval(() => {
+      this.recheck().catch((err) => this.log.error({ err }, "live socket recheck failed"));
+    }, RECHECK_MS);
     this.#timer.unref();
   }
 
@@ -51,14 +54,7 @@ export class LiveSockets {
 
   /** Cookie-authenticated upgrades must come from the app's own origin (cross-site hijacking). */
   #originAllowed(req: FastifyRequest): boolean {
-    const origin = req.headers.origin;
-    if (!origin) return true;
-    try {
-      const expected = this.publicUrl ? new URL(this.publicUrl).host : req.host;
-      return new URL(origin).host === expected;
-    } catch {
-      return false;
-    }
+    return isSameOrigin(req, this.publicUrl);
   }
 
   async handle(socket: WebSocket, req: FastifyRequest): Promise<void> {
@@ -75,10 +71,24 @@ export class LiveSockets {
     const client: Client = { socket, actor, accountId: null, properties: new Set() };
     this.#clients.add(client);
     socket.off("message", onEarly);
-    socket.on("message", (data) => void this.#onMessage(client, String(data)));
+    socket.on("message", (data) => void this.#guarded(client, String(data)));
     socket.on("close", () => this.#drop(client));
     socket.on("error", (err) => this.log.debug({ err }, "live socket error"));
-    for (const m of early) await this.#onMessage(client, m);
+    for (const m of early) await this.#guarded(client, m);
+  }
+
+  /**
+   * Handles one message; whatever it throws closes this socket alone (1011) and is logged. An
+   * error that escaped a socket callback used to end the whole process.
+   */
+  async #guarded(client: Client, raw: string): Promise<void> {
+    try {
+      await this.#onMessage(client, raw);
+    } catch (err) {
+      this.log.error({ err, userId: client.actor.userId }, "live socket: a message failed; closing the socket");
+      this.#drop(client);
+      client.socket.close(1011, "internal error");
+    }
   }
 
   async #onMessage(client: Client, raw: string): Promise<void> {
@@ -172,7 +182,15 @@ export class LiveSockets {
         ? { type: "add_customer", data: change.visitor }
         : { type: "remove_customer", customerId: change.clientid };
     const text = JSON.stringify(msg);
-    for (const c of clients) if (c.socket.readyState === c.socket.OPEN) c.socket.send(text);
+    // Runs inside the presence's callbacks (the bus, the sweep timer): one socket's failure must
+    // neither reach them nor stop the others' messages.
+    for (const c of clients) {
+      try {
+        if (c.socket.readyState === c.socket.OPEN) c.socket.send(text);
+      } catch (err) {
+        this.log.warn({ err }, "live socket: a send failed");
+      }
+    }
   }
 
   #send(client: Client, msg: ServerSocketMessage): void {

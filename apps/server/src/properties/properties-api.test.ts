@@ -47,9 +47,13 @@ describe.each<Backend>(["pglite", "postgres"])("get-properties on %s", (backend)
     const r = await call({ authorization: `Bearer ${aliceToken}` }, `accountId=${bob.accountId}`);
     expect(r.statusCode).toBe(403);
     expect(r.json().message).toBeTypeOf("string");
-    const unknown = await call({ authorization: `Bearer ${aliceToken}` }, "accountId=does-not-exist");
+    const unknown = await call({ authorization: `Bearer ${aliceToken}` }, "accountId=00000000-0000-4000-8000-000000000000");
     expect(unknown.statusCode).toBe(403);
     expect(unknown.json()).toEqual(r.json());
+    // An id of another shape is no account at all: a 400 naming the field, before any query.
+    const malformed = await call({ authorization: `Bearer ${aliceToken}` }, "accountId=does-not-exist");
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toMatchObject({ code: "invalid_request", message: expect.stringContaining("accountId") });
   });
 
   it("answers 401 {message} without a token, with a bad one, and with an expired one", async () => {

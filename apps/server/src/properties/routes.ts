@@ -1,7 +1,8 @@
 // The properties call of SPEC.md §7: the account's properties for a signed-in member.
-import { GetPropertiesBodySchema, type Property } from "@lookout/schema";
+import { GetPropertiesBodySchema, type Property, PropertyIdSchema } from "@lookout/schema";
 import type { PropertyRow } from "@lookout/storage";
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import type { AppDeps } from "../app-deps.js";
 import { authenticate } from "../http/authenticate.js";
 import { authorizeAccount, authorizeProperty } from "../http/policy.js";
@@ -18,6 +19,8 @@ export function toProperty(p: PropertyRow): Property & { is_demo: boolean } {
   };
 }
 
+const DeletePropertyParamsSchema = z.object({ id: PropertyIdSchema });
+
 export function registerPropertyRoutes(app: FastifyInstance, { meta, events, collector }: AppDeps): void {
   app.post("/static-api/get-properties", async (req) => {
     const actor = await authenticate(meta, req);
@@ -28,9 +31,10 @@ export function registerPropertyRoutes(app: FastifyInstance, { meta, events, col
   });
 
   // Deletes a property with all its events and visitor profiles (the demo site, say). Admins only.
-  app.delete<{ Params: { id: string } }>("/api/v1/properties/:id", async (req, reply) => {
+  app.delete("/api/v1/properties/:id", async (req, reply) => {
     const actor = await authenticate(meta, req);
-    const property = await authorizeProperty(meta, actor, req.params.id.slice(0, 64), "admin");
+    const { id } = DeletePropertyParamsSchema.parse(req.params);
+    const property = await authorizeProperty(meta, actor, id, "admin");
     await meta.properties.delete(property.unique_id);
     collector.invalidate(property.unique_id);
     await events.deleteProperty(property.unique_id);

@@ -5,12 +5,14 @@ import {
   COMPARISONS,
   DATE_PRESETS,
   type Filter,
-  type FilterOp,
+  FilterGrammarError,
   INTERVALS,
   isCalendarDate,
   isPropDimension,
   METRICS,
   type Metric,
+  PROPERTY_ID_RE,
+  parseFilters as parseFilterText,
   QUERY_LIMITS,
   type QueryKind,
   type QuerySpec,
@@ -22,66 +24,18 @@ import { HttpError } from "../http/errors.js";
 export const paramError = (param: string, message: string) =>
   new HttpError(400, "invalid_parameter", `${param}: ${message}`, { param });
 
-/** Filter operators of the `filters` parameter, longest first so `!=` is not read as `=`. */
-const OPERATORS: [string, FilterOp][] = [
-  ["==", "is"],
-  ["!=", "is_not"],
-  ["!~", "not_contains"],
-  ["=~", "matches"],
-  ["~", "contains"],
-];
-const OP_CHARS = /[=!~]/;
-
-/**
- * Splits on `sep` outside backslash escapes. `keepEscapes` leaves them in the parts for a second,
- * inner split; otherwise `\;`, `\|` and `\\` are unescaped.
- */
-function splitEscaped(s: string, sep: string, keepEscapes = false): string[] {
-  const out: string[] = [];
-  let cur = "";
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i] as string;
-    if (c === "\\" && i + 1 < s.length) {
-      cur += keepEscapes ? c + s[++i] : s[++i];
-      continue;
-    }
-    if (c === sep) {
-      out.push(cur);
-      cur = "";
-      continue;
-    }
-    cur += c;
-  }
-  out.push(cur);
-  return out;
-}
-
-/** `page==/pricing;country!=US|DE;page~blog` -> filters. */
+/** `page==/pricing;country!=US|DE;page~blog` -> filters; the grammar is @lookout/schema's, shared with the web app. */
 export function parseFilters(raw: string): Filter[] {
-  if (raw.trim() === "") return [];
-  const parts = splitEscaped(raw, ";", true).filter((p) => p.trim() !== "");
-  if (parts.length > QUERY_LIMITS.maxFilters) throw paramError("filters", `at most ${QUERY_LIMITS.maxFilters} filters`);
-  return parts.map((part) => {
-    const at = part.search(OP_CHARS);
-    if (at <= 0) throw paramError("filters", `expected dimension, operator and value in "${part.slice(0, 80)}"`);
-    const dimension = part.slice(0, at).trim();
-    const rest = part.slice(at);
-    const op = OPERATORS.find(([sym]) => rest.startsWith(sym));
-    if (!op) throw paramError("filters", `unknown operator in "${part.slice(0, 80)}"; use ==, !=, ~, !~ or =~`);
-    if (!(BASE_DIMENSIONS as readonly string[]).includes(dimension) && !isPropDimension(dimension)) {
-      throw paramError("filters", `unknown dimension "${dimension.slice(0, 80)}"`);
-    }
-    const values = splitEscaped(rest.slice(op[0].length), "|");
-    return { dimension, op: op[1], values } as Filter;
-  });
+  try {
+    return parseFilterText(raw);
+  } catch (err) {
+    if (err instanceof FilterGrammarError) throw paramError("filters", err.message);
+    throw err;
+  }
 }
 
 /** The inverse of parseFilters (the web app builds the same strings). */
-export function formatFilters(filters: readonly Filter[]): string {
-  const esc = (v: string) => v.replace(/[\\;|]/g, (c) => `\\${c}`);
-  const sym = Object.fromEntries(OPERATORS.map(([s, op]) => [op, s])) as Record<FilterOp, string>;
-  return filters.map((f) => `${f.dimension}${sym[f.op]}${f.values.map(esc).join("|")}`).join(";");
-}
+export { formatFilters } from "@lookout/schema";
 
 type Query = Record<string, unknown>;
 
@@ -110,7 +64,7 @@ function int(q: Query, name: string, min: number, max: number): number | undefin
 export function propertyId(q: Query): string {
   const id = one(q, "property_id");
   if (!id) throw paramError("property_id", "is required");
-  if (id.length > 64) throw paramError("property_id", "is too long");
+  if (!PROPERTY_ID_RE.test(id)) throw paramError("property_id", "is not a property id");
   return id;
 }
 

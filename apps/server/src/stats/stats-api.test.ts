@@ -142,6 +142,27 @@ describe("Stats API", () => {
     expect(bad.body.message).toContain("dimension");
     const tooFine = await get(`timeseries?property_id=${site}&period=last_90_days&interval=minute`);
     expect(tooFine.status).toBe(400);
+    expect(tooFine.body.details).toEqual({ param: "interval" });
+    // Every 400 names the parameter to change (README "Stats API").
+    const calls: [string, string][] = [
+      [`aggregate?property_id=${encodeURIComponent("a\u0000b")}`, "property_id"],
+      ["aggregate", "property_id"],
+      [`aggregate?property_id=${site}&period=someday`, "period"],
+      [`aggregate?property_id=${site}&period=custom&date=2024-02-30,2024-03-01`, "date"],
+      [`aggregate?property_id=${site}&metrics=visitors,nope`, "metrics"],
+      [`aggregate?property_id=${site}&filters=page=~(a`, "filters"],
+      [`aggregate?property_id=${site}&filters=page=~${encodeURIComponent("((.{0,10}){10}){10}Q")}`, "filters"],
+      [`aggregate?property_id=${site}&filters=page==${encodeURIComponent("a\u0000")}`, "filters"],
+      [`aggregate?property_id=${site}&metrics=conversions`, "goal"],
+      [`aggregate?property_id=${site}&compare=yesterday`, "compare"],
+      [`breakdown?property_id=${site}&dimension=page&limit=0`, "limit"],
+      [`breakdown?property_id=${site}&dimension=page&order=bounce_rate`, "order"],
+      [`timeseries?property_id=${site}&interval=decade`, "interval"],
+    ];
+    for (const [call, param] of calls) {
+      const r = await get(call);
+      expect([r.status, r.body.details], call).toEqual([400, { param }]);
+    }
     const anon = await t.app.inject({ method: "GET", url: `/api/v1/stats/aggregate?property_id=${site}` });
     expect(anon.statusCode).toBe(401);
     for (const path of ["aggregate", "timeseries", "breakdown", "realtime/visitors"]) {

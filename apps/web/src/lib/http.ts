@@ -1,6 +1,8 @@
 // The one HTTP client of the web app (SPEC.md §7): sends the stored bearer token, echoes the
-// XSRF-TOKEN cookie as the X-XSRF-TOKEN header, never times out, and treats 200–299 as success.
-// Failures surface as HttpError carrying the server's `message` when it sent one.
+// XSRF-TOKEN cookie as the X-XSRF-TOKEN header, never times out (a caller may abort through its
+// AbortSignal: TanStack Query does when an answer is no longer wanted), and treats 200–299 as
+// success. Every method, JSON or form bodies. Failures surface as HttpError carrying the server's
+// `message` when it sent one.
 import { readCookie } from "./cookies";
 import { StorageKey } from "./storage-keys";
 
@@ -19,25 +21,30 @@ export class HttpError extends Error {
   }
 }
 
-type Body = { json: unknown } | { form: Record<string, string> };
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** At most one body: JSON, or form-encoded (the properties call of SPEC.md §7). */
+type Body = { json: unknown; form?: never } | { form: Record<string, string>; json?: never } | { json?: never; form?: never };
+export type RequestOptions = Body & { signal?: AbortSignal | undefined };
 
 function isSuccess(status: number): boolean {
   return status >= 200 && status <= 299;
 }
 
-function headersFor(body: Body | undefined, token: string | null): Headers {
+function headersFor(body: Body, token: string | null): Headers {
   const headers = new Headers({ accept: "application/json" });
-  if (body && "json" in body) headers.set("content-type", "application/json");
-  if (body && "form" in body) headers.set("content-type", "application/x-www-form-urlencoded");
+  if (body.json !== undefined) headers.set("content-type", "application/json");
+  else if (body.form !== undefined) headers.set("content-type", "application/x-www-form-urlencoded");
   if (token) headers.set("authorization", `Bearer ${token}`);
   const xsrf = readCookie(document.cookie, XSRF_COOKIE);
   if (xsrf) headers.set(XSRF_HEADER, xsrf);
   return headers;
 }
 
-function encode(body: Body | undefined): string | undefined {
-  if (!body) return undefined;
-  return "json" in body ? JSON.stringify(body.json) : new URLSearchParams(body.form).toString();
+function encode(body: Body): string | undefined {
+  if (body.json !== undefined) return JSON.stringify(body.json);
+  if (body.form !== undefined) return new URLSearchParams(body.form).toString();
+  return undefined;
 }
 
 async function errorFrom(res: Response): Promise<HttpError> {
@@ -56,14 +63,18 @@ async function errorFrom(res: Response): Promise<HttpError> {
   return new HttpError(res.status, message, code);
 }
 
-/** Sends a request; resolves to the parsed JSON body (undefined for an empty body). */
-export async function request(method: "GET" | "POST", url: string, body?: Body): Promise<unknown> {
+/**
+ * Sends a request; resolves to the parsed JSON body (undefined for an empty body). An aborted
+ * signal rejects with the fetch's AbortError, which callers (and TanStack Query) ignore.
+ */
+export async function request(method: HttpMethod, url: string, options: RequestOptions = {}): Promise<unknown> {
   const token = localStorage.getItem(StorageKey.token);
   const res = await fetch(url, {
     method,
-    headers: headersFor(body, token),
-    body: encode(body),
+    headers: headersFor(options, token),
+    body: encode(options),
     credentials: "same-origin",
+    signal: options.signal ?? null,
   });
   if (!isSuccess(res.status)) throw await errorFrom(res);
   const text = await res.text();
@@ -73,4 +84,9 @@ export async function request(method: "GET" | "POST", url: string, body?: Body):
 /** The message to show for a failed call: the server's own words first, else the caller's fallback. */
 export function messageOf(err: unknown, fallback: string): string {
   return err instanceof HttpError && err.serverMessage ? err.serverMessage : fallback;
+}
+
+/** A 401: the session is over (the one global handler signs out, see lib/query-client). */
+export function isUnauthorized(err: unknown): boolean {
+  return err instanceof HttpError && err.status === 401;
 }

@@ -1,13 +1,12 @@
-// The property list and the current property (SPEC.md §3, §4): loaded from get-properties,
-// restored from localStorage, kept in step across tabs by the `storage` event. A 401 while
-// loading signs the user out and sends them to /login; other failures are only logged (§8).
+// The property list and the current property (SPEC.md §3, §4): the list comes from the
+// get-properties query (features/properties), the selection is restored from localStorage and
+// kept in step across tabs by the `storage` event. A 401 while loading signs the user out and
+// sends them to /login (the query client's one handler); other failures are only logged (§8).
 import type { CurrentProperty, Property } from "@lookout/schema";
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
-import { useNavigate } from "react-router-dom";
 import { useSession } from "../features/auth/session";
-import { HttpError } from "../lib/http";
+import { usePropertyList } from "../features/properties/queries";
 import { StorageKey } from "../lib/storage-keys";
-import { getProperties } from "./properties-api";
 import { parseStoredProperty, pickProperty, serializeProperty } from "./property-selection";
 
 type LoadStatus = "loading" | "ready" | "failed";
@@ -24,47 +23,23 @@ interface PropertyApi {
 const PropertyContext = createContext<PropertyApi | null>(null);
 
 const readStored = () => parseStoredProperty(localStorage.getItem(StorageKey.currentProperty));
+const NO_PROPERTIES: Property[] = [];
 
 export function PropertyProvider({ children }: { children: ReactNode }) {
-  const { session, signOut } = useSession();
-  const navigate = useNavigate();
-  const [properties, setProperties] = useState<Property[]>([]);
-  const [status, setStatus] = useState<LoadStatus>("loading");
+  const { session } = useSession();
   const [current, setCurrent] = useState(readStored);
-  const [attempt, setAttempt] = useState(0);
   const token = session?.token;
-  const accountId = session?.accountId;
+  const accountId = session?.accountId || null;
+  const missing = !token ? "Authentication token is missing." : !accountId ? "Account id is missing." : null;
+  const list = usePropertyList(missing ? null : accountId);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the reload trigger.
   useEffect(() => {
-    if (!token || !accountId) {
-      console.error(token ? "Account id is missing." : "Authentication token is missing.");
-      setStatus("failed");
-      return;
-    }
-    let live = true;
-    setStatus("loading");
-    getProperties(accountId).then(
-      (list) => {
-        if (!live) return;
-        setProperties(list);
-        setStatus("ready");
-      },
-      (err: unknown) => {
-        if (!live) return;
-        if (err instanceof HttpError && err.status === 401) {
-          signOut();
-          navigate("/login", { replace: true });
-          return;
-        }
-        console.error("Could not load the properties", err);
-        setStatus("failed");
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [token, accountId, attempt, signOut, navigate]);
+    if (missing) console.error(missing);
+  }, [missing]);
+
+  const properties = list.data ?? NO_PROPERTIES;
+  // Every load reads as loading, a reload after a failure too (the picker shows its spinner).
+  const status: LoadStatus = missing ? "failed" : list.isFetching ? "loading" : list.isSuccess ? "ready" : "failed";
 
   useEffect(() => {
     const onStorage = (e: StorageEvent) => {
@@ -88,7 +63,8 @@ export function PropertyProvider({ children }: { children: ReactNode }) {
     setCurrent(null);
   }, []);
 
-  const reload = useCallback(() => setAttempt((n) => n + 1), []);
+  const { refetch } = list;
+  const reload = useCallback(() => void refetch(), [refetch]);
 
   const value = useMemo(
     () => ({ properties, status, current, select, clear, reload }),

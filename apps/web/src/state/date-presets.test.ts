@@ -63,20 +63,31 @@ describe("every preset", () => {
 });
 
 describe("chart interval", () => {
-  it("uses hours for a day, days up to three months, weeks up to a year, months beyond", () => {
+  // The Stats API's rule (@lookout/schema chartIntervals): the dashboard starts where an API call
+  // without `interval` would.
+  it("uses hours up to two days, days up to three months, weeks up to a year, months beyond", () => {
     expect(chooseInterval(rangeFor("today", now))).toBe("hour");
     expect(chooseInterval(rangeFor("yesterday", now))).toBe("hour");
     expect(chooseInterval(rangeFor("last_7_days", now))).toBe("day");
     expect(chooseInterval(rangeFor("last_30_days", now))).toBe("day");
     expect(chooseInterval(rangeFor("last_90_days", now))).toBe("day");
     expect(chooseInterval(rangeFor("last_month", now))).toBe("day");
-    expect(chooseInterval(rangeFor("last_12_months", now))).toBe("week");
-    expect(chooseInterval(rangeFor("year_to_date", now))).toBe("week");
     expect(chooseInterval(rangeFor("all_time", now))).toBe("month");
     const oneDay = customRange("2025-03-01", "2025-03-01");
+    const twoDays = customRange("2025-03-01", "2025-03-02");
+    const halfYear = customRange("2025-01-01", "2025-06-30");
     const twoYears = customRange("2023-01-01", "2024-12-31");
     expect(oneDay && chooseInterval(oneDay)).toBe("hour");
+    expect(twoDays && chooseInterval(twoDays)).toBe("hour");
+    expect(halfYear && chooseInterval(halfYear)).toBe("week");
     expect(twoYears && chooseInterval(twoYears)).toBe("month");
+  });
+
+  it("charts year to date and the last 12 months by month, as the API does", () => {
+    expect(chooseInterval(rangeFor("year_to_date", now))).toBe("month");
+    expect(chooseInterval(rangeFor("last_12_months", now))).toBe("month");
+    expect(intervalsFor(rangeFor("year_to_date", now)).options).toEqual(["day", "week", "month"]);
+    expect(chooseInterval(rangeFor("year_to_date", now), "week")).toBe("week");
   });
 
   it("keeps an asked interval only where it suits the range", () => {

@@ -1,7 +1,14 @@
 // Date-range presets (SPEC.md §3, §9; DESIGN.md §4). The default, last_7_days, is the past seven
 // days up to now. Ranges here use the browser's clock for what the picker shows; the Stats API
 // re-reads the preset (or a custom range's two dates) in the property's time zone.
-import { DATE_PRESETS, type DatePreset, type Interval } from "@lookout/schema";
+import {
+  type ChartIntervals,
+  chartIntervals,
+  chooseChartInterval,
+  DATE_PRESETS,
+  type DatePreset,
+  type Interval,
+} from "@lookout/schema";
 
 const LABELS: Record<DatePreset, string> = {
   today: "Today",
@@ -125,22 +132,15 @@ export function rangeDays(range: DateRange): number {
 }
 
 /**
- * The chart intervals that make sense for a range, and the one chosen by default: hours for a
- * single day, days up to about three months, weeks up to a year, months beyond.
+ * The chart intervals that make sense for a range, and the one chosen by default: the Stats API's
+ * own rule (@lookout/schema's chartIntervals), so the dashboard starts where an API call without
+ * `interval` would.
  */
-export function intervalsFor(range: DateRange): { options: Interval[]; default: Interval } {
-  const days = rangeDays(range);
-  if (range.preset === "today" || range.preset === "yesterday" || days <= 1)
-    return { options: ["minute", "hour"], default: "hour" };
-  if (days <= 7) return { options: ["hour", "day"], default: "day" };
-  if (days <= 31) return { options: ["day", "week"], default: "day" };
-  if (days <= 92) return { options: ["day", "week", "month"], default: "day" };
-  if (days <= 366) return { options: ["day", "week", "month"], default: "week" };
-  return { options: ["day", "week", "month"], default: "month" };
+export function intervalsFor(range: DateRange): ChartIntervals {
+  return chartIntervals(range.preset, rangeDays(range));
 }
 
 /** The interval to chart: the asked one when it suits the range, else the range's default. */
 export function chooseInterval(range: DateRange, asked?: Interval | null): Interval {
-  const { options, default: fallback } = intervalsFor(range);
-  return asked && options.includes(asked) ? asked : fallback;
+  return chooseChartInterval(range.preset, rangeDays(range), asked);
 }

@@ -107,7 +107,7 @@ const REGEX_ERROR =
 function translate(err: unknown, spec: QuerySpec): unknown {
   const msg = err instanceof Error ? err.message : String(err);
   if (spec.filters.some((f) => f.op === "matches") && REGEX_ERROR.test(msg))
-    return new QueryError("invalid_regex", "invalid regular expression");
+    return new QueryError("invalid_regex", "invalid regular expression", "filters");
   return err;
 }
 

@@ -1,9 +1,14 @@
 // /login (SPEC.md §2, §4, §8): e-mail and password, "Log In" / "Logging in...", an error banner
-// with the server's message, and /dashboard on success.
+// with the server's message, and /dashboard on success. The app's pattern for forms:
+// react-hook-form holds the fields and the busy state, a shared zod schema (LoginFormSchema, which
+// adds no validation of its own: SPEC.md §5) types them through the zod resolver.
 import { cilEnvelopeClosed, cilLockLocked } from "@coreui/icons";
 import CIcon from "@coreui/icons-react";
 import { CAlert, CForm, CFormInput, CFormLabel, CInputGroup, CInputGroupText } from "@coreui/react";
-import { type FormEvent, useState } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { type LoginForm, LoginFormSchema } from "@lookout/schema";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
 import { Link, useNavigate } from "react-router-dom";
 import { messageOf } from "../../lib/http";
 import { AuthLayout } from "./AuthLayout";
@@ -15,23 +20,25 @@ import { useSession } from "./session";
 export default function LoginPage() {
   const { signIn } = useSession();
   const navigate = useNavigate();
-  const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
-  const [busy, setBusy] = useState(false);
+  const { register, handleSubmit, formState } = useForm<LoginForm>({
+    resolver: zodResolver(LoginFormSchema),
+    defaultValues: { email: "", password: "" },
+  });
   const [error, setError] = useState<string | null>(null);
+  // On success the button stays busy until the dashboard replaces this screen.
+  const [signedIn, setSignedIn] = useState(false);
+  const busy = formState.isSubmitting || signedIn;
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setBusy(true);
+  const submit = handleSubmit(async ({ email, password }) => {
     setError(null);
     try {
       signIn(await logIn(email, password));
+      setSignedIn(true);
       navigate("/dashboard", { replace: true });
     } catch (err) {
       setError(messageOf(err, LOGIN_FAILED));
-      setBusy(false);
     }
-  }
+  });
 
   return (
     <AuthLayout title="Sign in" intro="Welcome back. Sign in to your Lookout account.">
@@ -49,11 +56,9 @@ export default function LoginPage() {
           <CFormInput
             id="login-email"
             type="email"
-            name="email"
             autoComplete="username"
             placeholder="you@example.com"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
+            {...register("email")}
           />
         </CInputGroup>
         <CFormLabel htmlFor="login-password">Password</CFormLabel>
@@ -61,14 +66,7 @@ export default function LoginPage() {
           <CInputGroupText>
             <CIcon icon={cilLockLocked} aria-hidden="true" />
           </CInputGroupText>
-          <CFormInput
-            id="login-password"
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
+          <CFormInput id="login-password" type="password" autoComplete="current-password" {...register("password")} />
         </CInputGroup>
         <div className="d-flex flex-wrap align-items-center justify-content-between gap-2">
           <BusyButton busy={busy} idleText="Log In" busyText="Logging in..." />

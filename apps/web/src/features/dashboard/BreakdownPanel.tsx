@@ -18,15 +18,16 @@ import {
 import { lazy, Suspense, useCallback, useMemo, useState } from "react";
 import { countryName } from "../../lib/countries";
 import { formatCount, formatFull, formatPercent } from "../../lib/format";
-import { type BreakdownRow, getBreakdown } from "../../lib/stats-api";
-import { DetailsModal } from "./DetailsModal";
+import type { BreakdownRow } from "./api";
 import { dimensionLabel } from "./labels";
 import { METRIC_INFO } from "./metrics";
 import { ListSkeleton, PanelError, RowLabel } from "./PanelParts";
 import { conversionRate, type PanelContext, type PanelDef, requestMetrics, rowLink, type TabDef, tabFilters } from "./panels";
-import { useStats } from "./use-stats";
+import { useBreakdown } from "./queries";
 
 const WorldMap = lazy(() => import("../../components/charts/WorldMap"));
+// The full list (and its table code) loads when someone opens it, not with the dashboard.
+const DetailsModal = lazy(() => import("./DetailsModal"));
 
 export const TOP_ROWS = 10;
 
@@ -97,12 +98,16 @@ function Rows({ t, rows, ctx }: { t: TabDef; rows: BreakdownRow[]; ctx: PanelCon
 
 function TabContent({ t, ctx }: { t: TabDef; ctx: PanelContext }) {
   const isMap = t.kind === "map";
-  const metrics = t.kind === "goals" ? requestMetrics(t.detailMetrics) : (["visitors"] as const);
   const q = useMemo(() => ({ ...ctx.query, filters: [...ctx.query.filters, ...tabFilters(t)] }), [ctx.query, t]);
-  const key = JSON.stringify([q, t.dimension, isMap]);
-  const res = useStats(key, () =>
-    getBreakdown(q, t.dimension, { metrics, limit: isMap ? 300 : TOP_ROWS, order: "visitors:desc" }),
+  const options = useMemo(
+    () => ({
+      metrics: t.kind === "goals" ? requestMetrics(t.detailMetrics) : (["visitors"] as const),
+      limit: isMap ? 300 : TOP_ROWS,
+      order: "visitors:desc",
+    }),
+    [t, isMap],
   );
+  const res = useBreakdown(q, t.dimension, options);
 
   const rows = res.data;
   const onFilter = ctx.onFilter;
@@ -118,7 +123,7 @@ function TabContent({ t, ctx }: { t: TabDef; ctx: PanelContext }) {
   }, [isMap, rows]);
   const selectCountry = useCallback((code: string) => onFilter({ dimension: "country", op: "is", values: [code] }), [onFilter]);
 
-  if (res.error) return <PanelError error={res.error} what={t.title.toLowerCase()} onRetry={res.reload} />;
+  if (res.error) return <PanelError error={res.error} what={t.title.toLowerCase()} onRetry={() => void res.refetch()} />;
   if (!rows) return <ListSkeleton />;
   const body =
     rows.length === 0 ? (
@@ -130,7 +135,7 @@ function TabContent({ t, ctx }: { t: TabDef; ctx: PanelContext }) {
     ) : (
       <Rows t={t} rows={rows} ctx={ctx} />
     );
-  const classes = [isMap && rows.length > 0 ? "breakdown-map" : "", res.busy ? "is-reloading" : ""].filter(Boolean);
+  const classes = [isMap && rows.length > 0 ? "breakdown-map" : "", res.isFetching ? "is-reloading" : ""].filter(Boolean);
   return <div className={classes.join(" ") || undefined}>{body}</div>;
 }
 
@@ -197,7 +202,11 @@ export function BreakdownPanel({ panel, ctx }: { panel: PanelDef; ctx: PanelCont
           Details
         </CButton>
       </CCardFooter>
-      {details && <DetailsModal t={detailsTab} ctx={ctx} onClose={() => setDetails(false)} />}
+      {details && (
+        <Suspense fallback={null}>
+          <DetailsModal t={detailsTab} ctx={ctx} onClose={() => setDetails(false)} />
+        </Suspense>
+      )}
     </CCard>
   );
 }

@@ -8,7 +8,6 @@ import { useCallback, useMemo, useRef } from "react";
 import { EmptyState } from "../../components/EmptyState";
 import { propertyLabel } from "../../components/RequireProperty";
 import { HttpError } from "../../lib/http";
-import { type Aggregate, getAggregate } from "../../lib/stats-api";
 import { useProperties } from "../../state/current-property";
 import { BreakdownPanel } from "./BreakdownPanel";
 import { FilterBar } from "./FilterBar";
@@ -18,13 +17,10 @@ import { MainChart } from "./MainChart";
 import { TOP_METRICS } from "./metrics";
 import { ListSkeleton, PanelError } from "./PanelParts";
 import { PANELS, type PanelContext } from "./panels";
+import { useAggregate, useHasEvents } from "./queries";
 import { TopStats } from "./TopStats";
 import { useDashboardState } from "./use-dashboard-state";
-import { useStats } from "./use-stats";
 import "./dashboard.css";
-
-/** Properties seen with data in this tab: they skip the "any data at all?" check. */
-const HAS_EVENTS = new Set<string>();
 
 function NotAvailable() {
   const { clear } = useProperties();
@@ -72,24 +68,20 @@ export function Dashboard({ property }: { property: CurrentProperty }) {
   const id = property.unique_id;
   const state = useDashboardState(id);
   const { query, filters, setFilters } = state;
-  const agg = useStats<Aggregate>(state.ready ? JSON.stringify(query) : null, () => getAggregate(query, TOP_METRICS));
-  const visitors = agg.data?.visitors?.value;
-  if (visitors !== undefined && visitors > 0) HAS_EVENTS.add(id);
-  const known = HAS_EVENTS.has(id);
-  // Zero visitors in the range: is there any data at all? (All time, no filters.)
-  const needsCheck = !known && visitors === 0;
-  const check = useStats<Aggregate>(needsCheck ? `${id}:all` : null, () =>
-    getAggregate({ propertyId: id, period: "all_time", filters: [] }, ["visitors"]),
-  );
-  const everVisitors = check.data?.visitors?.value;
-  if (everVisitors !== undefined && everVisitors > 0) HAS_EVENTS.add(id);
+  const agg = useAggregate(query, TOP_METRICS, state.ready);
+  // After a failure the cache may still hold an older answer: it must not count as this range's.
+  const visitors = agg.error ? undefined : agg.data?.visitors?.value;
+  // Zero visitors in the range: is there any data at all? (All time, no filters; a property seen
+  // with visitors once skips the question, see useHasEvents.)
+  const hasEvents = useHasEvents(id, visitors);
+  const known = hasEvents.known;
 
-  const { reload: reloadAgg } = agg;
-  const { reload: reloadCheck } = check;
+  const { refetch: refetchAgg } = agg;
+  const { refetch: refetchCheck } = hasEvents;
   const recheck = useCallback(() => {
-    reloadAgg();
-    reloadCheck();
-  }, [reloadAgg, reloadCheck]);
+    void refetchAgg();
+    void refetchCheck();
+  }, [refetchAgg, refetchCheck]);
 
   // Stable, so memoised panels and charts do not redraw on every render.
   const latest = useRef({ filters, setFilters });
@@ -101,23 +93,23 @@ export function Dashboard({ property }: { property: CurrentProperty }) {
   );
 
   if (agg.error instanceof HttpError && agg.error.status === 404) return <NotAvailable />;
-  if (!known && needsCheck && everVisitors === 0 && !check.busy) {
+  if (!known && visitors === 0 && hasEvents.data === false && !hasEvents.isFetching) {
     return <InstallSnippet uniqueId={id} site={propertyLabel(property)} onRecheck={recheck} />;
   }
-  const gated = !known && !agg.error && (visitors === undefined || (visitors === 0 && !check.error));
+  const gated = !known && !agg.error && (visitors === undefined || (visitors === 0 && !hasEvents.error));
 
   return (
     <>
       <FilterBar filters={filters} onChange={setFilters} />
       {agg.error ? (
         <div className="mb-3">
-          <PanelError error={agg.error} what="the top stats" onRetry={agg.reload} />
+          <PanelError error={agg.error} what="the top stats" onRetry={() => void agg.refetch()} />
         </div>
       ) : null}
       <TopStats
         propertyId={id}
         data={agg.error ? undefined : agg.data}
-        loading={agg.busy}
+        loading={agg.isFetching}
         compare={query.compare ?? null}
         selected={state.metric}
         onSelect={state.setMetric}

@@ -1,5 +1,8 @@
 // The full list behind a breakdown tab: a search box (a "contains" filter on the dimension, sent
 // with the request), sortable columns, pages of 100 rows, and a CSV export built in the browser.
+// This is the app's pattern for lists: TanStack Table owns the columns and the sorting state, the
+// server sorts and pages (manual sorting: the table never reorders rows itself), TanStack Query
+// fetches each page under a key holding search, order and page, and CoreUI's CTable draws it.
 import { cilArrowBottom, cilArrowTop, cilCloudDownload, cilSearch } from "@coreui/icons";
 import CIcon from "@coreui/icons-react";
 import {
@@ -13,32 +16,49 @@ import {
   CModalHeader,
   CModalTitle,
   CSpinner,
+  CTable,
+  CTableBody,
+  CTableDataCell,
+  CTableHead,
+  CTableHeaderCell,
+  CTableRow,
 } from "@coreui/react";
 import type { Filter, Metric } from "@lookout/schema";
+import { useMutation } from "@tanstack/react-query";
+import { createColumnHelper, rowSortingFeature, type SortingState, tableFeatures, useTable } from "@tanstack/react-table";
 import { useEffect, useId, useMemo, useState } from "react";
 import { countryName } from "../../lib/countries";
 import { formatPercent } from "../../lib/format";
 import { messageOf } from "../../lib/http";
-import { type BreakdownRow, getBreakdown, type StatsQuery } from "../../lib/stats-api";
+import { type BreakdownRow, getBreakdown, type StatsQuery } from "./api";
 import { type CsvCell, downloadCsv, safeFileName, toCsv } from "./csv";
 import { METRIC_INFO } from "./metrics";
 import { ListSkeleton, PanelError, RowLabel } from "./PanelParts";
 import { conversionRate, type PanelContext, requestMetrics, rowLink, type TabDef, tabFilters } from "./panels";
-import { useStats } from "./use-stats";
+import { useBreakdown } from "./queries";
 
 export const PAGE_SIZE = 100;
 const EXPORT_PAGE = 1000;
 const EXPORT_MAX_PAGES = 20;
 
-type SortKey = "dimension" | Metric;
-interface Sort {
-  by: SortKey;
-  dir: "asc" | "desc";
+interface DetailsColumnMeta {
+  numeric?: boolean;
+  /** The column's help text (a metric's definition), shown as the header's title. */
+  help?: string;
+  /** Extra classes of the column's cells (hiding a metric on phones). */
+  cellClass?: string;
 }
 
+const features = tableFeatures({ rowSortingFeature, columnMeta: {} as DetailsColumnMeta });
+const column = createColumnHelper<typeof features, BreakdownRow>();
+const DEFAULT_SORT: SortingState = [{ id: "visitors", desc: true }];
+const NO_ROWS: BreakdownRow[] = [];
+
 /** The API's order: conversion rate sorts like visitors (the total it divides by is one number). */
-function orderParam(s: Sort): string {
-  return `${s.by === "conversion_rate" ? "visitors" : s.by}:${s.dir}`;
+function orderParam(sorting: SortingState): string {
+  const s = sorting[0] ?? DEFAULT_SORT[0];
+  const by = s?.id === "conversion_rate" ? "visitors" : (s?.id ?? "visitors");
+  return `${by}:${s?.desc === false ? "asc" : "desc"}`;
 }
 
 function useDebounced<T>(value: T, ms: number): T {
@@ -50,21 +70,63 @@ function useDebounced<T>(value: T, ms: number): T {
   return v;
 }
 
+function metricValue(m: Metric, row: BreakdownRow, total: number | undefined): number | null {
+  return m === "conversion_rate" ? conversionRate(row.values.visitors ?? 0, total) : (row.values[m] ?? 0);
+}
+
 function cellsOf(t: TabDef, row: BreakdownRow, total: number | undefined): CsvCell[] {
-  const values = t.detailMetrics.map((m) =>
-    m === "conversion_rate" ? conversionRate(row.values.visitors ?? 0, total) : (row.values[m] ?? 0),
-  );
+  const values = t.detailMetrics.map((m) => metricValue(m, row, total));
   return t.country ? [row.value, row.value ? countryName(row.value) : "", ...values] : [row.value, ...values];
 }
 
-export function DetailsModal({ t, ctx, onClose }: { t: TabDef; ctx: PanelContext; onClose: () => void }) {
+/** The tab's columns: the value (a filter button and maybe a link out), then its metrics. */
+function columnsFor(t: TabDef, ctx: PanelContext, pick: (value: string) => void) {
+  return column.columns([
+    column.accessor((r) => r.value, {
+      id: "dimension",
+      header: t.column,
+      // Text reads A to Z first; numbers (below) largest first.
+      sortDescFirst: false,
+      cell: ({ row }) => (
+        <span className="d-flex align-items-center gap-1 min-w-0">
+          <RowLabel
+            dimension={t.dimension}
+            value={row.original.value}
+            emptyLabel={t.emptyLabel}
+            link={rowLink(t, row.original.value, ctx.website)}
+            onFilter={() => pick(row.original.value)}
+          />
+        </span>
+      ),
+    }),
+    ...t.detailMetrics.map((m, i) =>
+      column.accessor((r) => metricValue(m, r, ctx.totalVisitors), {
+        id: m,
+        header: METRIC_INFO[m].short,
+        sortDescFirst: true,
+        // On a phone the table keeps its first two metrics; the rest show from 576 px up.
+        meta: { numeric: true, help: METRIC_INFO[m].help, cellClass: i >= 2 ? "d-none d-sm-table-cell" : "" },
+        cell: ({ getValue }) => {
+          const v = getValue();
+          return v === null ? "–" : m === "conversion_rate" ? formatPercent(v) : METRIC_INFO[m].format(v);
+        },
+      }),
+    ),
+  ]);
+}
+
+export default function DetailsModal({ t, ctx, onClose }: { t: TabDef; ctx: PanelContext; onClose: () => void }) {
   const searchId = useId();
   const [search, setSearch] = useState("");
-  const [sort, setSort] = useState<Sort>({ by: "visitors", dir: "desc" });
-  const [page, setPage] = useState(1);
-  const [exporting, setExporting] = useState<{ busy: boolean; error: unknown }>({ busy: false, error: null });
+  const [sorting, setSorting] = useState<SortingState>(DEFAULT_SORT);
   const term = useDebounced(search.trim(), 300);
-  const metrics = requestMetrics(t.detailMetrics);
+  const metrics = useMemo(() => requestMetrics(t.detailMetrics), [t]);
+  const order = orderParam(sorting);
+  // A new search or order starts again at page 1: the page is kept with the list it pages through.
+  const listKey = `${term}\u0000${order}`;
+  const [paging, setPaging] = useState({ listKey, page: 1 });
+  const page = paging.listKey === listKey ? paging.page : 1;
+  const turnPage = (delta: number) => setPaging({ listKey, page: page + delta });
 
   const q = useMemo<StatsQuery>(() => {
     const filters: Filter[] = [...ctx.query.filters, ...tabFilters(t)];
@@ -72,26 +134,38 @@ export function DetailsModal({ t, ctx, onClose }: { t: TabDef; ctx: PanelContext
     return { ...ctx.query, filters };
   }, [ctx.query, t, term]);
 
-  // A new search or order starts again at page 1.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: resets on these changes only.
-  useEffect(() => setPage(1), [term, sort]);
+  const options = useMemo(() => ({ metrics, limit: PAGE_SIZE, page, order }), [metrics, page, order]);
+  const res = useBreakdown(q, t.dimension, options);
+  const rows = res.data;
 
-  const key = JSON.stringify([q, t.dimension, sort, page]);
-  const res = useStats(key, () => getBreakdown(q, t.dimension, { metrics, limit: PAGE_SIZE, page, order: orderParam(sort) }));
+  const columns = useMemo(
+    () =>
+      columnsFor(t, ctx, (value) => {
+        ctx.onFilter({ dimension: t.dimension, op: "is", values: [value] });
+        onClose();
+      }),
+    [t, ctx, onClose],
+  );
+  const table = useTable({
+    features,
+    columns,
+    data: rows ?? NO_ROWS,
+    getRowId: (r) => r.value,
+    state: { sorting },
+    onSortingChange: setSorting,
+    manualSorting: true,
+    enableMultiSort: false,
+    enableSortingRemoval: false,
+  });
 
-  const toggleSort = (by: SortKey) =>
-    setSort((s) =>
-      s.by === by ? { by, dir: s.dir === "desc" ? "asc" : "desc" } : { by, dir: by === "dimension" ? "asc" : "desc" },
-    );
-
-  const exportCsv = async () => {
-    setExporting({ busy: true, error: null });
-    try {
+  // The export is the searched list in the table's order, fetched in large pages.
+  const exporter = useMutation({
+    mutationFn: async () => {
       const all: BreakdownRow[] = [];
       for (let p = 1; p <= EXPORT_MAX_PAGES; p++) {
-        const rows = await getBreakdown(q, t.dimension, { metrics, limit: EXPORT_PAGE, page: p, order: orderParam(sort) });
-        all.push(...rows);
-        if (rows.length < EXPORT_PAGE) break;
+        const batch = await getBreakdown(q, t.dimension, { metrics, limit: EXPORT_PAGE, page: p, order });
+        all.push(...batch);
+        if (batch.length < EXPORT_PAGE) break;
       }
       const header = [t.column, ...(t.country ? ["Country name"] : []), ...t.detailMetrics.map((m) => METRIC_INFO[m].label)];
       const csv = toCsv(
@@ -100,34 +174,8 @@ export function DetailsModal({ t, ctx, onClose }: { t: TabDef; ctx: PanelContext
       );
       const range = q.period === "custom" ? (q.date ?? "custom") : q.period;
       downloadCsv(`${safeFileName("lookout", t.id, range)}.csv`, csv);
-      setExporting({ busy: false, error: null });
-    } catch (error) {
-      setExporting({ busy: false, error });
-    }
-  };
-
-  const rows = res.data;
-  /** On a phone the table keeps its first two metrics; the rest show from 576 px up. */
-  const narrowHidden = (i: number) => (i >= 2 ? " d-none d-sm-table-cell" : "");
-  const sortHeader = (by: SortKey, label: string, numeric: boolean, title?: string, extra = "") => {
-    const active = sort.by === by;
-    return (
-      <th
-        key={by}
-        scope="col"
-        className={`${numeric ? "text-end" : ""}${extra}`.trim() || undefined}
-        aria-sort={active ? (sort.dir === "asc" ? "ascending" : "descending") : "none"}
-        title={title}
-      >
-        <button type="button" className="sort-button" onClick={() => toggleSort(by)}>
-          {label}
-          {active && (
-            <CIcon icon={sort.dir === "asc" ? cilArrowTop : cilArrowBottom} size="sm" className="ms-1" aria-hidden="true" />
-          )}
-        </button>
-      </th>
-    );
-  };
+    },
+  });
 
   return (
     <CModal visible size="lg" scrollable onClose={onClose} aria-labelledby={`${searchId}-title`} className="details-modal">
@@ -150,7 +198,7 @@ export function DetailsModal({ t, ctx, onClose }: { t: TabDef; ctx: PanelContext
           />
         </CInputGroup>
         {res.error ? (
-          <PanelError error={res.error} what={t.title.toLowerCase()} onRetry={res.reload} />
+          <PanelError error={res.error} what={t.title.toLowerCase()} onRetry={() => void res.refetch()} />
         ) : !rows ? (
           <ListSkeleton rows={8} />
         ) : rows.length === 0 ? (
@@ -158,48 +206,63 @@ export function DetailsModal({ t, ctx, onClose }: { t: TabDef; ctx: PanelContext
             {term ? `Nothing matches “${term}”.` : "No data for this range"}
           </p>
         ) : (
-          <div className={`table-responsive${res.busy ? " is-reloading" : ""}`}>
-            <table className="table table-sm table-hover align-middle mb-0 details-table">
-              <thead>
-                <tr>
-                  {sortHeader("dimension", t.column, false)}
-                  {t.detailMetrics.map((m, i) => sortHeader(m, METRIC_INFO[m].short, true, METRIC_INFO[m].help, narrowHidden(i)))}
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((r) => {
-                  return (
-                    <tr key={r.value} data-value={r.value}>
-                      <td className="details-value">
-                        <span className="d-flex align-items-center gap-1 min-w-0">
-                          <RowLabel
-                            dimension={t.dimension}
-                            value={r.value}
-                            emptyLabel={t.emptyLabel}
-                            link={rowLink(t, r.value, ctx.website)}
-                            onFilter={() => {
-                              ctx.onFilter({ dimension: t.dimension, op: "is", values: [r.value] });
-                              onClose();
-                            }}
-                          />
-                        </span>
-                      </td>
-                      {t.detailMetrics.map((m, i) => {
-                        const v =
-                          m === "conversion_rate"
-                            ? conversionRate(r.values.visitors ?? 0, ctx.totalVisitors)
-                            : (r.values[m] ?? 0);
-                        return (
-                          <td key={m} className={`text-end text-nowrap${narrowHidden(i)}`} data-metric={m}>
-                            {v === null ? "–" : m === "conversion_rate" ? formatPercent(v) : METRIC_INFO[m].format(v)}
-                          </td>
-                        );
-                      })}
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
+          <div className={`table-responsive${res.isFetching ? " is-reloading" : ""}`}>
+            <CTable small hover align="middle" className="mb-0 details-table">
+              <CTableHead>
+                {table.getHeaderGroups().map((group) => (
+                  <CTableRow key={group.id}>
+                    {group.headers.map((header) => {
+                      const meta = header.column.columnDef.meta;
+                      const sorted = header.column.getIsSorted();
+                      const classes = `${meta?.numeric ? "text-end" : ""} ${meta?.cellClass ?? ""}`.trim();
+                      return (
+                        <CTableHeaderCell
+                          key={header.id}
+                          scope="col"
+                          className={classes || undefined}
+                          aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : "none"}
+                          title={meta?.help}
+                        >
+                          <button type="button" className="sort-button" onClick={header.column.getToggleSortingHandler()}>
+                            <table.FlexRender header={header} />
+                            {sorted && (
+                              <CIcon
+                                icon={sorted === "asc" ? cilArrowTop : cilArrowBottom}
+                                size="sm"
+                                className="ms-1"
+                                aria-hidden="true"
+                              />
+                            )}
+                          </button>
+                        </CTableHeaderCell>
+                      );
+                    })}
+                  </CTableRow>
+                ))}
+              </CTableHead>
+              <CTableBody>
+                {table.getRowModel().rows.map((row) => (
+                  <CTableRow key={row.id} data-value={row.original.value}>
+                    {row.getAllCells().map((cell) => {
+                      const meta = cell.column.columnDef.meta;
+                      return meta?.numeric ? (
+                        <CTableDataCell
+                          key={cell.id}
+                          className={`text-end text-nowrap ${meta.cellClass ?? ""}`.trim()}
+                          data-metric={cell.column.id}
+                        >
+                          <table.FlexRender cell={cell} />
+                        </CTableDataCell>
+                      ) : (
+                        <CTableDataCell key={cell.id} className="details-value">
+                          <table.FlexRender cell={cell} />
+                        </CTableDataCell>
+                      );
+                    })}
+                  </CTableRow>
+                ))}
+              </CTableBody>
+            </CTable>
           </div>
         )}
       </CModalBody>
@@ -209,8 +272,8 @@ export function DetailsModal({ t, ctx, onClose }: { t: TabDef; ctx: PanelContext
             color="secondary"
             variant="outline"
             size="sm"
-            disabled={page <= 1 || res.busy}
-            onClick={() => setPage((p) => p - 1)}
+            disabled={page <= 1 || res.isFetching}
+            onClick={() => turnPage(-1)}
           >
             Previous
           </CButton>
@@ -221,20 +284,20 @@ export function DetailsModal({ t, ctx, onClose }: { t: TabDef; ctx: PanelContext
             color="secondary"
             variant="outline"
             size="sm"
-            disabled={!rows || rows.length < PAGE_SIZE || res.busy}
-            onClick={() => setPage((p) => p + 1)}
+            disabled={!rows || rows.length < PAGE_SIZE || res.isFetching}
+            onClick={() => turnPage(1)}
           >
             Next
           </CButton>
         </div>
         <div className="d-flex align-items-center gap-2">
-          {exporting.error ? (
+          {exporter.error ? (
             <span className="small text-danger" role="alert">
-              {messageOf(exporting.error, "The export failed.")}
+              {messageOf(exporter.error, "The export failed.")}
             </span>
           ) : null}
-          <CButton color="primary" size="sm" onClick={exportCsv} disabled={exporting.busy}>
-            {exporting.busy ? (
+          <CButton color="primary" size="sm" onClick={() => exporter.mutate()} disabled={exporter.isPending}>
+            {exporter.isPending ? (
               <CSpinner size="sm" className="me-1" aria-hidden="true" />
             ) : (
               <CIcon icon={cilCloudDownload} className="me-1" aria-hidden="true" />

@@ -3,12 +3,12 @@
 import { CButton, CButtonGroup, CCard, CCardBody, CPlaceholder } from "@coreui/react";
 import type { Interval } from "@lookout/schema";
 import { lazy, Suspense, useMemo } from "react";
-import { getTimeseries, type StatsQuery, type TimeseriesPoint } from "../../lib/stats-api";
+import type { StatsQuery } from "./api";
 import { bucketLabel, bucketTitle, INTERVAL_LABELS, parseBucket } from "./labels";
 import { METRIC_INFO, type TopMetric } from "./metrics";
 import { PanelError } from "./PanelParts";
+import { useTimeseries } from "./queries";
 import { COMPARISON_NAMES } from "./TopStats";
-import { useStats } from "./use-stats";
 
 const TimeseriesChart = lazy(() => import("../../components/charts/TimeseriesChart"));
 
@@ -33,8 +33,8 @@ interface MainChartProps {
 }
 
 export function MainChart({ query, metric, interval, intervals, onInterval }: MainChartProps) {
-  const key = JSON.stringify([query, metric, interval]);
-  const ts = useStats<TimeseriesPoint[]>(key, () => getTimeseries(query, [metric], interval));
+  const metrics = useMemo(() => [metric], [metric]);
+  const ts = useTimeseries(query, metrics, interval);
   const info = METRIC_INFO[metric];
   const compare = query.compare ?? null;
 
@@ -66,7 +66,7 @@ export function MainChart({ query, metric, interval, intervals, onInterval }: Ma
   }, [ts.data, metric, interval, compare, info.label]);
 
   return (
-    <CCard className="main-chart mb-4" aria-busy={ts.busy}>
+    <CCard className="main-chart mb-4" aria-busy={ts.isFetching}>
       <CCardBody>
         <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
           <h2 className="h6 mb-0 me-auto">{info.label}</h2>
@@ -95,11 +95,11 @@ export function MainChart({ query, metric, interval, intervals, onInterval }: Ma
           </CButtonGroup>
         </div>
         {ts.error ? (
-          <PanelError error={ts.error} what="the chart" onRetry={ts.reload} />
+          <PanelError error={ts.error} what="the chart" onRetry={() => void ts.refetch()} />
         ) : !chart ? (
           <ChartSkeleton />
         ) : (
-          <div className={ts.busy ? "is-reloading" : undefined}>
+          <div className={ts.isFetching ? "is-reloading" : undefined}>
             <Suspense fallback={<ChartSkeleton />}>
               <TimeseriesChart
                 labels={chart.labels}

@@ -6,8 +6,8 @@ import CIcon from "@coreui/icons-react";
 import { CCard, CCardBody, CPlaceholder } from "@coreui/react";
 import type { Comparison } from "@lookout/schema";
 import { changeTone, formatChange } from "../../lib/format";
-import type { Aggregate, AggregateValue } from "../../lib/stats-api";
 import { LiveNowCard } from "../live/LiveNowCard";
+import type { Aggregate, AggregateValue } from "./api";
 import { METRIC_INFO, TOP_METRICS, type TopMetric } from "./metrics";
 import { HelpPopover } from "./PanelParts";
 

@@ -1,8 +1,7 @@
 // Dashboard filters: the chips' words and the edits a click makes. The text form (the Stats API's
-// `filters`, also used in the page's URL) lives with the API client in lib/stats-api.
+// `filters`, also used in the page's URL) is @lookout/schema's filter grammar, shared with the
+// server: formatFilters, and parseFiltersLenient for URLs a person may have edited.
 import type { Filter, FilterOp } from "@lookout/schema";
-
-export { formatFilters, isDimension, parseFilters } from "../../lib/stats-api";
 
 export const OP_WORDS: Record<FilterOp, string> = {
   is: "is",

@@ -1,7 +1,7 @@
 // The breakdown panels and their tabs: which dimension each tab breaks down by, what its rows and
 // its Details table show, and how an empty value reads.
 import type { BaseDimension, Filter, Metric } from "@lookout/schema";
-import type { StatsQuery } from "../../lib/stats-api";
+import type { StatsQuery } from "./api";
 
 export type TabKind = "list" | "map" | "goals";
 

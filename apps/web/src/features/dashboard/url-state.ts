@@ -1,8 +1,15 @@
 // What of the dashboard lives in its URL, so a view can be shared and reloaded:
 // `?period=last_30_days&filters=page%3D%3D%2Fpricing&compare=previous_period`, plus `date` for a
 // custom range, `interval` when one was picked and `metric` for the chart's metric.
-import { COMPARISONS, type Comparison, type Filter, INTERVALS, type Interval } from "@lookout/schema";
-import { formatFilters, parseFilters } from "../../lib/stats-api";
+import {
+  COMPARISONS,
+  type Comparison,
+  type Filter,
+  formatFilters,
+  INTERVALS,
+  type Interval,
+  parseFiltersLenient,
+} from "@lookout/schema";
 import { type DateRange, isFixedPreset, type Preset, parseIsoDate, toIsoDate } from "../../state/date-presets";
 import { isTopMetric, type TopMetric } from "./metrics";
 
@@ -27,7 +34,8 @@ export const DEFAULT_METRIC: TopMetric = "visitors";
 
 export function readDashboardParams(p: URLSearchParams): DashboardUrlState {
   const state: DashboardUrlState = {
-    filters: parseFilters(p.get("filters")),
+    // A hand-edited URL should not break the page: unreadable filters are left out.
+    filters: parseFiltersLenient(p.get("filters")),
     interval: (INTERVALS as readonly string[]).includes(p.get("interval") ?? "") ? (p.get("interval") as Interval) : null,
     metric: isTopMetric(p.get("metric")) ? (p.get("metric") as TopMetric) : DEFAULT_METRIC,
   };

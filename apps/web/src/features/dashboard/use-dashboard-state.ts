@@ -6,9 +6,9 @@
 import type { Filter, Interval } from "@lookout/schema";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useSearchParams } from "react-router-dom";
-import type { StatsQuery } from "../../lib/stats-api";
 import { apiPeriod, chooseInterval, intervalsFor } from "../../state/date-presets";
 import { effectiveComparison, useDateRange } from "../../state/date-range";
+import type { StatsQuery } from "./api";
 import type { TopMetric } from "./metrics";
 import { readDashboardParams, sameUrlRange, urlRangeOf, writeDashboardParams } from "./url-state";
 

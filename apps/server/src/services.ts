@@ -1,0 +1,125 @@
+// The composition root: createServices() opens the stores and builds every service from the
+// configuration, for the server (main.ts), the CLI and the tests alike, and closes them in reverse
+// order. A test changes only what ServiceOptions names (a PostgreSQL schema of its own, the event
+// store in-process, a mailer to read), never the wiring.
+import { join } from "node:path";
+import { createEnricher, createGeoLookup, type GeoLookup, SESSION_TIMEOUT_MS } from "@lookout/ingest";
+import {
+  createJobQueue,
+  type EventStore,
+  type JobQueue,
+  type LiveBus,
+  type MetaConfig,
+  type MetaStore,
+  memoryLiveBus,
+  openDuckDbEventStore,
+  openDuckDbEventStoreOnThread,
+  openMetaStore,
+  redisLiveBus,
+} from "@lookout/storage";
+import type { AppDeps } from "./app-deps.js";
+import { createAuthService } from "./auth/auth-service.js";
+import { createCollector } from "./collect/collector.js";
+import type { Config } from "./config/config.js";
+import { lockDataDir } from "./config/data-dir-lock.js";
+import { Presence } from "./live/presence.js";
+import { type Mailer, outboxMailer, smtpMailer } from "./mail/mailer.js";
+
+export interface Services extends AppDeps {
+  geo: GeoLookup;
+  jobs: JobQueue;
+  close(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  /** Where the outbox mailer prints (no SMTP_URL). Default: standard output. */
+  print?: (line: string) => void;
+  /** The metadata store to open instead of the configured one (a test's own PostgreSQL schema). */
+  meta?: MetaConfig;
+  /** A mailer instead of the configured one. */
+  mailer?: (meta: MetaStore) => Mailer;
+  /**
+   * The event store on the server's own thread (tests read it directly) rather than a thread of
+   * its own with the ingest log; `rollupDelayMs` and `readers` tune it.
+   */
+  eventsInProcess?: { rollupDelayMs?: number; readers?: number };
+  /** The collector's group-commit delay (tests want their 202s at once). */
+  collectMaxDelayMs?: number;
+  /** Hold the data directory's lock (default true; tests use a fresh directory each). */
+  lock?: boolean;
+}
+
+export function metaConfigFor(config: Config): MetaConfig {
+  return config.databaseUrl
+    ? { kind: "postgres", url: config.databaseUrl }
+    : { kind: "pglite", dir: join(config.dataDir, "meta") };
+}
+
+function openEvents(config: Config, inProcess: ServiceOptions["eventsInProcess"]): Promise<EventStore> {
+  const path = join(config.dataDir, "events.duckdb");
+  if (inProcess)
+    return openDuckDbEventStore(path, { rollupDelayMs: inProcess.rollupDelayMs ?? 0, readers: inProcess.readers ?? 2 });
+  // The collector's appends are durable once in the ingest log, and reach DuckDB in transactions
+  // of thousands of rows (storage's staged-appends.ts says why).
+  return openDuckDbEventStoreOnThread(path, { threads: config.duckdbThreads, staging: {} });
+}
+
+export async function createServices(config: Config, opts: ServiceOptions = {}): Promise<Services> {
+  const print = opts.print ?? ((l: string) => process.stdout.write(`${l}\n`));
+  const unlock = opts.lock === false ? () => {} : lockDataDir(config.dataDir);
+  // Opened so far, closed in reverse if a later step fails.
+  const opened: (() => Promise<void> | void)[] = [unlock];
+  const undo = async () => {
+    for (const close of opened.reverse()) await Promise.resolve(close()).catch(() => {});
+  };
+  try {
+    const meta = await openMetaStore(opts.meta ?? metaConfigFor(config));
+    opened.push(() => meta.close());
+    const mailer: Mailer = opts.mailer
+      ? opts.mailer(meta)
+      : config.smtpUrl
+        ? smtpMailer(config.smtpUrl, config.mailFrom)
+        : outboxMailer(meta, print);
+    opened.push(() => mailer.close());
+    const auth = createAuthService({ meta, mailer, sessionTtlMs: config.sessionTtlMs });
+    const jobs = createJobQueue(meta.db);
+    const bus: LiveBus = config.redisUrl ? await redisLiveBus(config.redisUrl) : memoryLiveBus();
+    opened.push(() => bus.close());
+    const presence = new Presence(bus);
+    await presence.start();
+    opened.push(() => presence.stop());
+    const events = await openEvents(config, opts.eventsInProcess);
+    opened.push(() => events.close());
+    // Day rollups fill in the background from the start, so a property's first dashboard is fast.
+    for (const p of await meta.properties.listAll()) events.dayRollupThrough?.(p.unique_id, p.timezone);
+    const geo = createGeoLookup({ cityDbPath: config.geoCityDb });
+    await geo.ready();
+    const enricher = createEnricher({ saltStore: meta.salts, geo });
+    // Visits in progress before a restart continue rather than splitting in two.
+    enricher.sessions.warm(await events.recentSessions(new Date(Date.now() - SESSION_TIMEOUT_MS)));
+    const collector = createCollector(
+      { meta, events, enricher, presence },
+      opts.collectMaxDelayMs === undefined ? undefined : { maxDelayMs: opts.collectMaxDelayMs },
+    );
+    opened.push(() => collector.drain());
+    let closing: Promise<void> | null = null;
+    return {
+      config,
+      meta,
+      mailer,
+      auth,
+      presence,
+      events,
+      collector,
+      geo,
+      jobs,
+      close: () => {
+        closing ??= undo();
+        return closing;
+      },
+    };
+  } catch (err) {
+    await undo();
+    throw err;
+  }
+}

@@ -1,0 +1,74 @@
+// The dashboard's server state as TanStack Query hooks, each under an explicit key that holds
+// everything its request depends on. While a new key loads, the previous answer stays on show
+// (keepPreviousData, the panel marked busy) so panels do not jump; answers to a request that is
+// no longer wanted are aborted and never shown. A 401 is the query client's one handler's.
+import type { Dimension, Interval, Metric } from "@lookout/schema";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { type BreakdownOptions, getAggregate, getBreakdown, getTimeseries, type StatsQuery } from "./api";
+
+/** The query of one property's stats, without the property (it is the key's second part). */
+const rest = ({ propertyId: _, ...q }: StatsQuery) => q;
+
+export const statsKeys = {
+  all: ["stats"] as const,
+  property: (propertyId: string) => ["stats", propertyId] as const,
+  aggregate: (q: StatsQuery, metrics: readonly Metric[]) => ["stats", q.propertyId, "aggregate", rest(q), metrics] as const,
+  /** Whether the property has any event at all (all time, no filters). */
+  hasEvents: (propertyId: string) => ["stats", propertyId, "has-events"] as const,
+  timeseries: (q: StatsQuery, metrics: readonly Metric[], interval: Interval) =>
+    ["stats", q.propertyId, "timeseries", rest(q), metrics, interval] as const,
+  breakdown: (q: StatsQuery, dimension: Dimension, o: BreakdownOptions) =>
+    ["stats", q.propertyId, "breakdown", rest({ ...q, compare: null }), dimension, o] as const,
+};
+
+export function useAggregate(q: StatsQuery, metrics: readonly Metric[], enabled = true) {
+  return useQuery({
+    queryKey: statsKeys.aggregate(q, metrics),
+    queryFn: ({ signal }) => getAggregate(q, metrics, signal),
+    enabled,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * Does the property have any data at all? Asked only when the range shows no visitors (to choose
+ * between "no data for this range" and the tracker snippet). Once visitors were seen the answer
+ * is yes for good, so it is written into the cache and never asked again in this tab.
+ */
+export function useHasEvents(propertyId: string, visitorsInRange: number | undefined) {
+  const client = useQueryClient();
+  const seen = visitorsInRange !== undefined && visitorsInRange > 0;
+  useEffect(() => {
+    if (seen) client.setQueryData(statsKeys.hasEvents(propertyId), true);
+  }, [seen, client, propertyId]);
+  const query = useQuery({
+    queryKey: statsKeys.hasEvents(propertyId),
+    queryFn: async ({ signal }) => {
+      const all = await getAggregate({ propertyId, period: "all_time", filters: [] }, ["visitors"], signal);
+      return (all.visitors?.value ?? 0) > 0;
+    },
+    enabled: visitorsInRange === 0,
+    // A "yes" stays true; a "no" is asked again whenever it is needed (the snippet's recheck).
+    staleTime: (q) => (q.state.data === true ? Number.POSITIVE_INFINITY : 0),
+    // Kept for the life of the tab, as the "yes" is; a boolean per property costs nothing.
+    gcTime: Number.POSITIVE_INFINITY,
+  });
+  return { ...query, known: seen || query.data === true };
+}
+
+export function useTimeseries(q: StatsQuery, metrics: readonly Metric[], interval: Interval) {
+  return useQuery({
+    queryKey: statsKeys.timeseries(q, metrics, interval),
+    queryFn: ({ signal }) => getTimeseries(q, metrics, interval, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useBreakdown(q: StatsQuery, dimension: Dimension, o: BreakdownOptions) {
+  return useQuery({
+    queryKey: statsKeys.breakdown(q, dimension, o),
+    queryFn: ({ signal }) => getBreakdown(q, dimension, o, signal),
+    placeholderData: keepPreviousData,
+  });
+}
