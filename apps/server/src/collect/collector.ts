@@ -5,6 +5,7 @@
 import { type Enricher, type EnrichPropertySettings, GroupCommitQueue } from "@lookout/ingest";
 import type { EventRow, TrackerEvent, VisitorProfile } from "@lookout/schema";
 import type { EventStore, MetaStore, PropertyRow } from "@lookout/storage";
+import { LRUCache } from "lru-cache";
 import type { Presence, PresenceSignal } from "../live/presence.js";
 import { PropertyCache } from "./property-cache.js";
 
@@ -76,18 +77,15 @@ export function createCollector(
     },
     { maxBatch: opts.maxBatch ?? 5000, maxDelayMs: opts.maxDelayMs ?? 4, maxPending: opts.maxPending ?? 100_000 },
   );
-  // Identified e-mails per visitor, so that live presence keeps showing who they are.
-  const emails = new Map<string, string>();
+  // Identified e-mails per visitor, so that live presence keeps showing who they are; the
+  // visitors identified longest ago are forgotten first.
+  const emails = new LRUCache<string, string>({ max: 50_000 });
 
   /** The presence signal of one stored event. */
   function signalOf({ row, profile }: Item): PresenceSignal {
     // Most sites identify no one: then there is no key to build.
     const key = profile?.email || emails.size > 0 ? `${row.property}\u0000${row.client_id}` : "";
-    if (profile?.email) {
-      emails.delete(key);
-      emails.set(key, profile.email);
-      if (emails.size > 50_000) emails.delete(emails.keys().next().value as string);
-    }
+    if (profile?.email) emails.set(key, profile.email);
     const ts = row.ts.getTime();
     if (row.name === "pageleave")
       return { kind: "leave", propertyId: row.property, clientid: row.client_id, pageKey: row.url, ts };
@@ -104,7 +102,7 @@ export function createCollector(
         device: row.device,
         browser: row.browser,
         os: row.os,
-        email: key === "" ? undefined : emails.get(key),
+        email: key === "" ? undefined : emails.peek(key),
         ts,
         pageKey: row.url,
         pageview: row.name === "pageview",

@@ -10,6 +10,12 @@ import type { StagingOptions } from "./staged-appends.js";
 export interface DuckDbOptions {
   /** Reader connections (default 4). */
   readers?: number;
+  /**
+   * The time limit of a read (query(), events(), visitor()) unless its call says otherwise, in ms
+   * (default 10 000; 0: none). Past it the reader's connection is interrupted (DuckDB stops at
+   * its next chunk of rows) and the read rejects with QueryTimeoutError.
+   */
+  queryTimeoutMs?: number;
   /** DuckDB memory_limit (default 1GB: DESIGN.md §8 allows 2 GB peak for the whole process). */
   memoryLimit?: string;
   /** DuckDB worker threads (default: defaultDuckDbThreads()). */

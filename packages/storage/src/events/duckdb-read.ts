@@ -4,7 +4,7 @@
 import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api";
 import { EVENT_COLUMN_NAMES } from "@lookout/schema";
 import { timestampValue } from "./duckdb-append.js";
-import type { EventsQuery } from "./event-store.js";
+import { type EventsQuery, QueryTimeoutError } from "./event-store.js";
 
 /** SQL and parameters of EventStore.events(): a property's raw events, oldest or newest first. */
 export function eventsSql(property: string, q: EventsQuery): { sql: string; params: Record<string, DuckDBValue> } {
@@ -45,7 +45,19 @@ function plainRow(r: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-/** Reader connections handed out one query at a time; waiters queue for the next free one. */
+/**
+ * After interrupting a query, how long its caller waits for DuckDB to stop before being answered
+ * anyway. DuckDB checks for an interrupt between chunks of 2 048 rows, and a chunk can take
+ * long (a costly regex, QUERY_LIMITS); the connection rejoins the pool once it has stopped.
+ */
+export const INTERRUPT_GRACE_MS = 1000;
+const INTERRUPT_REPEAT_MS = 25;
+
+/**
+ * Reader connections handed out one query at a time; waiters queue for the next free one. A query
+ * with a time limit is interrupted past it and rejects with QueryTimeoutError; its connection is
+ * handed on only once the engine has stopped, usable as ever (an interrupt ends one statement).
+ */
 export class ReaderPool {
   #idle: DuckDBConnection[];
   #waiting: ((c: DuckDBConnection) => void)[] = [];
@@ -55,19 +67,50 @@ export class ReaderPool {
   constructor(conns: DuckDBConnection[]) {
     this.#idle = [...conns];
   }
-  async use<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
+  async use<T>(fn: (c: DuckDBConnection) => Promise<T>, opts: { timeoutMs?: number } = {}): Promise<T> {
     if (this.#closed) throw new Error("event store is closed");
     this.#busy++;
     const c = this.#idle.pop() ?? (await new Promise<DuckDBConnection>((r) => this.#waiting.push(r)));
-    try {
-      return await fn(c);
-    } finally {
-      this.#busy--;
-      const next = this.#waiting.shift();
-      if (next) next(c);
-      else this.#idle.push(c);
-      if (this.#busy === 0) for (const d of this.#drained.splice(0)) d();
-    }
+    const run = (async () => fn(c))();
+    const limit = opts.timeoutMs ?? 0;
+    let timer: NodeJS.Timeout | undefined;
+    let again: NodeJS.Timeout | undefined;
+    let grace: NodeJS.Timeout | undefined;
+    const done = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    void done.then(() => {
+      clearTimeout(timer);
+      clearInterval(again);
+      clearTimeout(grace);
+      this.#release(c);
+    });
+    if (!(limit > 0)) return run;
+    return new Promise<T>((resolve, reject) => {
+      let late = false;
+      const timedOut = () => reject(new QueryTimeoutError(limit));
+      timer = setTimeout(() => {
+        late = true;
+        c.interrupt();
+        // An interrupt that comes before DuckDB has begun the statement is lost (a statement
+        // starts uninterrupted): it is repeated until the statement ends.
+        again = setInterval(() => c.interrupt(), INTERRUPT_REPEAT_MS);
+        grace = setTimeout(timedOut, INTERRUPT_GRACE_MS);
+      }, limit);
+      // Past the limit the answer is a timeout, even if the rows arrive as it is given.
+      run.then(
+        (v) => (late ? timedOut() : resolve(v)),
+        (err) => (late ? timedOut() : reject(err)),
+      );
+    });
+  }
+  #release(c: DuckDBConnection): void {
+    this.#busy--;
+    const next = this.#waiting.shift();
+    if (next) next(c);
+    else this.#idle.push(c);
+    if (this.#busy === 0) for (const d of this.#drained.splice(0)) d();
   }
   /** Refuses new work and resolves once running queries are done. */
   close(): Promise<void> {

@@ -1,6 +1,6 @@
 // The DuckDB rollups (`sessions`, `session_pages`, `session_events`; see @lookout/query tables.ts):
 // SQL that rebuilds them from `events`, either wholly (migration) or for the visitors recent
-// appends touched (duckdb-store.ts decides when: right after each append, or batched).
+// appends touched (duckdb-rollup-scheduler.ts decides when: right after each append, or batched).
 //
 // Incremental step, over the batches appended since the last one:
 //   1. the visits (and visitors) those batches touch;

@@ -17,6 +17,7 @@ import { Worker } from "node:worker_threads";
 import { assertAppendable } from "./duckdb-append.js";
 import { type DuckDbEventStore, STAGED_ROWS_LIMIT, type StagingHandle } from "./duckdb-options.js";
 import type { ThreadMessage, ThreadMethod, ThreadStage, ThreadStoreOptions } from "./duckdb-thread-protocol.js";
+import { QueryTimeoutError } from "./event-store.js";
 import { encodeRows, IngestLog } from "./ingest-log.js";
 
 interface Waiter {
@@ -69,7 +70,7 @@ export async function openDuckDbEventStoreOnThread(path: string, options: Thread
       const w = waiting.get(m.id);
       waiting.delete(m.id);
       if (m.ok) w?.resolve(m.value);
-      else w?.reject(m.error);
+      else w?.reject(QueryTimeoutError.from(m.error) ?? m.error);
     }
   });
   worker.on("error", (err) => fail(err));
@@ -108,7 +109,7 @@ export async function openDuckDbEventStoreOnThread(path: string, options: Thread
     },
     upsertVisitors: (profiles) => call("upsertVisitors", profiles),
     sync: () => call("sync"),
-    query: (q) => call("query", q),
+    query: (q, o) => call("query", q, o),
     events: (property, q) => call("events", property, q),
     visitor: (property, clientId) => call("visitor", property, clientId),
     recentSessions: (since) => call("recentSessions", since),

@@ -13,6 +13,7 @@ import {
   type ThreadStage,
   type ThreadStoreOptions,
 } from "./duckdb-thread-protocol.js";
+import { QueryTimeoutError } from "./event-store.js";
 import { decodeRows } from "./ingest-log.js";
 
 const port = parentPort;
@@ -45,7 +46,9 @@ port.on("message", async (m: ThreadCall | ThreadStage) => {
     const value = await fn(...args);
     post({ kind: "result", id, ok: true, value });
   } catch (error) {
-    post({ kind: "result", id, ok: false, error });
+    // Structured clone keeps an Error's message but not its class or `code`: a timeout crosses
+    // as a plain copy the owner rebuilds (QueryTimeoutError.from).
+    post({ kind: "result", id, ok: false, error: error instanceof QueryTimeoutError ? error.toJSON() : error });
   }
   // The store is closed: nothing is left for this thread to do.
   if (method === "close") port.close();

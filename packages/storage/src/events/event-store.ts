@@ -24,6 +24,40 @@ export interface RecentSession {
   last_ts: Date;
 }
 
+/** Options of one EventStore.query(). */
+export interface QueryOptions {
+  /**
+   * The time limit, in ms (default: the adapter's, 10 s for DuckDB: DuckDbOptions.queryTimeoutMs;
+   * 0: none). Past it the adapter cancels the query in the engine (DuckDB: the connection's
+   * interrupt; ClickHouse: max_execution_time with timeout_overflow_mode 'throw') and rejects with
+   * QueryTimeoutError.
+   */
+  timeoutMs?: number;
+}
+
+/**
+ * A read query ran past its time limit and was cancelled. `code` identifies it where class identity
+ * is lost (a worker thread's structured clone): QueryTimeoutError.from() rebuilds it.
+ */
+export class QueryTimeoutError extends Error {
+  readonly code = "query_timeout";
+  constructor(readonly timeoutMs: number) {
+    super(`the query was cancelled after its time limit of ${timeoutMs} ms`);
+    this.name = "QueryTimeoutError";
+  }
+  /** `err` as a QueryTimeoutError if it is one or a copy of one (code "query_timeout"), else null. */
+  static from(err: unknown): QueryTimeoutError | null {
+    if (err instanceof QueryTimeoutError) return err;
+    if (!err || typeof err !== "object" || (err as { code?: unknown }).code !== "query_timeout") return null;
+    const ms = Number((err as { timeoutMs?: unknown }).timeoutMs);
+    return new QueryTimeoutError(Number.isFinite(ms) ? ms : 0);
+  }
+  /** A plain copy that survives structured clone (postMessage). */
+  toJSON(): { code: "query_timeout"; message: string; timeoutMs: number } {
+    return { code: this.code, message: this.message, timeoutMs: this.timeoutMs };
+  }
+}
+
 export interface EventStore {
   readonly dialect: SqlDialect;
   /** Creates tables if missing. Idempotent. */
@@ -48,8 +82,10 @@ export interface EventStore {
    * Runs compiled, parameterised SQL (from @lookout/query) and returns plain JS rows. Parameters
    * named in `q.keyParams` hold a property id: the adapter binds its own key of that property
    * (DuckDB's integer property key), or a key no row has when the property has none.
+   * Every read has a time limit (`opts.timeoutMs`, QueryOptions): past it the query is cancelled
+   * in the engine and the call rejects with QueryTimeoutError.
    */
-  query<T = Record<string, unknown>>(q: CompiledQuery): Promise<T[]>;
+  query<T = Record<string, unknown>>(q: CompiledQuery, opts?: QueryOptions): Promise<T[]>;
   /** Raw events of a property (a visitor's history, exports, tests), ordered by time. */
   events(property: string, q?: EventsQuery): Promise<EventRow[]>;
   /** An identified visitor's profile, or null. */

@@ -2,7 +2,7 @@
 // collector can answer 202 after one write + fdatasync of a compact record instead of a DuckDB
 // transaction. DuckDB's cost per transaction is mostly fixed (on the 2-core box ~8 ms for a few
 // rows of the 40-column events table, against ~30 µs a row), so the rows reach DuckDB later in
-// transactions of thousands (duckdb-store.ts), each recording in the same transaction how far
+// transactions of thousands (duckdb-batches.ts), each recording in the same transaction how far
 // into the log it has applied. On open, whatever the log holds past that mark is applied first;
 // a record cut short by a crash was never acknowledged and is skipped.
 //
