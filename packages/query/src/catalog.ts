@@ -17,7 +17,7 @@ import type { BaseDimension, Metric } from "@lookout/schema";
 import type { Dialect } from "./dialects.js";
 import { SESSION_DIMENSION_COLUMNS, type SessionDimensionColumn } from "./tables.js";
 
-/** The aggregate building blocks of one query; compile.ts picks them per grain and filters. */
+/** The aggregate building blocks of one query; print.ts picks them per grain and joins (plan.ts). */
 export interface Ingredients {
   visitors: string;
   visits: string;

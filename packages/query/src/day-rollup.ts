@@ -17,8 +17,9 @@
 import type { Metric } from "@lookout/schema";
 import type { Ingredients } from "./catalog.js";
 import { duckdb } from "./dialects.js";
-import { type DerivedColumnType, prevColumn, SESSION_DIMENSION_COLUMNS, type SessionDimensionColumn } from "./tables.js";
 import { offsetCase } from "./parts.js";
+import { type TableScope, tableRead } from "./relation.js";
+import { type DerivedColumnType, prevColumn, SESSION_DIMENSION_COLUMNS, type SessionDimensionColumn } from "./tables.js";
 import { dayOfNaive, formatTimestamp, localDay, naiveOfDay, offsetSegments, startOfDay } from "./tz.js";
 
 const DAY_MS = 86_400_000;
@@ -140,16 +141,18 @@ function dayBucket(interval: DayInterval, day: string): string {
  * `key` (the value for a breakdown, the chart bucket for a chart, nothing for a total).
  * Placeholders come from the caller; day numbers are integers, printed.
  */
-export function dayRollupSelect(o: {
-  property: string;
-  tz: string;
-  dim: string;
-  fromDay: number;
-  toDay: number;
-  /** Grouped into `dim` (breakdowns) or `k` (chart buckets), as the visit-rollup half is. */
-  key: { by: "value" } | { by: "bucket"; interval: DayInterval } | null;
-  ingredients: (keyof Ingredients)[];
-}): string {
+export function dayRollupSelect(
+  s: TableScope,
+  o: {
+    tz: string;
+    dim: string;
+    fromDay: number;
+    toDay: number;
+    /** Grouped into `dim` (breakdowns) or `k` (chart buckets), as the visit-rollup half is. */
+    key: { by: "value" } | { by: "bucket"; interval: DayInterval } | null;
+    ingredients: (keyof Ingredients)[];
+  },
+): string {
   const from = Math.trunc(o.fromDay);
   let keyExpr: string | null = null;
   // A visitor counts on their first visit in the range, and in a chart on their first in each bucket.
@@ -170,8 +173,8 @@ export function dayRollupSelect(o: {
       `${i === "visitors" ? `coalesce(sum(visits) FILTER (WHERE ${counted}), 0)` : ROW_SUM[i]} AS ${ingredientColumn(i)}`,
     );
   }
-  const where = [`pkey = ${o.property}`, `tz = ${o.tz}`, `dim = ${o.dim}`, `lday >= ${from}`, `lday < ${Math.trunc(o.toDay)}`];
-  return `SELECT ${cols.join(", ")} FROM ${DAY_ROLLUP_TABLE} WHERE ${where.join(" AND ")}${keyExpr ? ` GROUP BY ${keyExpr}` : ""}`;
+  const where = [`tz = ${o.tz}`, `dim = ${o.dim}`, `lday >= ${from}`, `lday < ${Math.trunc(o.toDay)}`];
+  return `SELECT ${cols.join(", ")} FROM ${tableRead(s, DAY_ROLLUP_TABLE, where)}${keyExpr ? ` GROUP BY ${keyExpr}` : ""}`;
 }
 
 // --- filling ------------------------------------------------------------------------------------

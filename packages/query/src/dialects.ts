@@ -1,4 +1,4 @@
-// The per-dialect function tables: everything the base printer (compile.ts) says differently for
+// The per-dialect function tables: everything the printer (print.ts) says differently for
 // DuckDB and for ClickHouse 18.16. Nothing here sees a user value: values arrive as placeholders.
 //
 // Differences worth knowing:
@@ -14,6 +14,7 @@
 //   DuckDB compares the store's integer key of it (`pkey`, see tables.ts), bound by the adapter.
 // - Chart buckets: integer arithmetic on epoch milliseconds in DuckDB, toStartOf* in ClickHouse.
 import type { Interval } from "@lookout/schema";
+import { tableRead } from "./relation.js";
 import { type DerivedTable, NON_CUSTOM_EVENT_NAMES, SESSION_ATTRIBUTE_COLUMNS } from "./tables.js";
 
 export type SqlDialect = "duckdb" | "clickhouse";
@@ -61,8 +62,10 @@ export interface Dialect {
   /** The label of a bucket key: 'YYYY-MM-DD', or 'YYYY-MM-DD HH:MM:SS' for hours and minutes. */
   label(interval: Interval, key: string): string;
   limit(n: number, offset: number): string;
-  /** The FROM item of a derived table. */
+  /** The FROM item of a derived table (print it through relation.ts's tableRead). */
   derived(table: DerivedTable, bounds: () => EventBounds): string;
+  /** Whether `derived` derives the table from `events` (and so binds the bounds). */
+  readonly derivesTables: boolean;
   /** The event columns holding the visit and visitor keys. */
   readonly eventSkey: string;
   readonly eventVkey: string;
@@ -126,6 +129,7 @@ export const duckdb: Dialect = {
   label: duckLabel,
   limit: (n, o) => (o > 0 ? `LIMIT ${n} OFFSET ${o}` : `LIMIT ${n}`),
   derived: (table) => table,
+  derivesTables: false,
   eventSkey: "skey",
   eventVkey: "vkey",
   prevColumns: true,
@@ -155,7 +159,8 @@ function chEvents(b: EventBounds): string {
     ...SESSION_ATTRIBUTE_COLUMNS,
   ];
   const renamed = cols.map((c) => `${c} AS e_${c}`).join(", ");
-  return `(SELECT ${renamed} FROM events WHERE property = ${b.property} AND ts >= ${b.from} AND ts < ${b.to})`;
+  const read = tableRead({ d: clickhouse, property: b.property, bounds: () => b }, "events", [`ts >= ${b.from}`, `ts < ${b.to}`]);
+  return `(SELECT ${renamed} FROM ${read})`;
 }
 
 function chSessions(b: EventBounds): string {
@@ -216,6 +221,7 @@ export const clickhouse: Dialect = {
     const b = bounds();
     return table === "sessions" ? chSessions(b) : table === "session_pages" ? chSessionPages(b) : chSessionEvents(b);
   },
+  derivesTables: true,
   eventSkey: "session_id",
   eventVkey: "visitor_id",
   prevColumns: false,

@@ -2,7 +2,7 @@
 // Pure: no I/O, no clock (the caller passes "now"), no randomness.
 export { bucketLabels, formatBucket, MAX_BUCKETS } from "./buckets.js";
 export { DIMENSION_LEVELS, METRIC_SQL } from "./catalog.js";
-export { type CompileContext, type CompiledQuery, type CompiledStats, compileQuery } from "./compile.js";
+export type { CompileContext, CompiledQuery, CompiledStats } from "./compiled.js";
 export {
   type ComparisonRange,
   comparisonRange,
@@ -14,5 +14,8 @@ export {
 export * from "./day-rollup.js";
 export { clickhouse, DIALECTS, type Dialect, duckdb, type SqlDialect } from "./dialects.js";
 export { QueryError } from "./errors.js";
+export type { Compiler } from "./kinds/compiler.js";
+export { COMPILERS, type CompilerRegistry, compileQuery } from "./kinds/index.js";
+export { type GroupKey, type PlanInput, planQuery, type QueryPlan } from "./plan.js";
 export * from "./tables.js";
 export * from "./tz.js";

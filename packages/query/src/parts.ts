@@ -1,10 +1,13 @@
-// Shared pieces of the base printer: the property + period predicate every table read gets, local
-// wall time as an offset CASE, and the visit-level semi-joins that event-level filters become.
+// Shared pieces of the printer: the scope of one statement (property, periods, parameters), the
+// period predicates that follow the property predicate of every table read (relation.ts adds
+// that one), local wall time as an offset CASE, and the visit-level semi-joins that event-level
+// filters become.
 import type { Filter, Interval } from "@lookout/schema";
-import type { Dialect } from "./dialects.js";
+import type { Dialect, EventBounds } from "./dialects.js";
 import { isNegative, matchCondition, propCondition, rowCondition, type SessionFilter } from "./filters.js";
 import type { Params } from "./params.js";
-import { type DerivedTable, NON_CUSTOM_EVENT_NAMES } from "./tables.js";
+import { inRelation, type TableScope } from "./relation.js";
+import { NON_CUSTOM_EVENT_NAMES } from "./tables.js";
 import { type OffsetSegment, offsetSegments } from "./tz.js";
 
 const DAY = 86_400_000;
@@ -21,7 +24,7 @@ export interface Period {
 }
 
 /** What every printer helper needs: the dialect, the parameters, the property and the periods. */
-export class Scope {
+export class Scope implements TableScope {
   readonly property: string;
   readonly hullFrom: number;
   readonly hullTo: number;
@@ -49,32 +52,33 @@ export class Scope {
     return parts.length === 1 ? (parts[0] as string) : `(${parts.join(" OR ")})`;
   }
 
-  /** The FROM item of a derived table (ClickHouse derives it, reading a day either side). */
-  derived(table: DerivedTable): string {
-    return this.d.derived(table, () => ({
-      property: this.property,
-      from: this.p.ts(this.hullFrom - DAY),
-      to: this.p.ts(this.hullTo + DAY),
-    }));
-  }
-
-  /** Predicate for reads of a derived table: its property and its visits' start. */
-  derivedWhere(): string[] {
-    return [this.d.propertyIs(this.property), this.inPeriods()];
+  /** Where the events of a derived table may lie (ClickHouse derives it, reading a day either side). */
+  bounds(): EventBounds {
+    return { property: this.property, from: this.p.ts(this.hullFrom - DAY), to: this.p.ts(this.hullTo + DAY) };
   }
 
   /**
-   * Predicate for reads of raw `events` custom events: a visit that started in the range may run
-   * on past its end, so events are read until a day later (a visit longer than that is cut).
+   * Binds the derived tables' bounds now, where the dialect derives them. Parameters are numbered
+   * by first use (params.ts) and the semi-joins have always bound these before their own values;
+   * the snapshots pin those numbers.
+   */
+  reserveBounds(): void {
+    if (this.d.derivesTables) this.bounds();
+  }
+
+  /** The conditions of a derived-table read after its property: its visits' start. */
+  derivedWhere(): string[] {
+    return [this.inPeriods()];
+  }
+
+  /**
+   * The conditions of a raw `events` read of custom events after its property: a visit that
+   * started in the range may run on past its end, so events are read until a day later (a visit
+   * longer than that is cut).
    */
   customEventsWhere(): string[] {
     const names = NON_CUSTOM_EVENT_NAMES.map((n) => `'${n}'`).join(", ");
-    return [
-      this.d.propertyIs(this.property),
-      `ts >= ${this.p.ts(this.hullFrom)}`,
-      `ts < ${this.p.ts(this.hullTo + DAY)}`,
-      `name NOT IN (${names})`,
-    ];
+    return [`ts >= ${this.p.ts(this.hullFrom)}`, `ts < ${this.p.ts(this.hullTo + DAY)}`, `name NOT IN (${names})`];
   }
 
   /** The UTC offset (minutes) in force at a UTC timestamp column, valid for instants inside the hull. */
@@ -121,10 +125,6 @@ export function customEventCore(s: Scope, f: EventFilters): string[] {
   ];
 }
 
-function subquery(key: string, negate: boolean, select: string, from: string, where: string[]): string {
-  return `${key} ${negate ? "NOT IN" : "IN"} (SELECT ${select} FROM ${from} WHERE ${where.join(" AND ")})`;
-}
-
 export interface SemiJoinOptions {
   /** The visit key column of the relation being filtered. */
   key: string;
@@ -136,33 +136,30 @@ export interface SemiJoinOptions {
 
 /** Event-level filters as conditions on a relation's visit key (see filters.ts for semantics). */
 export function semiJoins(s: Scope, f: EventFilters, o: SemiJoinOptions): string[] {
+  s.reserveBounds();
   const out: string[] = [];
-  const pages = s.derived("session_pages");
   for (const x of f.page) {
     if (!isNegative(x) && o.skipPositivePage) continue;
-    out.push(subquery(o.key, isNegative(x), "skey", pages, [...s.derivedWhere(), matchCondition(x, "path", s.p, s.d)]));
+    out.push(
+      inRelation(s, o.key, isNegative(x), "skey", "session_pages", [...s.derivedWhere(), matchCondition(x, "path", s.p, s.d)]),
+    );
   }
   const core = o.skipPositiveCustom ? [] : customEventCore(s, f);
   if (core.length > 0 && f.prop.length === 0) {
-    out.push(subquery(o.key, false, "skey", s.derived("session_events"), [...s.derivedWhere(), ...core]));
+    out.push(inRelation(s, o.key, false, "skey", "session_events", [...s.derivedWhere(), ...core]));
   } else if (core.length > 0) {
-    out.push(subquery(o.key, false, s.d.eventSkey, "events", [...s.customEventsWhere(), ...core]));
+    out.push(inRelation(s, o.key, false, s.d.eventSkey, "events", [...s.customEventsWhere(), ...core]));
   }
   for (const x of f.event.filter(isNegative)) {
     const cond = matchCondition(x, "name", s.p, s.d);
-    out.push(subquery(o.key, true, "skey", s.derived("session_events"), [...s.derivedWhere(), cond]));
+    out.push(inRelation(s, o.key, true, "skey", "session_events", [...s.derivedWhere(), cond]));
   }
   for (const x of f.prop.filter(isNegative)) {
-    out.push(subquery(o.key, true, s.d.eventSkey, "events", [...s.customEventsWhere(), propCondition(x, s.p, s.d)]));
+    out.push(inRelation(s, o.key, true, s.d.eventSkey, "events", [...s.customEventsWhere(), propCondition(x, s.p, s.d)]));
   }
   if (o.sessionFilters && o.sessionFilters.length > 0) {
     const conds = o.sessionFilters.map((x) => rowCondition(x.filter, x.column, s.p, s.d));
-    out.push(subquery(o.key, false, "skey", s.derived("sessions"), [...s.derivedWhere(), ...conds]));
+    out.push(inRelation(s, o.key, false, "skey", "sessions", [...s.derivedWhere(), ...conds]));
   }
   return out;
-}
-
-export function relation(s: Scope, cols: readonly string[], from: string, where: readonly string[], groupBy?: string): string {
-  const group = groupBy ? ` GROUP BY ${groupBy}` : "";
-  return `(SELECT ${cols.join(", ")} FROM ${from} WHERE ${where.join(" AND ")}${group}) AS ${s.alias()}`;
 }

@@ -261,33 +261,77 @@ export const OrderSchema = z.object({
   direction: z.enum(["asc", "desc"]).default("desc"),
 });
 
-export const QuerySpecSchema = z
+/**
+ * What every web-analytics kind shares: the property, the date range, the filters and the metrics
+ * (and the goal the conversion metrics count). Each kind's own object adds only its fields, after
+ * `kind` (spread rather than extended so that `kind` comes first in a parsed spec). A field of
+ * another kind (a breakdown's `comparison`, an aggregate's `dimensions`) is stripped, as zod
+ * strips any unknown key.
+ */
+export const SpecBaseSchema = z.object({
+  property: text().min(1).max(64),
+  date_range: DateRangeSchema.default({ preset: "last_7_days" }),
+  metrics: z.array(z.enum(METRICS)).min(1).max(METRICS.length).default(["visitors"]),
+  filters: z.array(FilterSchema).max(QUERY_LIMITS.maxFilters).default([]),
+  /** The custom event name that counts as a conversion. */
+  goal: text().min(1).max(QUERY_LIMITS.maxGoalLength).optional(),
+});
+
+const ComparisonSchema = z.enum(COMPARISONS).nullable().optional();
+
+/** One row per period (the current one and the comparison's). `kind` may be left out. */
+export const AggregateSpecSchema = z.object({
+  kind: z.literal("aggregate").default("aggregate"),
+  ...SpecBaseSchema.shape,
+  comparison: ComparisonSchema,
+});
+
+/** One row per period and local-time bucket; `interval` defaults by range (defaultInterval). */
+export const TimeseriesSpecSchema = z.object({
+  kind: z.literal("timeseries"),
+  ...SpecBaseSchema.shape,
+  interval: z.enum(INTERVALS).optional(),
+  comparison: ComparisonSchema,
+});
+
+/** One row per value of its one dimension, ordered and paged. */
+export const BreakdownSpecSchema = z
   .object({
-    kind: z.enum(QUERY_KINDS).default("aggregate"),
-    property: text().min(1).max(64),
-    date_range: DateRangeSchema.default({ preset: "last_7_days" }),
-    metrics: z.array(z.enum(METRICS)).min(1).max(METRICS.length).default(["visitors"]),
+    kind: z.literal("breakdown"),
+    ...SpecBaseSchema.shape,
     dimensions: z.array(DimensionSchema).max(1).default([]),
-    filters: z.array(FilterSchema).max(QUERY_LIMITS.maxFilters).default([]),
-    interval: z.enum(INTERVALS).optional(),
-    comparison: z.enum(COMPARISONS).nullable().optional(),
     order: OrderSchema.optional(),
     limit: z.number().int().min(1).max(QUERY_LIMITS.maxLimit).default(100),
     offset: z.number().int().min(0).max(QUERY_LIMITS.maxOffset).default(0),
-    /** The custom event name that counts as a conversion. */
-    goal: text().min(1).max(QUERY_LIMITS.maxGoalLength).optional(),
   })
+  .superRefine((q, ctx) => {
+    // A default cannot fail a length check (zod returns defaults unchecked), hence a refinement.
+    if (q.dimensions.length !== 1) {
+      ctx.addIssue({ code: "custom", message: "a breakdown needs exactly one dimension", path: ["dimensions"] });
+    }
+    if (q.order && q.order.by !== "dimension" && !q.metrics.includes(q.order.by)) {
+      ctx.addIssue({ code: "custom", message: "order by a requested metric", path: ["order"] });
+    }
+  });
+
+export const QuerySpecSchema = z
+  .discriminatedUnion("kind", [AggregateSpecSchema, TimeseriesSpecSchema, BreakdownSpecSchema])
   .superRefine((q, ctx) => {
     const issue = (message: string, path: string) => ctx.addIssue({ code: "custom", message, path: [path] });
     if (new Set(q.metrics).size !== q.metrics.length) issue("metrics must be unique", "metrics");
-    if (q.kind === "breakdown" && q.dimensions.length !== 1) issue("a breakdown needs exactly one dimension", "dimensions");
-    if (q.kind !== "breakdown" && q.dimensions.length > 0) issue("only a breakdown takes a dimension", "dimensions");
-    if (q.kind === "breakdown" && q.comparison) issue("a breakdown has no comparison", "comparison");
-    if (q.comparison && q.date_range.preset === "all_time") issue("all_time has no comparison period", "comparison");
+    if (q.kind !== "breakdown" && q.comparison && q.date_range.preset === "all_time") {
+      issue("all_time has no comparison period", "comparison");
+    }
     const needsGoal = q.metrics.includes("conversions") || q.metrics.includes("conversion_rate");
     if (needsGoal && !q.goal) issue("conversions need a goal", "goal");
-    if (q.order && q.order.by !== "dimension" && !q.metrics.includes(q.order.by)) issue("order by a requested metric", "order");
   });
 
 export type QuerySpecInput = z.input<typeof QuerySpecSchema>;
 export type QuerySpec = z.output<typeof QuerySpecSchema>;
+// The union covers QUERY_KINDS: a kind missing from it fails to type-check here, by name.
+const _everyKindInTheUnion: Record<Exclude<QueryKind, QuerySpec["kind"]>, never> = {};
+export type AggregateSpec = z.output<typeof AggregateSpecSchema>;
+export type TimeseriesSpec = z.output<typeof TimeseriesSpecSchema>;
+export type BreakdownSpec = z.output<typeof BreakdownSpecSchema>;
+/** The spec of one kind, e.g. SpecOfKind<"breakdown"> = BreakdownSpec. */
+export type SpecOfKind<K extends QueryKind> = Extract<QuerySpec, { kind: K }>;

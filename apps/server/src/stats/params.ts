@@ -94,40 +94,48 @@ export function specFromQuery(kind: QueryKind, q: Query): QuerySpec {
   if ((metrics.includes("conversions") || metrics.includes("conversion_rate")) && !goal) {
     throw paramError("goal", "conversions and conversion_rate need goal=<custom event name>");
   }
-  const spec: QuerySpecInput = {
-    kind,
+  const common = {
     property,
     date_range: { preset, from, to },
     metrics: metrics as Metric[],
     filters: parseFilters(one(q, "filters") ?? ""),
     goal,
   };
+  type Breakdown = Extract<QuerySpecInput, { kind: "breakdown" }>;
+  let spec: QuerySpecInput;
   if (kind !== "breakdown") {
     const compare = pick(q, "compare", COMPARISONS);
     if (compare && preset === "all_time") throw paramError("compare", "all_time has no period to compare with");
-    spec.comparison = compare ?? null;
-  }
-  if (kind === "timeseries") spec.interval = pick(q, "interval", INTERVALS);
-  if (kind === "breakdown") {
+    const comparison = compare ?? null;
+    spec =
+      kind === "timeseries"
+        ? { kind, ...common, interval: pick(q, "interval", INTERVALS), comparison }
+        : { kind, ...common, comparison };
+  } else {
     const dimension = one(q, "dimension");
     if (!dimension) throw paramError("dimension", "is required");
     if (!(BASE_DIMENSIONS as readonly string[]).includes(dimension) && !isPropDimension(dimension)) {
       throw paramError("dimension", `unknown dimension "${dimension.slice(0, 80)}"`);
     }
-    spec.dimensions = [dimension as QuerySpec["dimensions"][number]];
     const limit = int(q, "limit", 1, QUERY_LIMITS.maxLimit) ?? 100;
     const page = int(q, "page", 1, 1_000_000) ?? 1;
     if ((page - 1) * limit > QUERY_LIMITS.maxOffset) throw paramError("page", "is too far; narrow the query with filters");
-    spec.limit = limit;
-    spec.offset = (page - 1) * limit;
+    const breakdown: Breakdown = {
+      kind,
+      ...common,
+      dimensions: [dimension as NonNullable<Breakdown["dimensions"]>[number]],
+      limit,
+      offset: (page - 1) * limit,
+    };
     const order = one(q, "order");
     if (order) {
       const [by, direction = "desc"] = order.split(":");
       if (by !== "dimension" && !metrics.includes(by ?? ""))
         throw paramError("order", "order by a requested metric or by dimension");
       if (direction !== "asc" && direction !== "desc") throw paramError("order", "direction must be asc or desc");
-      spec.order = { by: by as Metric | "dimension", direction };
+      breakdown.order = { by: by as Metric | "dimension", direction };
     }
+    spec = breakdown;
   }
   const parsed = QuerySpecSchema.safeParse(spec);
   if (!parsed.success) {

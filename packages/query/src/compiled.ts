@@ -1,0 +1,36 @@
+// What a compiler hands back: SQL text, its bound parameters, and what the caller needs to shape
+// the rows (the resolved range, the chart's buckets). Shared by every kind and by the stores.
+import type { Dimension, Interval, Metric, QueryKind } from "@lookout/schema";
+import type { ComparisonRange, RangeContext, ResolvedRange } from "./date-range.js";
+import type { SqlDialect } from "./dialects.js";
+
+export interface CompiledQuery {
+  sql: string;
+  params: Record<string, unknown>;
+  /**
+   * Parameters whose value is a property id that the adapter must bind as its own integer key of
+   * that property (DuckDB: tables.ts), or as a key no row has when it has none.
+   */
+  keyParams?: string[];
+}
+
+export interface CompileContext extends RangeContext {
+  /**
+   * Where the store's day rollups for this property and timezone end (a local midnight, epoch ms;
+   * every day before it is there), or undefined when it keeps none: see day-rollup.ts.
+   */
+  dayRollupThrough?: number | undefined;
+}
+
+export interface CompiledStats extends CompiledQuery {
+  kind: QueryKind;
+  dialect: SqlDialect;
+  metrics: Metric[];
+  dimension: Dimension | null;
+  range: ResolvedRange;
+  comparison: ComparisonRange | null;
+  interval: Interval | null;
+  /** Timeseries: every bucket label of the range (and of the comparison), in order. */
+  buckets: string[];
+  comparisonBuckets: string[];
+}

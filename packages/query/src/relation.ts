@@ -1,0 +1,59 @@
+// The relation printer: the one function that prints a table read, `<table> WHERE <property
+// predicate> AND ...`. Every table the compilers read (events, the visit rollups, the day rollups,
+// and in ClickHouse the events under a derived table) reaches SQL text through tableRead, so no
+// compiler can read a table without the property predicate: callers pass only the conditions that
+// come after it. sql-checks.ts checks the printed text again, as a second line.
+import type { Dialect, EventBounds } from "./dialects.js";
+import type { DerivedTable } from "./tables.js";
+
+/** Every table the compilers read (sql-checks.ts READ_TABLES). */
+export type TableName = "events" | "day_rollup" | DerivedTable;
+
+/** What a table read needs: the dialect, the property's placeholder and the derived tables' bounds. */
+export interface TableScope {
+  readonly d: Dialect;
+  /** The placeholder of the property (Dialect.propertyParam). */
+  readonly property: string;
+  /** Where the events a derived table reads may lie (binds them on first use). */
+  bounds(): EventBounds;
+}
+
+/** A column of a relation: an expression, renamed when `as` is given. */
+export interface Column {
+  expr: string;
+  as?: string;
+}
+
+export const columnName = (c: Column) => c.as ?? c.expr;
+export const col = (expr: string, as?: string): Column => (as === undefined ? { expr } : { expr, as });
+const printColumn = (c: Column) => (c.as === undefined ? c.expr : `${c.expr} AS ${c.as}`);
+
+/** `<table> WHERE <property predicate>[ AND <where>]`; a derived table is its dialect's FROM item. */
+export function tableRead(s: TableScope, table: TableName, where: readonly string[]): string {
+  const item = table === "events" || table === "day_rollup" ? table : s.d.derived(table, () => s.bounds());
+  return `${item} WHERE ${[s.d.propertyIs(s.property), ...where].join(" AND ")}`;
+}
+
+/** A FROM item: `(SELECT <columns> FROM <table read>[ GROUP BY ...]) AS rN`. */
+export function relation(
+  s: TableScope & { alias(): string },
+  columns: readonly Column[],
+  table: TableName,
+  where: readonly string[],
+  groupBy?: string,
+): string {
+  const group = groupBy ? ` GROUP BY ${groupBy}` : "";
+  return `(SELECT ${columns.map(printColumn).join(", ")} FROM ${tableRead(s, table, where)}${group}) AS ${s.alias()}`;
+}
+
+/** A semi-join condition: `<key> [NOT] IN (SELECT <select> FROM <table read>)`. */
+export function inRelation(
+  s: TableScope,
+  key: string,
+  negate: boolean,
+  select: string,
+  table: TableName,
+  where: string[],
+): string {
+  return `${key} ${negate ? "NOT IN" : "IN"} (SELECT ${select} FROM ${tableRead(s, table, where)})`;
+}
