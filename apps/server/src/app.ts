@@ -1,23 +1,36 @@
 // Builds the HTTP application from its dependencies: error shape and body parsers for everything,
 // the collector's endpoint, then the site (security headers, cookies, the socket) with each
-// domain's routes. No SQL and no business rules here: wiring only.
+// domain's routes. No SQL and no business rules here: wiring only. A domain's routes are a list
+// of route definitions (http/route.ts) in its routes.ts; one line below mounts them.
 import fastifyCookie from "@fastify/cookie";
+import { HealthAnswerSchema } from "@lookout/schema";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
 import type { AppDeps } from "./app-deps.js";
-import { registerAuthRoutes } from "./auth/routes.js";
+import { authRoutes } from "./auth/routes.js";
 import { registerEventRoute } from "./collect/routes.js";
 import { registerScriptRoute } from "./collect/script-route.js";
-import { registerDemoRoutes } from "./demo/routes.js";
+import { demoRoutes } from "./demo/routes.js";
 import { installBodyParsers } from "./http/body-parsers.js";
 import { installErrorHandling } from "./http/errors.js";
+import { docsRoutes } from "./http/openapi.js";
+import { defineRoute, mountRoutes } from "./http/route.js";
 import { recordRoutes } from "./http/route-table.js";
 import { installSecurityHeaders } from "./http/security-headers.js";
 import { registerLiveRoutes } from "./live/routes.js";
-import { registerPropertyRoutes } from "./properties/routes.js";
-import { registerStatsRoutes } from "./stats/routes.js";
+import { propertyRoutes } from "./properties/routes.js";
+import { statsRoutes } from "./stats/routes.js";
 import { registerWebRoutes } from "./web/routes.js";
 
 export const API_BODY_LIMIT = 64 * 1024;
+
+const health = defineRoute({
+  method: "GET",
+  url: "/healthz",
+  summary: "Whether the server answers.",
+  access: "none",
+  answer: HealthAnswerSchema,
+  handle: () => ({ ok: true as const }),
+});
 
 export async function buildApp(deps: AppDeps, opts: { webDist?: string } = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -33,7 +46,7 @@ export async function buildApp(deps: AppDeps, opts: { webDist?: string } = {}): 
   recordRoutes(app);
   installErrorHandling(app);
   installBodyParsers(app);
-  app.get("/healthz", async () => ({ ok: true }));
+  mountRoutes(app, deps.meta, [health]);
   // POST /api/event stays outside the site's scope, so that none of the site's hooks run on the
   // collector's thousands of requests a second: its body is never a page, it carries no cookie,
   // and it is never a socket upgrade.
@@ -42,10 +55,13 @@ export async function buildApp(deps: AppDeps, opts: { webDist?: string } = {}): 
     installSecurityHeaders(site, deps.config.publicUrl);
     await site.register(fastifyCookie);
     registerScriptRoute(site);
-    registerAuthRoutes(site, deps);
-    registerPropertyRoutes(site, deps);
-    registerDemoRoutes(site, deps);
-    registerStatsRoutes(site, deps);
+    mountRoutes(site, deps.meta, [
+      ...authRoutes(deps),
+      ...propertyRoutes(deps),
+      ...demoRoutes(deps),
+      ...statsRoutes(deps),
+      ...docsRoutes(),
+    ]);
     await registerLiveRoutes(site, deps);
     await registerWebRoutes(site, deps, opts.webDist);
   });

@@ -1,5 +1,6 @@
 // @lookout/schema: the zod schemas and types that web, server and tracker share. Nothing else is shared.
 
+export * from "./api-answers.js";
 export * from "./auth.js";
 export * from "./auth-forms.js";
 export * from "./errors.js";

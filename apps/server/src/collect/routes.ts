@@ -6,6 +6,7 @@ import { TrackerEventSchema } from "@lookout/schema";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { AppDeps } from "../app-deps.js";
 import { HttpError, tooMany } from "../http/errors.js";
+import type { RouteDoc } from "../http/route-table.js";
 import { TokenBuckets } from "./rate-limit.js";
 
 export const EVENT_BODY_LIMIT = 16 * 1024;
@@ -22,6 +23,26 @@ const PREFLIGHT_HEADERS = {
   "access-control-allow-methods": "POST, OPTIONS",
   "access-control-allow-headers": "content-type",
   "access-control-max-age": "86400",
+};
+
+/**
+ * The endpoint as the OpenAPI document shows it (http/openapi.ts). Only in the route's config,
+ * which costs nothing per request: the handler parses with TrackerEventSchema itself, and no
+ * hook or Fastify schema is added to this hot path.
+ */
+const EVENT_DOC: RouteDoc = {
+  summary: "Collects one tracker event (sendBeacon's text/plain JSON, or application/json). Open to every origin.",
+  tags: ["collector"],
+  access: "none",
+  status: 202,
+  answer: null,
+  bodyTypes: ["text/plain", "application/json"],
+  responses: {
+    202: `Durable, or dropped on purpose: the ${DROPPED_HEADER} header says why.`,
+    413: "The body is larger than 16 KB.",
+    429: "Past the per-address or per-property rate (Retry-After).",
+    503: "The write queue is full or the collector is restarting (Retry-After).",
+  },
 };
 
 function cors(reply: FastifyReply): void {
@@ -41,6 +62,7 @@ export function registerEventRoute(app: FastifyInstance, { config, collector }: 
     "/api/event",
     {
       bodyLimit: EVENT_BODY_LIMIT,
+      config: { doc: EVENT_DOC, schemas: { body: TrackerEventSchema } },
       // Headers set here survive into error replies (400, 413), so browsers can read those too.
       // A callback hook, not an async one: no promise per event.
       onRequest: (_req, reply, done) => {

@@ -1,8 +1,9 @@
 // A small demo website that carries the tracker, so a newcomer can open it and watch themselves
 // arrive in Live View. /demo serves the owner's demo property; /demo/<unique_id> any property.
-import { PROPERTY_ID_RE } from "@lookout/schema";
-import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import type { AppDeps } from "../app-deps.js";
+import { defineRoute, type Route, raw } from "../http/route.js";
+import { createDemoService } from "./service.js";
 
 const PAGES: Record<string, { title: string; body: string }> = {
   "": { title: "Home", body: "Welcome to the Lookout demo shop. Browse around: every click shows up in your dashboard." },
@@ -35,27 +36,49 @@ const CSS = `body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1f2937}head
 main{max-width:40rem;margin:2rem auto;padding:0 1rem}button{padding:.5rem 1rem}.note{color:#6b7280;font-size:.9rem}`;
 const JS = `document.getElementById("signup")?.addEventListener("click",function(){if(window.lookout)window.lookout("signup",{props:{plan:"pro"},revenue:{amount:29,currency:"USD"}})});`;
 
-export function registerDemoRoutes(app: FastifyInstance, { meta }: AppDeps): void {
-  const demoProperty = async (id?: string) => {
-    if (id) return meta.properties.findByUniqueId(id);
-    const all = await meta.properties.listAll();
-    return all.find((p) => p.is_demo);
-  };
-  app.get("/demo/demo.css", async (_req, reply) => reply.type("text/css").send(CSS));
-  app.get("/demo/demo.js", async (_req, reply) => reply.type("application/javascript").send(JS));
-  app.get<{ Params: { slug?: string }; Querystring: { property?: string } }>("/demo/site/:slug?", async (req, reply) => {
-    const q = typeof req.query.property === "string" ? req.query.property : undefined;
-    // An id of any other shape names no property: not found, without asking the store.
-    const property = q !== undefined && !PROPERTY_ID_RE.test(q) ? undefined : await demoProperty(q);
-    if (!property) {
-      return reply
-        .code(404)
-        .type("text/plain")
-        .send("No demo property. Start Lookout with LOOKOUT_DEMO=1 on an empty store, or pass ?property=<unique_id>.");
-    }
-    return reply.type("text/html; charset=utf-8").send(page(property.unique_id, req.params.slug ?? ""));
-  });
-  app.get("/demo", async (req, reply) =>
-    reply.redirect(`/demo/site/${req.url.includes("?") ? `?${req.url.split("?")[1]}` : ""}`),
-  );
+export function demoRoutes(deps: AppDeps): Route[] {
+  const demo = createDemoService(deps);
+  const base = { method: "GET", tags: ["demo"], access: "none" } as const;
+  return [
+    defineRoute({
+      ...base,
+      url: "/demo/demo.css",
+      summary: "The demo site's style sheet.",
+      answer: raw("text/css"),
+      handle: ({ reply }) => reply.type("text/css").send(CSS),
+    }),
+    defineRoute({
+      ...base,
+      url: "/demo/demo.js",
+      summary: "The demo site's script (a custom event on the sign-up button).",
+      answer: raw("application/javascript"),
+      handle: ({ reply }) => reply.type("application/javascript").send(JS),
+    }),
+    defineRoute({
+      ...base,
+      url: "/demo/site/:slug?",
+      summary: "A page of the demo site, tracking the demo property or ?property=<unique_id>.",
+      params: z.object({ slug: z.string().optional() }),
+      // Anything but one string (a repeated parameter, say) reads as no property given.
+      query: z.object({ property: z.string().optional().catch(undefined) }),
+      answer: raw("text/html"),
+      handle: async ({ params, query, reply }) => {
+        const property = await demo.property(query.property);
+        if (!property) {
+          return reply
+            .code(404)
+            .type("text/plain")
+            .send("No demo property. Start Lookout with LOOKOUT_DEMO=1 on an empty store, or pass ?property=<unique_id>.");
+        }
+        return reply.type("text/html; charset=utf-8").send(page(property.unique_id, params.slug ?? ""));
+      },
+    }),
+    defineRoute({
+      ...base,
+      url: "/demo",
+      summary: "Redirects to the demo site's home page, keeping the query.",
+      answer: raw("text/plain"),
+      handle: ({ req, reply }) => reply.redirect(`/demo/site/${req.url.includes("?") ? `?${req.url.split("?")[1]}` : ""}`),
+    }),
+  ];
 }

@@ -1,7 +1,10 @@
 // API errors: one JSON shape `{message, code, details?}` (DESIGN.md §5) for every 4xx, and a
-// generic 500 that never leaks a stack trace or SQL.
+// generic 500 that never leaks a stack trace or SQL. Services throw domain errors, whose status
+// comes from the one registry (domain-errors.ts); HttpError is for the HTTP layer itself
+// (credentials, content types, the collector's transport answers).
 import type { FastifyError, FastifyInstance } from "fastify";
 import { ZodError } from "zod";
+import { DomainError, headersOf, statusOf } from "./domain-errors.js";
 
 export class HttpError extends Error {
   constructor(
@@ -53,6 +56,13 @@ export function installErrorHandling(app: FastifyInstance): void {
       if (err.headers) reply.headers(err.headers);
       return reply
         .code(err.status)
+        .send({ message: err.message, code: err.code, ...(err.details ? { details: err.details } : {}) });
+    }
+    if (err instanceof DomainError) {
+      const headers = headersOf(err);
+      if (headers) reply.headers(headers);
+      return reply
+        .code(statusOf(err))
         .send({ message: err.message, code: err.code, ...(err.details ? { details: err.details } : {}) });
     }
     if (err instanceof ZodError) {

@@ -3,7 +3,8 @@
 // nested objects and prototype keys, in every field the API knows (every key of every schema of
 // @lookout/schema and every Stats API parameter), as path parameters, query strings, JSON and form
 // bodies, signed in and not. No answer may be a 5xx, every 4xx is `{message, code}`, and the
-// server still answers a plain call afterwards.
+// server still answers a plain call afterwards. The systematic phase sends each route the fields
+// of its own schemas (route-table.ts, from the route helper), and every field to a route without.
 import * as schemas from "@lookout/schema";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,9 +12,10 @@ import { z } from "zod";
 import { createTestApp, type TestApp } from "../test-support.js";
 import { WEB_DIST } from "../web/routes.js";
 import { deeplyNested, hostileString, hostileValue } from "./hostile-values.js";
+import type { RouteEntry } from "./route-table.js";
 
-/** Every key of every object schema the package exports: the field names the API reads. */
-function schemaFields(): string[] {
+/** Every key of the object schemas among `roots`, nested ones included. */
+function fieldsOf(roots: readonly unknown[]): string[] {
   const keys = new Set<string>();
   const walk = (s: unknown, depth: number): void => {
     if (depth > 4 || !(s instanceof z.ZodType)) return;
@@ -24,10 +26,29 @@ function schemaFields(): string[] {
       }
     } else if (s instanceof z.ZodDiscriminatedUnion || s instanceof z.ZodUnion) {
       for (const o of s.options) walk(o, depth + 1);
+    } else if (s instanceof z.ZodPipe) {
+      walk(s.in, depth + 1);
+      walk(s.out, depth + 1);
+    } else if (s instanceof z.ZodOptional || s instanceof z.ZodNullable || s instanceof z.ZodCatch || s instanceof z.ZodDefault) {
+      walk(s.unwrap(), depth + 1);
     }
   };
-  for (const v of Object.values(schemas)) walk(v, 0);
+  for (const v of roots) walk(v, 0);
   return [...keys];
+}
+
+/** Every key of every object schema the package exports: the field names the API reads. */
+const schemaFields = (): string[] => fieldsOf(Object.values(schemas));
+
+/**
+ * The fields one route reads: those of its own schemas (params, query, body), or, for a route
+ * without schemas, every field the API knows. A route whose schemas read nothing still gets one
+ * call per value (under a name it ignores).
+ */
+function routeFields(route: RouteEntry, all: readonly string[]): string[] {
+  if (!route.schemas) return [...all];
+  const own = fieldsOf([route.schemas.params, route.schemas.query, route.schemas.body]);
+  return own.length ? own : ["unread"];
 }
 
 /** What PostgreSQL, PGlite or DuckDB cannot hold or once choked on, and values of the wrong type. */
@@ -114,15 +135,24 @@ describe("hostile input to every route", () => {
     expect(urls).toContain("GET /api/v1/stats/aggregate");
     expect(urls).toContain("DELETE /api/v1/properties/:id");
     expect(schemaFields()).toEqual(expect.arrayContaining(["username", "user_email", "accountId", "token", "customerId"]));
+    // Routes written with the route helper carry their own schemas.
+    const all = [...new Set([...schemaFields(), ...STATS_PARAMS])];
+    const fieldsAt = (method: string, url: string) =>
+      routeFields(t.app.routeTable.find((r) => r.method === method && r.url === url) as RouteEntry, all);
+    expect(fieldsAt("DELETE", "/api/v1/properties/:id")).toEqual(["id"]);
+    expect(fieldsAt("POST", "/wp-json/custom/v1/login")).toEqual(["username", "password"]);
+    const statsFields = ["aggregate", "timeseries", "breakdown"].flatMap((k) => fieldsAt("GET", `/api/v1/stats/${k}`));
+    expect([...new Set(statsFields)].sort()).toEqual([...STATS_PARAMS].sort());
+    expect(fieldsAt("POST", "/api/event")).toEqual(expect.arrayContaining(["property", "name", "url"]));
   });
 
   it("every field of every route, each with every value a store cannot hold: no 5xx", async () => {
-    const fields = [...new Set([...schemaFields(), ...STATS_PARAMS])];
+    const all = [...new Set([...schemaFields(), ...STATS_PARAMS])];
     const real: Record<string, string> = { property_id: propertyId, accountId, customerId: accountId };
     const failures: string[] = [];
     let n = 0;
     for (const route of inputRoutes()) {
-      for (const field of fields) {
+      for (const field of routeFields(route, all)) {
         for (const value of STORE_BREAKERS) {
           // Each request from its own address, so that no throttle answers before the stores are asked.
           const remoteAddress = `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n++ & 255}`;

@@ -3,7 +3,7 @@
 import type { Role } from "@lookout/schema";
 import type { MetaStore, PropertyRow } from "@lookout/storage";
 import type { Actor } from "./authenticate.js";
-import { forbidden, notFound } from "./errors.js";
+import { DomainError } from "./domain-errors.js";
 
 export type Action = "read" | "write" | "admin" | "own";
 
@@ -24,7 +24,7 @@ export async function roleFor(meta: MetaStore, actor: Actor, accountId: string):
 /** The actor's role in the account, or 403 when it does not allow `action`. */
 export async function authorizeAccount(meta: MetaStore, actor: Actor, accountId: string, action: Action): Promise<Role> {
   const role = await roleFor(meta, actor, accountId);
-  if (!role || !allows(role, action)) throw forbidden("You do not have access to this account.");
+  if (!role || !allows(role, action)) throw new DomainError("forbidden", "You do not have access to this account.");
   return role;
 }
 
@@ -32,6 +32,6 @@ export async function authorizeAccount(meta: MetaStore, actor: Actor, accountId:
 export async function authorizeProperty(meta: MetaStore, actor: Actor, uniqueId: string, action: Action): Promise<PropertyRow> {
   const property = await meta.properties.findByUniqueId(uniqueId);
   const role = property ? await roleFor(meta, actor, property.account_id) : null;
-  if (!property || !allows(role, action)) throw notFound("Property not found.", "property_not_found");
+  if (!property || !allows(role, action)) throw new DomainError("property_not_found", "Property not found.");
   return property;
 }

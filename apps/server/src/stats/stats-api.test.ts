@@ -225,12 +225,15 @@ describe("Stats API", () => {
 
   it("serves the OpenAPI document and its page", async () => {
     const doc = await t.app.inject({ method: "GET", url: "/api/v1/openapi.json" });
-    expect(Object.keys(doc.json().paths)).toEqual([
-      "/api/v1/stats/aggregate",
-      "/api/v1/stats/timeseries",
-      "/api/v1/stats/breakdown",
-      "/api/v1/stats/realtime/visitors",
-    ]);
+    // The whole API's document (http/openapi.ts); the Stats API's calls among them.
+    expect(Object.keys(doc.json().paths)).toEqual(
+      expect.arrayContaining([
+        "/api/v1/stats/aggregate",
+        "/api/v1/stats/timeseries",
+        "/api/v1/stats/breakdown",
+        "/api/v1/stats/realtime/visitors",
+      ]),
+    );
     const page = await t.app.inject({ method: "GET", url: "/api/docs" });
     expect(page.headers["content-type"]).toContain("text/html");
     expect(page.body).toContain("GET /api/v1/stats/breakdown");

@@ -6,8 +6,8 @@ import { dirname, join } from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 import type { AppDeps } from "../app-deps.js";
-import { identify } from "../http/authenticate.js";
 import { clearSessionCookies } from "../http/cookies.js";
+import { defineRoute, mountRoutes, raw } from "../http/route.js";
 
 // Found through the workspace link rather than a path relative to this file, which differs
 // between the sources and the server bundle (apps/server/build.mjs).
@@ -40,12 +40,21 @@ export async function registerWebRoutes(app: FastifyInstance, deps: AppDeps, web
     return reply.type("text/html; charset=utf-8").header("cache-control", "no-cache").send(html);
   };
 
-  app.get("/logout", async (req, reply) => {
-    const actor = await identify(deps.meta, req);
-    if (actor?.via === "cookie") await deps.auth.logout(actor.token);
-    clearSessionCookies(reply);
-    return sendApp(reply);
-  });
+  mountRoutes(app, deps.meta, [
+    defineRoute({
+      method: "GET",
+      url: "/logout",
+      summary: "The full-page logout: revokes the cookie session, then serves the app, which clears browser storage.",
+      tags: ["web"],
+      access: "optional",
+      answer: raw("text/html"),
+      handle: async ({ actor, reply }) => {
+        if (actor?.via === "cookie") await deps.auth.logout(actor.token);
+        clearSessionCookies(reply);
+        return sendApp(reply);
+      },
+    }),
+  ]);
 
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split("?")[0] ?? "/";

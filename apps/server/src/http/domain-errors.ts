@@ -1,0 +1,47 @@
+// Domain errors: what a service or the policy throws when a call cannot be done, named by a code,
+// with no knowledge of HTTP. The one registry below maps each code to its status; the error
+// handler (errors.ts) answers `{message, code, details?}` with it. A new code is one line here.
+export const DOMAIN_ERROR_STATUS = {
+  /** A Stats API parameter (or a spec built from it) is invalid; `details.param` names it. */
+  invalid_parameter: 400,
+  /** The query compiler refused a spec that parsed (packages/query QueryError); `details.param`. */
+  interval_too_fine: 400,
+  invalid_regex: 400,
+  /** A reset link's token that is invalid, expired or used. */
+  invalid_token: 400,
+  /** Wrong e-mail or password (the same for both). */
+  invalid_credentials: 401,
+  /** The actor may not act on the account (unknown and foreign ids alike). */
+  forbidden: 403,
+  /** No such property, or not one the actor may act on (unknown and foreign ids alike). */
+  property_not_found: 404,
+  not_found: 404,
+  rate_limited: 429,
+  /** The event store cancelled a query at its time limit. */
+  query_timeout: 503,
+} as const satisfies Record<string, number>;
+
+export type DomainErrorCode = keyof typeof DOMAIN_ERROR_STATUS;
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: DomainErrorCode,
+    message: string,
+    readonly details?: unknown,
+    /** For `rate_limited`: when to try again (answered as Retry-After, in whole seconds). */
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+    this.name = "DomainError";
+  }
+}
+
+/** The HTTP status of a domain error: its code's entry in the registry, 400 for a code it lacks. */
+export function statusOf(err: DomainError): number {
+  return (DOMAIN_ERROR_STATUS as Record<string, number>)[err.code] ?? 400;
+}
+
+/** A domain error's HTTP headers (Retry-After for rate limits). */
+export function headersOf(err: DomainError): Record<string, string> | undefined {
+  return err.retryAfterMs === undefined ? undefined : { "retry-after": String(Math.max(1, Math.ceil(err.retryAfterMs / 1000))) };
+}

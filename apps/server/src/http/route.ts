@@ -1,0 +1,185 @@
+// The one way to write a route (DESIGN.md §2): a definition names its zod schemas (params, query,
+// body, answer), who may call it (the one policy, policy.ts) and the service call; the helper
+// runs authenticate -> parse -> authorize -> service -> respond, records the schemas in the route
+// table (route-table.ts) and so in the OpenAPI document (openapi.ts). Services throw domain errors
+// (domain-errors.ts); errors.ts maps them, and zod's, to `{message, code, details?}`.
+//
+//   export const deleteProperty = defineRoute({
+//     method: "DELETE", url: "/api/v1/properties/:id", summary: "Deletes a property with its data.",
+//     params: z.object({ id: PropertyIdSchema }), answer: NO_CONTENT,
+//     access: { property: ({ params }) => params.id, action: "admin" },
+//     handle: ({ actor, property }) => properties.remove(actor, property),
+//   });
+import type { Role } from "@lookout/schema";
+import type { MetaStore, PropertyRow } from "@lookout/storage";
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from "fastify";
+import { z } from "zod";
+import { type Actor, authenticate, identify } from "./authenticate.js";
+import { zodMessage } from "./errors.js";
+import { type Action, authorizeAccount, authorizeProperty } from "./policy.js";
+import type { RouteDoc, RouteSchemas } from "./route-table.js";
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** A query string read by a function of its own (the Stats API's), documented by a zod object. */
+export interface CustomQuery<Q> {
+  /** The parameters as the OpenAPI document and the route table show them; not used to parse. */
+  schema: z.ZodObject;
+  parse(raw: Record<string, unknown>): Q;
+}
+
+export interface Input<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+}
+
+/**
+ * Who may call: "none" reads no credential (login), "optional" the caller if any (logout),
+ * "signed-in" any live credential; an account or property rule asks the policy for `action` on
+ * the id the function picks from the parsed input (403 for an account, 404 for a property).
+ */
+export type Access<I> =
+  | "none"
+  | "optional"
+  | "signed-in"
+  | { account: (input: I) => string; action: Action }
+  | { property: (input: I) => string; action: Action };
+
+type Caller<Acc> = Acc extends "none"
+  ? { actor: null }
+  : Acc extends "optional"
+    ? { actor: Actor | null }
+    : Acc extends { property: unknown }
+      ? { actor: Actor; property: PropertyRow }
+      : Acc extends { account: unknown }
+        ? { actor: Actor; role: Role }
+        : { actor: Actor };
+
+export type Context<P, Q, B, Acc> = Input<P, Q, B> & Caller<Acc> & { req: FastifyRequest; reply: FastifyReply };
+
+/** The answer of a route that answers nothing: 204 unless `status` says otherwise. */
+export const NO_CONTENT = null;
+/** The answer of a route that sends something other than JSON itself (a page, a redirect). */
+export const raw = (contentType: string) => ({ contentType });
+
+type Answer = z.ZodType | { contentType: string } | null;
+// biome-ignore lint/suspicious/noConfusingVoidType: a NO_CONTENT route's service call may return Promise<void>
+type AnswerOf<A> = A extends z.ZodType ? z.output<A> : A extends null ? void : unknown;
+
+export interface RouteDef<P, Q, B, A extends Answer, Acc> {
+  method: Method;
+  /** Fastify's syntax: `/api/v1/properties/:id`. */
+  url: string;
+  summary: string;
+  description?: string;
+  tags?: readonly string[];
+  access: Acc;
+  params?: z.ZodType<P>;
+  query?: z.ZodType<Q> | CustomQuery<Q>;
+  body?: z.ZodType<B>;
+  /** What an absent body reads as (the form-encoded properties call: `{}`, so the error names the field). */
+  absentBody?: unknown;
+  /** Content types the body may come in, for the document (JSON unless told). */
+  bodyTypes?: readonly string[];
+  answer: A;
+  /** The success status: 200, or 204 for NO_CONTENT, unless told. */
+  status?: number;
+  /** Statuses beyond those the access rule and the schemas imply, for the document. */
+  responses?: Readonly<Record<number, string>>;
+  /** Runs before anything else (the sign-in calls' same-origin check). */
+  onRequest?: onRequestHookHandler;
+  handle(ctx: Context<P, Q, B, Acc>): AnswerOf<A> | Promise<AnswerOf<A>>;
+}
+
+/** A route definition, ready for mountRoutes (its types checked by defineRoute). */
+export type Route = RouteDef<unknown, unknown, unknown, Answer, unknown>;
+
+/** Types a route definition; mountRoutes registers it. */
+export function defineRoute<P, Q, B, A extends Answer, const Acc extends Access<Input<P, Q, B>>>(
+  def: RouteDef<P, Q, B, A, Acc>,
+): Route {
+  return def as unknown as Route;
+}
+
+/**
+ * Whether answers are checked against their schema: under test and in development, never in
+ * production (NODE_ENV unset included), where a check would cost every call.
+ */
+export const CHECK_ANSWERS = process.env.NODE_ENV === "test" || process.env.NODE_ENV === "development";
+
+export class AnswerMismatchError extends Error {
+  constructor(route: string, err: z.ZodError) {
+    super(`${route} answered what its answer schema does not allow: ${zodMessage(err)}`);
+    this.name = "AnswerMismatchError";
+  }
+}
+
+function docOf(def: Route): RouteDoc {
+  const access = def.access as Access<unknown>;
+  return {
+    summary: def.summary,
+    ...(def.description ? { description: def.description } : {}),
+    ...(def.tags ? { tags: def.tags } : {}),
+    access: typeof access === "string" ? access : "property" in access ? "property" : "account",
+    status: def.status ?? (def.answer === null ? 204 : 200),
+    answer: def.answer,
+    ...(def.body && def.bodyTypes ? { bodyTypes: def.bodyTypes } : {}),
+    ...(def.responses ? { responses: def.responses } : {}),
+  };
+}
+
+/** Registers routes written with defineRoute on `app` (a plugin's scope keeps its hooks). */
+export function mountRoutes(app: FastifyInstance, meta: MetaStore, routes: readonly Route[], check = CHECK_ANSWERS): void {
+  for (const def of routes) mountRoute(app, meta, def, check);
+}
+
+function mountRoute(app: FastifyInstance, meta: MetaStore, def: Route, check: boolean): void {
+  const name = `${def.method} ${def.url}`;
+  const query = def.query;
+  const querySchema = query === undefined ? undefined : query instanceof z.ZodType ? query : query.schema;
+  const parseQuery: (raw: Record<string, unknown>) => unknown =
+    query === undefined ? () => undefined : query instanceof z.ZodType ? (q) => query.parse(q) : (q) => query.parse(q);
+  const schemas: RouteSchemas = {
+    ...(def.params ? { params: def.params } : {}),
+    ...(querySchema ? { query: querySchema } : {}),
+    ...(def.body ? { body: def.body } : {}),
+  };
+  const doc = docOf(def);
+  const access = def.access as Access<Input<unknown, unknown, unknown>>;
+  const answerSchema = check && def.answer instanceof z.ZodType ? def.answer : undefined;
+
+  app.route({
+    method: def.method,
+    url: def.url,
+    config: { doc, schemas },
+    ...(def.onRequest ? { onRequest: def.onRequest } : {}),
+    handler: async (req, reply) => {
+      const actor = access === "none" ? null : access === "optional" ? await identify(meta, req) : await authenticate(meta, req);
+      const input: Input<unknown, unknown, unknown> = {
+        params: def.params ? def.params.parse(req.params) : undefined,
+        query: parseQuery(req.query as Record<string, unknown>),
+        body: def.body ? def.body.parse(req.body ?? def.absentBody) : undefined,
+      };
+      let granted: { property: PropertyRow } | { role: Role } | undefined;
+      if (typeof access === "object") {
+        granted =
+          "property" in access
+            ? { property: await authorizeProperty(meta, actor as Actor, access.property(input), access.action) }
+            : { role: await authorizeAccount(meta, actor as Actor, access.account(input), access.action) };
+      }
+      const ctx = { ...input, actor, ...granted, req, reply } as Context<unknown, unknown, unknown, unknown>;
+      const result = await def.handle(ctx);
+      if (def.answer === null) return reply.code(doc.status).send();
+      if (!(def.answer instanceof z.ZodType)) return result;
+      if (answerSchema) {
+        // The answer as the client receives it (dates as strings, undefined dropped).
+        const wire = result === undefined ? undefined : JSON.parse(JSON.stringify(result));
+        const checked = answerSchema.safeParse(wire);
+        if (!checked.success) throw new AnswerMismatchError(name, checked.error);
+      }
+      if (doc.status !== 200) reply.code(doc.status);
+      return result;
+    },
+  });
+}
