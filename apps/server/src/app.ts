@@ -11,6 +11,7 @@ import { registerEventRoute } from "./collect/routes.js";
 import { registerScriptRoute } from "./collect/script-route.js";
 import { demoRoutes } from "./demo/routes.js";
 import { installBodyParsers } from "./http/body-parsers.js";
+import { trustedProxy } from "./http/client-ip.js";
 import { installErrorHandling } from "./http/errors.js";
 import { docsRoutes } from "./http/openapi.js";
 import { defineRoute, mountRoutes } from "./http/route.js";
@@ -36,7 +37,7 @@ export async function buildApp(deps: AppDeps, opts: { webDist?: string } = {}): 
   const app = Fastify({
     logger: deps.config.logLevel === "silent" ? false : { level: deps.config.logLevel },
     bodyLimit: API_BODY_LIMIT,
-    trustProxy: deps.config.trustedProxies.length ? deps.config.trustedProxies : false,
+    trustProxy: trustedProxy(deps.config.trustedProxies),
     // Per-request lines only when debugging: the collector's volume would drown everything else.
     logController: new LogController({
       disableRequestLogging: deps.config.logLevel !== "debug" && deps.config.logLevel !== "trace",

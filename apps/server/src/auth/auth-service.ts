@@ -1,12 +1,15 @@
 // Sign-in, recovery and reset: the rules of SPEC.md §7 and DESIGN.md §7 (no enumeration, equal
 // timing for unknown e-mails and wrong passwords, throttles, single-use hashed reset tokens).
 import { type MetaStore, normaliseEmail } from "@lookout/storage";
-import { HttpError, tooMany } from "../http/errors.js";
+import { DomainError } from "../http/domain-errors.js";
 import type { Mailer } from "../mail/mailer.js";
 import { dummyHash, hashPassword, verifyPassword } from "./passwords.js";
 import { Remembered, Throttle, throttleAddress } from "./throttle.js";
 
 export const LOGIN_FAILED = "Invalid e-mail address or password.";
+
+const rateLimited = (waitMs: number) =>
+  new DomainError("rate_limited", "Too many attempts. Please try again later.", undefined, waitMs);
 
 export interface AuthServiceDeps {
   meta: MetaStore;
@@ -42,7 +45,7 @@ export function createAuthService({ meta, mailer, sessionTtlMs }: AuthServiceDep
   function throttle(...checks: [Throttle, string][]): void {
     for (const [t, key] of checks) {
       const wait = t.hit(key);
-      if (wait > 0) throw tooMany(wait);
+      if (wait > 0) throw rateLimited(wait);
     }
   }
 
@@ -86,12 +89,12 @@ export function createAuthService({ meta, mailer, sessionTtlMs }: AuthServiceDep
       // the limits; a successful one takes its hits back.
       throttle([loginByIp, address], [loginByPair, pair]);
       const emailWait = loginByEmail.hit(email);
-      if (emailWait > 0 && !signedInFrom.has(pair)) throw tooMany(emailWait);
+      if (emailWait > 0 && !signedInFrom.has(pair)) throw rateLimited(emailWait);
       const user = await meta.users.findByEmail(email);
       const ok = await verifyPassword(user?.password_hash ?? (await dummyHash()), input.password);
       if (!user || !ok) {
         await meta.audit.record({ action: "login.failed", userId: user?.id ?? null, detail: { ip: input.ip } });
-        throw new HttpError(401, "invalid_credentials", LOGIN_FAILED);
+        throw new DomainError("invalid_credentials", LOGIN_FAILED);
       }
       loginByPair.reset(pair);
       loginByIp.undo(address);
@@ -136,8 +139,7 @@ export function createAuthService({ meta, mailer, sessionTtlMs }: AuthServiceDep
     async resetPassword(input: { token: string; password: string }): Promise<void> {
       const userId = await meta.resets.consume(input.token);
       if (!userId) {
-        throw new HttpError(
-          400,
+        throw new DomainError(
           "invalid_token",
           "This password reset link is invalid, expired or already used. Please request a new one.",
         );

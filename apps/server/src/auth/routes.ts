@@ -10,6 +10,7 @@ import {
 } from "@lookout/schema";
 import type { FastifyRequest } from "fastify";
 import type { AppDeps } from "../app-deps.js";
+import { clientIpResolver } from "../http/client-ip.js";
 import { clearSessionCookies, isSecureRequest, setSessionCookies } from "../http/cookies.js";
 import { sameOriginOnly } from "../http/origin.js";
 import { defineRoute, NO_CONTENT, type Route } from "../http/route.js";
@@ -31,6 +32,8 @@ export function authRoutes(deps: AppDeps): Route[] {
   // Login CSRF: a cross-site form must not sign the victim's browser into another account, nor
   // drive recovery and reset from a foreign page.
   const onRequest = sameOriginOnly(config.publicUrl);
+  // The throttles count the address the collector sees: one resolver for both.
+  const clientIp = clientIpResolver(config.trustedProxies);
 
   return [
     defineRoute({
@@ -47,7 +50,7 @@ export function authRoutes(deps: AppDeps): Route[] {
         const session = await auth.login({
           email: body.username,
           password: body.password,
-          ip: req.ip,
+          ip: clientIp(req),
           userAgent: req.headers["user-agent"] ?? "",
           ...(config.publicUrl ? {} : { origin: requestOrigin(req) }),
         });
@@ -66,7 +69,7 @@ export function authRoutes(deps: AppDeps): Route[] {
       answer: MessageAnswerSchema,
       responses: { 429: "Too many requests.", ...CROSS_SITE },
       handle: async ({ body, req }) => {
-        const outcome = await auth.recover({ email: body.user_email, ip: req.ip, publicUrl: config.publicUrl });
+        const outcome = await auth.recover({ email: body.user_email, ip: clientIp(req), publicUrl: config.publicUrl });
         if (outcome === "no_public_url") {
           req.log.warn(
             "password recovery: no reset link sent, because LOOKOUT_PUBLIC_URL is not set and the owner has not signed in yet " +

@@ -1,10 +1,11 @@
 // POST /api/event (DESIGN.md §5), the one cross-origin endpoint: parse and validate the tracker
 // body, rate-limit per client IP and per property, then hand it to the collector. 202 means the
 // event is durable, or was dropped on purpose (the X-Lookout-Dropped header says why).
-import { compileIpList, QueueClosedError, QueueFullError, resolveClientIp } from "@lookout/ingest";
+import { QueueClosedError, QueueFullError } from "@lookout/ingest";
 import { TrackerEventSchema } from "@lookout/schema";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { AppDeps } from "../app-deps.js";
+import { clientIpResolver } from "../http/client-ip.js";
 import { HttpError, tooMany } from "../http/errors.js";
 import type { RouteDoc } from "../http/route-table.js";
 import { TokenBuckets } from "./rate-limit.js";
@@ -50,7 +51,7 @@ function cors(reply: FastifyReply): void {
 }
 
 export function registerEventRoute(app: FastifyInstance, { config, collector }: AppDeps): void {
-  const trusted = compileIpList(config.trustedProxies).matches;
+  const clientIp = clientIpResolver(config.trustedProxies);
   const perIp = new TokenBuckets(config.collectRate.perIp);
   const perProperty = new TokenBuckets(config.collectRate.perProperty);
 
@@ -74,7 +75,7 @@ export function registerEventRoute(app: FastifyInstance, { config, collector }: 
       const parsed = TrackerEventSchema.safeParse(req.body);
       if (!parsed.success) throw parsed.error;
       const body = parsed.data;
-      const ip = resolveClientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], trusted);
+      const ip = clientIp(req);
       const now = new Date();
       const ipWait = perIp.take(ip, now.getTime());
       if (ipWait > 0) throw tooMany(ipWait, "Too many events from this address.");

@@ -15,6 +15,17 @@ export interface ClientRequest {
 /** A request's client address: canonical text (IPv4-mapped IPv6 as IPv4), or "" if the peer is unknown. */
 export type ClientIp = (req: ClientRequest) => string;
 
+/**
+ * Fastify's trustProxy for the same list (it decides req.protocol and req.host behind a proxy):
+ * the same matcher, so the keywords the collector takes (private, say) work there too, where
+ * Fastify's own parser refused them at start.
+ */
+export function trustedProxy(trustedProxies: readonly string[]): ((addr: string) => boolean) | false {
+  if (trustedProxies.length === 0) return false;
+  const trusted = compileIpList(trustedProxies).matches;
+  return (addr) => trusted(addr);
+}
+
 /** The resolver for a list of trusted proxies (config.trustedProxies). */
 export function clientIpResolver(trustedProxies: readonly string[]): ClientIp {
   const trusted = compileIpList(trustedProxies).matches;

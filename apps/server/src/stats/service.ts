@@ -3,6 +3,7 @@
 import { QueryError } from "@lookout/query";
 import type { QuerySpec } from "@lookout/schema";
 import { type EventStore, type PropertyRow, QueryTimeoutError, runStats, type StatsResult } from "@lookout/storage";
+import { LRUCache } from "lru-cache";
 import { DomainError, type DomainErrorCode } from "../http/domain-errors.js";
 import type { Presence } from "../live/presence.js";
 import { FairQueue, QueueFullError } from "./fair-queue.js";
@@ -20,14 +21,15 @@ export const STATS_WAITING_PER_ACCOUNT = 60;
 export function createStatsService({ events, presence }: { events: EventStore; presence: Presence }) {
   const fair = new FairQueue(STATS_CONCURRENCY_PER_ACCOUNT, STATS_WAITING_PER_ACCOUNT);
   // all_time starts at a property's first event; remembered briefly (it rarely moves).
-  const firstEvent = new Map<string, { at: number; ts: Date | undefined }>();
+  const firstEvent = new LRUCache<string, { ts: Date | null }>({ max: 10_000, ttl: FIRST_EVENT_TTL_MS });
   async function earliest(property: string, created: Date): Promise<Date> {
-    const hit = firstEvent.get(property);
-    if (hit && Date.now() - hit.at < FIRST_EVENT_TTL_MS) return hit.ts ?? created;
-    const [first] = await events.events(property, { limit: 1 });
-    firstEvent.set(property, { at: Date.now(), ts: first?.ts });
-    if (firstEvent.size > 10_000) firstEvent.delete(firstEvent.keys().next().value as string);
-    return first && first.ts < created ? first.ts : created;
+    let hit = firstEvent.get(property);
+    if (!hit) {
+      const [first] = await events.events(property, { limit: 1 });
+      hit = { ts: first?.ts ?? null };
+      firstEvent.set(property, hit);
+    }
+    return hit.ts && hit.ts < created ? hit.ts : created;
   }
 
   return {
