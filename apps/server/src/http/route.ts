@@ -138,8 +138,8 @@ function mountRoute(app: FastifyInstance, meta: MetaStore, def: Route, check: bo
   const name = `${def.method} ${def.url}`;
   const query = def.query;
   const querySchema = query === undefined ? undefined : query instanceof z.ZodType ? query : query.schema;
-  const parseQuery: (raw: Record<string, unknown>) => unknown =
-    query === undefined ? () => undefined : query instanceof z.ZodType ? (q) => query.parse(q) : (q) => query.parse(q);
+  // A zod schema and a CustomQuery both parse with .parse(raw).
+  const parseQuery: (raw: Record<string, unknown>) => unknown = query === undefined ? () => undefined : (q) => query.parse(q);
   const schemas: RouteSchemas = {
     ...(def.params ? { params: def.params } : {}),
     ...(querySchema ? { query: querySchema } : {}),
