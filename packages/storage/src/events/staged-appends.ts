@@ -50,7 +50,12 @@ export class StagedAppends {
   /** Resolves once every row staged before the call is committed (rejects if that failed). */
   async flush(): Promise<void> {
     for (;;) {
-      if (this.#committing) await this.#committing;
+      // Another waiter may start the next commit before this one resumes, so look again after
+      // every wait: a staged row is committed only once no commit is running and none is staged.
+      if (this.#committing) {
+        await this.#committing;
+        continue;
+      }
       if (this.#rows === 0) return;
       this.#start();
     }
