@@ -2,6 +2,7 @@
 
 export * from "./api-answers.js";
 export * from "./auth.js";
+export * from "./roles.js";
 export * from "./auth-forms.js";
 export * from "./errors.js";
 export * from "./events.js";

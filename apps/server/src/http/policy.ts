@@ -1,18 +1,11 @@
 // The one authorization policy: every route and the socket ask it whether an actor may act on an
 // account or property. Unknown and foreign ids answer the same way, so ids cannot be probed.
-import type { Role } from "@lookout/schema";
+import { type Action, allows, type Role } from "@lookout/schema";
 import type { MetaStore, PropertyRow } from "@lookout/storage";
 import type { Actor } from "./authenticate.js";
 import { DomainError } from "./domain-errors.js";
 
-export type Action = "read" | "write" | "admin" | "own";
-
-const RANK: Record<Role, number> = { viewer: 0, editor: 1, admin: 2, owner: 3 };
-const NEEDS: Record<Action, Role> = { read: "viewer", write: "editor", admin: "admin", own: "owner" };
-
-export function allows(role: Role | null, action: Action): boolean {
-  return role !== null && RANK[role] >= RANK[NEEDS[action]];
-}
+export { type Action, allows };
 
 /** The actor's role in `accountId`: their membership, narrowed for an API key to read in its account. */
 export async function roleFor(meta: MetaStore, actor: Actor, accountId: string): Promise<Role | null> {

@@ -20,7 +20,7 @@ const SCREENS: Record<SignedInPath, LazyExoticComponent<ComponentType>> = {
   "/settings": lazy(() => import("../features/settings/SettingsPage")),
   "/team": lazy(() => import("../features/team/TeamPage")),
   "/billing": lazy(() => import("../features/billing/BillingPage")),
-  "/reports": lazy(() => import("../features/reports/ReportsPage")),
+  "/reports": lazy(() => import("../features/settings/SettingsPage")),
 };
 
 function page(Screen: LazyExoticComponent<ComponentType>) {

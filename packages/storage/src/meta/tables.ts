@@ -69,6 +69,8 @@ export interface AuthTokensTable {
   revoked_at: Timestamp | null;
   last_used_at: Timestamp | null;
   user_agent: string;
+  /** The address the session signed in from (shown in the sessions list). */
+  ip: Generated<string>;
 }
 
 export interface PasswordResetsTable {
@@ -89,6 +91,7 @@ export interface ApiKeysTable {
   name: string;
   created_at: CreatedAt;
   revoked_at: Timestamp | null;
+  last_used_at: Timestamp | null;
 }
 
 export interface InsightsTable {
@@ -106,9 +109,35 @@ export interface InsightsTable {
 export interface ReportSchedulesTable {
   id: string;
   property_id: string;
-  frequency: "daily" | "weekly" | "monthly";
+  frequency: "weekly" | "monthly";
   recipients: Json<string[]>;
+  /** The local hour (property's timezone) the report goes out; 9 by default. */
+  send_hour: Generated<number>;
   last_sent_at: Timestamp | null;
+  /** The last period sent to every recipient, e.g. "2026-W47" or "2026-11". */
+  last_sent_period: string | null;
+  created_at: CreatedAt;
+}
+
+export interface GoalsTable {
+  id: string;
+  property_id: string;
+  kind: "event" | "page";
+  /** The custom event's name (kind "event") or the path pattern with `*` (kind "page"). */
+  match: string;
+  display_name: string;
+  currency: string | null;
+  created_at: CreatedAt;
+}
+
+export interface SharedLinksTable {
+  id: string;
+  property_id: string;
+  name: string;
+  slug: string;
+  password_hash: string | null;
+  expires_at: Timestamp | null;
+  created_by: string;
   created_at: CreatedAt;
 }
 
@@ -157,6 +186,8 @@ export interface MetaDatabase {
   api_keys: ApiKeysTable;
   insights: InsightsTable;
   report_schedules: ReportSchedulesTable;
+  goals: GoalsTable;
+  shared_links: SharedLinksTable;
   subscriptions: SubscriptionsTable;
   mail_outbox: MailOutboxTable;
   audit_log: AuditLogTable;
