@@ -2,7 +2,6 @@
 
 export * from "./api-answers.js";
 export * from "./auth.js";
-export * from "./roles.js";
 export * from "./auth-forms.js";
 export * from "./errors.js";
 export * from "./events.js";
@@ -11,6 +10,7 @@ export * from "./intervals.js";
 export * from "./live.js";
 export * from "./property.js";
 export * from "./query.js";
+export * from "./roles.js";
 export * from "./stats-answers.js";
 export * from "./strings.js";
 export * from "./tracker.js";

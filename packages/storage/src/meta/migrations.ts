@@ -228,7 +228,10 @@ const m0004_settings_reports: Migration = {
       .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(now))
       .addUniqueConstraint("shared_links_property_name", ["property_id", "name"])
       .execute();
-    await db.schema.alterTable("report_schedules").addColumn("send_hour", "integer", (c) => c.notNull().defaultTo(9)).execute();
+    await db.schema
+      .alterTable("report_schedules")
+      .addColumn("send_hour", "integer", (c) => c.notNull().defaultTo(9))
+      .execute();
     // e.g. "2026-W47" or "2026-11": the last period whose report went out to every recipient.
     await db.schema.alterTable("report_schedules").addColumn("last_sent_period", "text").execute();
     await db.schema
@@ -238,7 +241,10 @@ const m0004_settings_reports: Migration = {
       .unique()
       .execute();
     await db.schema.alterTable("api_keys").addColumn("last_used_at", "timestamptz").execute();
-    await db.schema.alterTable("auth_tokens").addColumn("ip", "text", (c) => c.notNull().defaultTo("")).execute();
+    await db.schema
+      .alterTable("auth_tokens")
+      .addColumn("ip", "text", (c) => c.notNull().defaultTo(""))
+      .execute();
     await db.schema.createIndex("audit_log_account_idx").on("audit_log").columns(["account_id", "created_at"]).execute();
   },
 };
