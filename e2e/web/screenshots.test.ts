@@ -1,6 +1,7 @@
 // Screenshots of every screen in light and dark, at desktop (1280x800) and phone (375x812) widths,
 // saved as test artifacts (test-artifacts/web-*.png) for people to look at. Each shot also checks
-// the page has no horizontal overflow and logged no errors.
+// the page has no horizontal overflow and logged no errors, and (at desktop width, both themes)
+// that axe-core finds no WCAG A/AA violations.
 // Callbacks passed to page.evaluate run in the browser, hence the DOM types.
 /// <reference lib="dom" />
 import { existsSync } from "node:fs";
@@ -8,6 +9,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { artifactPath, launchPlainBrowser } from "../browser";
 import { login } from "../harness";
+import { axeViolations, describeViolations } from "./a11y";
 import { DESKTOP, type LoginAnswer, openPage, PHONE, signIn, startWebServer, THEME_KEY, type WebServer } from "./support";
 
 let web: WebServer;
@@ -155,6 +157,11 @@ async function shoot(shot: Shot, theme: "light" | "dark", device: keyof typeof S
     await page.screenshot({ path: file, fullPage: true });
     expect(existsSync(file)).toBe(true);
     expect(watched.problems).toEqual([]);
+    // Accessibility at desktop width in both themes (contrast differs by theme, not by width).
+    if (device === "desktop") {
+      const violations = await axeViolations(page);
+      expect(violations, `${shot.name} (${theme}): axe-core violations\n${describeViolations(violations)}`).toEqual([]);
+    }
   } finally {
     await watched.close();
   }
