@@ -152,7 +152,7 @@ describe("/logout", () => {
     await page.goto(`${suite.web.server.url}/settings`);
     await h1(page).waitFor();
     await page.getByRole("button", { name: "Account menu" }).click();
-    await page.getByRole("menu").getByRole("link", { name: "Logout" }).click();
+    await page.locator(".dropdown-menu.show").getByRole("link", { name: "Logout" }).click();
     await page.waitForURL((u) => u.pathname === "/login");
     await page.getByRole("button", { name: "Log In" }).waitFor();
     expect(await storage(page, [...SESSION_KEYS, "currentProperty"])).toEqual({

@@ -20,10 +20,9 @@ export function LiveBadge() {
       : `${visitors} on ${propertyLabel(current)} right now`;
   return (
     <li className="nav-item d-flex align-items-center">
-      <Link to="/live" className="live-badge" title={title} aria-label={`Live now: ${title}`} data-live-count={count}>
+      <Link to="/live" className="live-badge" title={title} aria-label={`${count} live: ${title}`} data-live-count={count}>
         <span className={`live-dot live-dot-${look}`} aria-hidden="true" />
-        <span className="live-badge-count">{count}</span>
-        <span className="d-none d-sm-inline text-body-secondary">live</span>
+        <span className="live-badge-count">{count}</span> <span className="d-none d-sm-inline text-body-secondary">live</span>
       </Link>
     </li>
   );

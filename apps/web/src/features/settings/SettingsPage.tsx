@@ -31,7 +31,7 @@ function SettingsNav({ active }: { active: SectionId }) {
       {GROUPS.map((g) => (
         <div key={g} className="mb-3">
           <h2 className="settings-nav-group text-body-secondary">{GROUP_LABELS[g]}</h2>
-          <CNav variant="pills" className="settings-nav-list">
+          <CNav variant="pills" className="settings-nav-list" role="list">
             {SECTION_IDS.filter((id) => SECTIONS[id].group === g).map((id) => (
               <CNavItem key={id}>
                 <CNavLink as={Link} to={sectionHref(id)} active={id === active} aria-current={id === active ? "page" : undefined}>

@@ -20,8 +20,9 @@ export function AccountMenu() {
       <CDropdownToggle className="py-0 pe-0" caret={false} aria-label="Account menu">
         <CustomerAvatar email={email} />
       </CDropdownToggle>
-      <CDropdownMenu className="pt-0">
-        <CDropdownHeader className="bg-body-secondary fw-semibold mb-2">
+      {/* A list of links (a disclosure), not an ARIA menu: CoreUI's role="menu" would need menuitem children. */}
+      <CDropdownMenu className="pt-0" role="list">
+        <CDropdownHeader className="bg-body-secondary text-body fw-semibold mb-2">
           <div>Signed in as</div>
           <div className="fw-normal text-truncate account-email">{email}</div>
         </CDropdownHeader>

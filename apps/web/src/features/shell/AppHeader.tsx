@@ -53,16 +53,20 @@ export function AppHeader() {
           <BrandMark size={24} />
           <span className="fw-semibold">Lookout</span>
         </Link>
-        <CHeaderNav className="d-none d-md-flex" as="ul" aria-label="Shortcuts">
-          {HEADER_LINKS.map((l) => (
-            <CNavItem key={l.to}>
-              <CNavLink as={NavLink} to={l.to}>
-                {l.label}
-              </CNavLink>
-            </CNavItem>
-          ))}
-        </CHeaderNav>
-        <CHeaderNav className="ms-auto" as="ul">
+        {/* CHeaderNav gives its list role="navigation", which hides the items from being a list:
+            the landmark is a <nav> around it, and the list keeps role="list". */}
+        <nav className="d-none d-md-flex" aria-label="Shortcuts">
+          <CHeaderNav as="ul" role="list">
+            {HEADER_LINKS.map((l) => (
+              <CNavItem key={l.to}>
+                <CNavLink as={NavLink} to={l.to}>
+                  {l.label}
+                </CNavLink>
+              </CNavItem>
+            ))}
+          </CHeaderNav>
+        </nav>
+        <CHeaderNav className="ms-auto" as="ul" role="list">
           <LiveBadge />
           <Divider />
           <ThemeMenu />

@@ -45,7 +45,7 @@ export function AppSidebar() {
       id="app-sidebar"
     >
       <CSidebarHeader className="border-bottom">
-        <CSidebarBrand as={NavLink} to="/dashboard" className="text-decoration-none text-white">
+        <CSidebarBrand as={NavLink} to="/dashboard" className="text-decoration-none text-white" aria-label="Lookout">
           <span className="sidebar-brand-full d-inline-flex align-items-center gap-2">
             <BrandMark size={28} />
             <span className="fs-5 fw-semibold">Lookout</span>

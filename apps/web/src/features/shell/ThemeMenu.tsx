@@ -20,7 +20,8 @@ export function ThemeMenu() {
       <CDropdownToggle caret={false} aria-label={`Theme: ${current.label}`} title="Theme">
         <CIcon icon={current.icon} size="lg" aria-hidden="true" />
       </CDropdownToggle>
-      <CDropdownMenu>
+      {/* A list of buttons, not an ARIA menu (CoreUI's role="menu" would need menuitem children). */}
+      <CDropdownMenu role="list">
         {CHOICES.map((c) => (
           <CDropdownItem
             key={c.theme}
