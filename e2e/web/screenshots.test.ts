@@ -10,7 +10,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { artifactPath, launchPlainBrowser } from "../browser";
 import { login } from "../harness";
 import { axeViolations, describeViolations } from "./a11y";
-import { DESKTOP, type LoginAnswer, openPage, PHONE, signIn, startWebServer, THEME_KEY, type WebServer } from "./support";
+import {
+  DESKTOP,
+  type LoginAnswer,
+  openPage,
+  PHONE,
+  signIn,
+  startWebServer,
+  THEME_KEY,
+  type WatchedPage,
+  type WebServer,
+} from "./support";
 
 let web: WebServer;
 let browser: Browser;
@@ -118,60 +128,70 @@ const SHOTS: Shot[] = [
   },
 ];
 
-async function shoot(shot: Shot, theme: "light" | "dark", device: keyof typeof SIZES) {
-  const watched = await openPage(browser, { viewport: SIZES[device], colorScheme: theme });
+/**
+ * One shot on a page that is already signed in (or not) with the theme stored: a navigation to the
+ * screen, then the checks. Pages are reused across shots (a context and a sign-in per shot made
+ * this walk the suite's slowest file).
+ */
+async function shoot(watched: WatchedPage, shot: Shot, theme: "light" | "dark", device: keyof typeof SIZES) {
   const { page } = watched;
-  try {
-    if (shot.signedIn) await signIn(page, web.server, session);
-    else await page.goto(`${web.server.url}/login`);
-    await page.evaluate(
-      ({ key, theme, property }) => {
-        localStorage.setItem(key, theme);
-        if (property) localStorage.setItem("currentProperty", JSON.stringify(property));
-        else localStorage.removeItem("currentProperty");
-      },
-      {
-        key: THEME_KEY,
-        theme,
-        property: shot.property ? { unique_id: web.propertyIds[0], website_url: "https://shop.example" } : null,
-      },
-    );
-    await page.goto(`${web.server.url}${shot.path}`);
-    await page.locator("main h1").first().waitFor();
-    if (shot.signedIn)
-      await page
-        .locator(shot.ready ?? ".property-card, .empty-state")
-        .first()
-        .waitFor();
-    await shot.prepare?.(page, device);
-    await page.evaluate(async () => {
-      await document.fonts.ready;
-      await Promise.all(Array.from(document.images).map((img) => img.decode().catch(() => undefined)));
-    });
-    // Let CoreUI's 150 ms fades finish.
-    await page.waitForTimeout(200);
-    expect(await page.evaluate(() => document.documentElement.dataset.coreuiTheme)).toBe(theme);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow, `${shot.name} overflows sideways at ${device} width`).toBeLessThanOrEqual(0);
-    const file = artifactPath(`web-${shot.name}-${theme}-${device}.png`);
-    await page.screenshot({ path: file, fullPage: true });
-    expect(existsSync(file)).toBe(true);
-    expect(watched.problems).toEqual([]);
-    // Accessibility at desktop width in both themes (contrast differs by theme, not by width).
-    if (device === "desktop") {
-      const violations = await axeViolations(page);
-      expect.soft(violations, `${shot.name} (${theme}): axe-core violations\n${describeViolations(violations)}`).toEqual([]);
-    }
-  } finally {
-    await watched.close();
+  const seen = watched.problems.length;
+  await page.evaluate(
+    ({ property }) => {
+      if (property) localStorage.setItem("currentProperty", JSON.stringify(property));
+      else localStorage.removeItem("currentProperty");
+    },
+    { property: shot.property ? { unique_id: web.propertyIds[0], website_url: "https://shop.example" } : null },
+  );
+  await page.goto(`${web.server.url}${shot.path}`);
+  await page.locator("main h1").first().waitFor();
+  if (shot.signedIn)
+    await page
+      .locator(shot.ready ?? ".property-card, .empty-state")
+      .first()
+      .waitFor();
+  await shot.prepare?.(page, device);
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    await Promise.all(Array.from(document.images).map((img) => img.decode().catch(() => undefined)));
+  });
+  // Let CoreUI's 150 ms fades finish.
+  await page.waitForTimeout(200);
+  expect(await page.evaluate(() => document.documentElement.dataset.coreuiTheme)).toBe(theme);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, `${shot.name} overflows sideways at ${device} width`).toBeLessThanOrEqual(0);
+  const file = artifactPath(`web-${shot.name}-${theme}-${device}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  expect(existsSync(file)).toBe(true);
+  expect(watched.problems.slice(seen), `${shot.name}: problems in the page`).toEqual([]);
+  // Accessibility at desktop width in both themes (contrast differs by theme, not by width).
+  if (device === "desktop") {
+    const violations = await axeViolations(page);
+    expect.soft(violations, `${shot.name} (${theme}): axe-core violations\n${describeViolations(violations)}`).toEqual([]);
   }
+}
+
+/** A page with the theme stored, signed in or not. */
+async function pageFor(theme: "light" | "dark", device: keyof typeof SIZES, signedIn: boolean): Promise<WatchedPage> {
+  const watched = await openPage(browser, { viewport: SIZES[device], colorScheme: theme });
+  if (signedIn) await signIn(watched.page, web.server, session);
+  else await watched.page.goto(`${web.server.url}/login`);
+  await watched.page.evaluate(({ key, theme }) => localStorage.setItem(key, theme), { key: THEME_KEY, theme });
+  return watched;
 }
 
 describe("screenshots", () => {
   for (const device of ["desktop", "phone"] as const) {
     for (const theme of ["light", "dark"] as const) {
-      it(`every screen, ${theme}, ${device}`, { timeout: 120_000 }, async () => {
-        for (const shot of SHOTS) await shoot(shot, theme, device);
+      it(`every screen, ${theme}, ${device}`, { timeout: 180_000 }, async () => {
+        const signedOut = await pageFor(theme, device, false);
+        const signedIn = await pageFor(theme, device, true);
+        try {
+          for (const shot of SHOTS) await shoot(shot.signedIn ? signedIn : signedOut, shot, theme, device);
+        } finally {
+          await signedOut.close();
+          await signedIn.close();
+        }
       });
     }
   }
