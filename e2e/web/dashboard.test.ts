@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { formatCount, formatDecimal, formatDuration, formatPercent } from "../../apps/web/src/lib/format";
 import { artifactPath, launchPlainBrowser } from "../browser";
 import { login } from "../harness";
+import { axeViolations, describeViolations } from "./a11y";
 import {
   DESKTOP,
   type LoginAnswer,
@@ -440,11 +441,17 @@ describe("dashboard screenshots", () => {
         const file = artifactPath(`dashboard-${theme}-${device}.png`);
         await page.screenshot({ path: file, fullPage: true });
         expect(existsSync(file)).toBe(true);
+        if (device === "desktop") {
+          const violations = await axeViolations(page);
+          expect.soft(violations, `dashboard (${theme}): axe-core\n${describeViolations(violations)}`).toEqual([]);
+        }
         if (device === "desktop" && theme === "light") {
           await page.locator('[data-panel="pages"]').getByRole("button", { name: "Details" }).click();
           await page.locator(".modal.show .details-table").waitFor();
           await page.waitForTimeout(200);
           await page.screenshot({ path: artifactPath("dashboard-details-light-desktop.png") });
+          const violations = await axeViolations(page);
+          expect.soft(violations, `details (${theme}): axe-core\n${describeViolations(violations)}`).toEqual([]);
         }
         if (device === "phone" && theme === "dark") {
           await openDashboard(page, "", empty, theme);

@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { artifactPath, launchPlainBrowser } from "../browser";
 import { type RunningServer, runCli, startServer } from "../harness";
+import { axeViolations, describeViolations } from "./a11y";
 import { DESKTOP, OWNER, openPage, PHONE, THEME_KEY, type WatchedPage } from "./support";
 
 /**
@@ -192,6 +193,10 @@ async function screenshots(page: Page) {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow, `${theme} ${size} overflows sideways`).toBeLessThanOrEqual(0);
       await page.screenshot({ path: artifactPath(`live-${theme}-${size}.png`), fullPage: true });
+      if (size === "desktop") {
+        const violations = await axeViolations(page);
+        expect.soft(violations, `live (${theme}): axe-core\n${describeViolations(violations)}`).toEqual([]);
+      }
     }
   }
   await page.evaluate((k) => localStorage.removeItem(k), THEME_KEY);

@@ -12,7 +12,6 @@ import {
   CDropdownMenu,
   CDropdownToggle,
   CNav,
-  CNavItem,
   CNavLink,
 } from "@coreui/react";
 import { lazy, Suspense, useCallback, useMemo, useState } from "react";
@@ -96,7 +95,7 @@ function Rows({ t, rows, ctx }: { t: TabDef; rows: BreakdownRow[]; ctx: PanelCon
   );
 }
 
-function TabContent({ t, ctx }: { t: TabDef; ctx: PanelContext }) {
+export function TabContent({ t, ctx }: { t: TabDef; ctx: PanelContext }) {
   const isMap = t.kind === "map";
   const q = useMemo(() => ({ ...ctx.query, filters: [...ctx.query.filters, ...tabFilters(t)] }), [ctx.query, t]);
   const options = useMemo(
@@ -160,7 +159,9 @@ export function BreakdownPanel({ panel, ctx }: { panel: PanelDef; ctx: PanelCont
             aria-label={`${panel.title} views`}
           >
             {plain.map((x) => (
-              <CNavItem key={x.id}>
+              // The list items are only the tabs' frames: the tablist's children are the tabs.
+              // (A plain <li>: CNavItem drops the role.)
+              <li key={x.id} className="nav-item" role="presentation">
                 <CNavLink
                   as="button"
                   type="button"
@@ -171,13 +172,13 @@ export function BreakdownPanel({ panel, ctx }: { panel: PanelDef; ctx: PanelCont
                 >
                   {x.label}
                 </CNavLink>
-              </CNavItem>
+              </li>
             ))}
             {groups.map((g) => {
               const inGroup = panel.tabs.filter((x) => x.group === g);
               const current = inGroup.find((x) => x.id === t.id);
               return (
-                <CDropdown key={g} variant="nav-item" alignment="end" portal>
+                <CDropdown key={g} variant="nav-item" alignment="end" portal role="presentation">
                   <CDropdownToggle className={current ? "active" : undefined} role="tab" aria-selected={!!current}>
                     {current ? `${g} ${current.label}` : g}
                   </CDropdownToggle>
