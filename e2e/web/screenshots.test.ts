@@ -7,6 +7,7 @@
 import { existsSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SECTION_IDS } from "../../apps/web/src/features/settings/sections";
 import { artifactPath, launchPlainBrowser } from "../browser";
 import { login } from "../harness";
 import { axeViolations, describeViolations } from "./a11y";
@@ -54,6 +55,12 @@ interface Shot {
 }
 
 const SIZES = { desktop: DESKTOP, phone: PHONE };
+/** The Settings screen's card; a section has loaded once its calls have settled (settled()). */
+const SECTION_READY = ".settings-main .card-body";
+const settled = async (page: Page) => {
+  await page.waitForLoadState("networkidle");
+  await page.waitForFunction(() => !document.querySelector(".settings-main .spinner-border, .settings-main .placeholder-glow"));
+};
 
 const SHOTS: Shot[] = [
   { name: "login", path: "/login", signedIn: false },
@@ -86,8 +93,15 @@ const SHOTS: Shot[] = [
   { name: "product-analytics", path: "/product-analytics", signedIn: true, property: true },
   { name: "insight", path: "/product-analytics/insights/weekly-signups", signedIn: true, property: true },
   { name: "customer", path: "/customers/c-8f3a2b", signedIn: true, property: true },
-  { name: "settings", path: "/settings", signedIn: true, property: true, ready: ".settings-main .card-body" },
-  { name: "reports", path: "/reports", signedIn: true, property: true, ready: ".settings-main .card-body" },
+  { name: "reports", path: "/reports", signedIn: true, property: true, ready: SECTION_READY, prepare: settled },
+  ...SECTION_IDS.map((id) => ({
+    name: `settings-${id}`,
+    path: `/settings?section=${id}`,
+    signedIn: true,
+    property: true,
+    ready: SECTION_READY,
+    prepare: settled,
+  })),
   { name: "team", path: "/team", signedIn: true },
   { name: "billing", path: "/billing", signedIn: true },
   {
