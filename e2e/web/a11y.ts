@@ -44,5 +44,7 @@ export async function axeViolations(page: Page): Promise<A11yViolation[]> {
 
 /** A readable list of violations for an assertion message. */
 export function describeViolations(vs: A11yViolation[]): string {
-  return vs.map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `  ${n.target}: ${n.summary}`).join("\n")}`).join("\n");
+  return vs
+    .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `  ${n.target}: ${n.summary}`).join("\n")}`)
+    .join("\n");
 }
