@@ -5,11 +5,14 @@
 import fastifyCookie from "@fastify/cookie";
 import { HealthAnswerSchema } from "@lookout/schema";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
+import { accountRoutes } from "./accounts/routes.js";
+import { apiKeyRoutes } from "./api-keys/routes.js";
 import type { AppDeps } from "./app-deps.js";
 import { authRoutes } from "./auth/routes.js";
 import { registerEventRoute } from "./collect/routes.js";
 import { registerScriptRoute } from "./collect/script-route.js";
 import { demoRoutes } from "./demo/routes.js";
+import { goalRoutes } from "./goals/routes.js";
 import { installBodyParsers } from "./http/body-parsers.js";
 import { trustedProxy } from "./http/client-ip.js";
 import { installErrorHandling } from "./http/errors.js";
@@ -18,7 +21,10 @@ import { defineRoute, mountRoutes } from "./http/route.js";
 import { recordRoutes } from "./http/route-table.js";
 import { installSecurityHeaders } from "./http/security-headers.js";
 import { registerLiveRoutes } from "./live/routes.js";
+import { meRoutes } from "./me/routes.js";
 import { propertyRoutes } from "./properties/routes.js";
+import { reportRoutes } from "./reports/routes.js";
+import { sharingRoutes } from "./sharing/routes.js";
 import { statsRoutes } from "./stats/routes.js";
 import { registerWebRoutes } from "./web/routes.js";
 
@@ -61,6 +67,12 @@ export async function buildApp(deps: AppDeps, opts: { webDist?: string } = {}): 
       ...propertyRoutes(deps),
       ...demoRoutes(deps),
       ...statsRoutes(deps),
+      ...goalRoutes(deps),
+      ...apiKeyRoutes(deps),
+      ...meRoutes(deps),
+      ...accountRoutes(deps),
+      ...sharingRoutes(deps),
+      ...reportRoutes(deps),
       ...docsRoutes(),
     ]);
     await registerLiveRoutes(site, deps);

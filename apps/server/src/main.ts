@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from "./config/config.js";
 import { DataDirBusyError } from "./config/data-dir-lock.js";
 import { createDemoProperty, startDemoTraffic } from "./demo/demo-site.js";
 import { guardProcess } from "./process-guard.js";
+import { startReportRunner } from "./reports/report-job.js";
 import { createServices } from "./services.js";
 import { keepBackgroundThreadsLow } from "./thread-priority.js";
 
@@ -24,6 +25,8 @@ async function main(): Promise<void> {
   const stopDemo = config.demo ? await startDemoTraffic(services, origin) : async () => {};
   const app = await buildApp(services);
   guardProcess(app.log);
+  // Scheduled e-mail reports (reports/report-job.ts): the server runs jobs, the CLI never does.
+  const reportRunner = startReportRunner(services, app.log);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -36,6 +39,7 @@ async function main(): Promise<void> {
       const reaper = setInterval(() => app.server.closeIdleConnections(), 50);
       await app.close();
       clearInterval(reaper);
+      await reportRunner.stop();
       await services.close();
       process.exit(0);
     } catch (err) {

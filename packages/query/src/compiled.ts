@@ -26,7 +26,8 @@ export interface CompiledStats extends CompiledQuery {
   kind: QueryKind;
   dialect: SqlDialect;
   metrics: Metric[];
-  dimension: Dimension | null;
+  /** A breakdown's dimension, "goal" for the goals kind (a row per goal), else null. */
+  dimension: Dimension | "goal" | null;
   range: ResolvedRange;
   comparison: ComparisonRange | null;
   interval: Interval | null;

@@ -14,6 +14,7 @@ export {
 export * from "./day-rollup.js";
 export { clickhouse, DIALECTS, type Dialect, duckdb, type SqlDialect } from "./dialects.js";
 export { QueryError } from "./errors.js";
+export { type GoalsPlan, type PlannedGoal, planGoal, planGoals } from "./goals-plan.js";
 export type { Compiler } from "./kinds/compiler.js";
 export { COMPILERS, type CompilerRegistry, compileQuery } from "./kinds/index.js";
 export { type GroupKey, type PlanInput, planQuery, type QueryPlan } from "./plan.js";

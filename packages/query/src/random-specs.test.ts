@@ -7,6 +7,7 @@ import {
   DATE_PRESETS,
   type Dimension,
   FILTER_OPS,
+  GOAL_METRICS,
   INTERVALS,
   METRICS,
   QUERY_KINDS,
@@ -52,6 +53,14 @@ const specArb = fc
     tz: fc.constantFrom("UTC", "Europe/Berlin", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe"),
     now: fc.date({ min: new Date("2021-01-01T00:00:00Z"), max: new Date("2030-01-01T00:00:00Z"), noInvalidDate: true }),
     through: fc.option(fc.integer({ min: -400, max: 10 }), { nil: undefined }),
+    goals: fc.uniqueArray(
+      fc.record({
+        kind: fc.constantFrom("event" as const, "page" as const),
+        i: fc.nat(99),
+        pattern: fc.constantFrom("", "/*", "/**", "/*/x.y", "(a)+"),
+      }),
+      { minLength: 1, maxLength: 5, selector: (g) => g.i },
+    ),
   })
   .map((r) => {
     const spec: Record<string, unknown> = {
@@ -64,10 +73,21 @@ const specArb = fc
       offset: r.offset,
     };
     if (r.kind === "breakdown") spec.dimensions = [r.dimension];
+    if (r.kind === "goals") {
+      const goalMetrics = r.metrics.filter((m) => (GOAL_METRICS as readonly string[]).includes(m));
+      spec.metrics = goalMetrics.length > 0 ? goalMetrics : ["visitors"];
+      spec.goals = r.goals.map((g) => ({
+        kind: g.kind,
+        name: marked(g.i),
+        match: g.kind === "event" ? marked(g.i) : `/${MARK}${g.i}${g.pattern}`,
+      }));
+    }
     if (r.kind === "timeseries" && r.interval) spec.interval = r.interval;
     if (r.kind !== "breakdown" && r.preset !== "all_time" && r.comparison) spec.comparison = r.comparison;
     if (r.metrics.includes("conversions") || r.metrics.includes("conversion_rate")) spec.goal = `${MARK}goal'`;
-    if (r.order !== undefined) spec.order = { by: r.order ? "dimension" : (r.metrics[0] as string), direction: "asc" } as never;
+    if (r.order !== undefined) {
+      spec.order = { by: r.order ? "dimension" : ((spec.metrics as string[])[0] as string), direction: "asc" } as never;
+    }
     // Day rollups ending some days before or after "now", on a local midnight.
     const through = r.through === undefined ? undefined : midnightAtOrBefore(r.tz, r.now.getTime() + r.through * 86_400_000);
     return {
@@ -96,7 +116,10 @@ describe("safety rules on random specs", () => {
           expect(c.sql).not.toContain(MARK);
           const bound = Object.values(c.params).join("\n");
           for (const f of parsed.data.filters) for (const val of f.values) expect(bound).toContain(val);
-          if (parsed.data.kind === "breakdown") {
+          if (parsed.data.kind === "goals") {
+            for (const g of parsed.data.goals) expect(bound).toContain(g.name);
+          }
+          if (parsed.data.kind === "breakdown" || parsed.data.kind === "goals") {
             const { limit, offset } = parsed.data;
             const tail =
               dialect === "clickhouse" ? `LIMIT ${offset}, ${limit}` : `LIMIT ${limit}${offset ? ` OFFSET ${offset}` : ""}`;

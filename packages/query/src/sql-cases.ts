@@ -227,4 +227,31 @@ export const CASES: Record<string, QuerySpecInput> = {
     goal: v("purchase"),
     order: { by: "conversions", direction: "desc" },
   },
+  goals_every_metric_filtered: {
+    kind: "goals",
+    property: PROPERTY,
+    metrics: ["visitors", "events", "conversions", "conversion_rate"],
+    goals: [
+      { kind: "event", name: v("Signed up"), match: v("signup") },
+      { kind: "page", name: v("Pricing"), match: `/${MARK}pricing'OR'1'='1` },
+      { kind: "page", name: v("Blog"), match: `/${MARK}blog/*/c.(x)+/**` },
+    ],
+    filters: [
+      { dimension: "country", op: "is", values: [v("DE")] },
+      { dimension: "page", op: "contains", values: [v("docs")] },
+      { dimension: "event_name", op: "is_not", values: [v("refund")] },
+    ],
+  },
+  goals_by_name_paged: {
+    kind: "goals",
+    property: PROPERTY,
+    metrics: ["visitors", "events"],
+    goals: [
+      { kind: "event", name: v("A"), match: v("a") },
+      { kind: "page", name: v("B"), match: `/${MARK}b/**` },
+    ],
+    order: { by: "dimension", direction: "asc" },
+    limit: 1,
+    offset: 1,
+  },
 };

@@ -2,6 +2,7 @@
 // app (which builds specs) and the server (which validates them and hands them to @lookout/query).
 // Every limit lives here so that a spec that parses can always be compiled safely.
 import { z } from "zod";
+import { GOAL_KINDS, GOAL_LIMITS, GoalPagePatternSchema } from "./goals.js";
 import { isStorable, text } from "./strings.js";
 
 export const METRICS = [
@@ -71,7 +72,7 @@ export type Interval = (typeof INTERVALS)[number];
 export const COMPARISONS = ["previous_period", "year_over_year"] as const;
 export type Comparison = (typeof COMPARISONS)[number];
 
-export const QUERY_KINDS = ["aggregate", "timeseries", "breakdown"] as const;
+export const QUERY_KINDS = ["aggregate", "timeseries", "breakdown", "goals"] as const;
 export type QueryKind = (typeof QUERY_KINDS)[number];
 
 export const QUERY_LIMITS = {
@@ -129,6 +130,10 @@ export function isPropDimension(d: string): d is PropDimension {
 export function propKey(d: PropDimension): string {
   return d.slice(5);
 }
+
+/** The Stats API's breakdown by goal: one row per goal of the property (a goals query). */
+export const GOAL_DIMENSION = "goal";
+export type BreakdownDimension = Dimension | typeof GOAL_DIMENSION;
 
 export const DimensionSchema = z.custom<Dimension>(
   (v) => typeof v === "string" && ((BASE_DIMENSIONS as readonly string[]).includes(v) || isPropDimension(v)),
@@ -314,16 +319,67 @@ export const BreakdownSpecSchema = z
     }
   });
 
+/**
+ * A goal as a goals query names it: the row's label, and what counts as a conversion (a custom
+ * event's name, or a page pattern of goals.ts). The server fills these from the property's own
+ * goals, never from the caller.
+ */
+export const SpecGoalSchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal(GOAL_KINDS[0]),
+    name: text().min(1).max(GOAL_LIMITS.maxDisplayNameLength),
+    match: text().min(1).max(GOAL_LIMITS.maxEventNameLength),
+  }),
+  z.object({
+    kind: z.literal(GOAL_KINDS[1]),
+    name: text().min(1).max(GOAL_LIMITS.maxDisplayNameLength),
+    match: GoalPagePatternSchema,
+  }),
+]);
+export type SpecGoal = z.infer<typeof SpecGoalSchema>;
+
+/**
+ * The metrics of a goals query, per goal (DESIGN.md §4): visitors = unique conversions (distinct
+ * visitors with a visit in which a matching event happened), events = total conversions (the
+ * matching events), conversions = visitors, conversion_rate = visitors / all visitors, %.
+ */
+export const GOAL_METRICS = ["visitors", "events", "conversions", "conversion_rate"] as const satisfies readonly Metric[];
+export type GoalMetric = (typeof GOAL_METRICS)[number];
+
+/** One row per goal (every goal, converted or not), ordered and paged. */
+export const GoalsSpecSchema = z
+  .object({
+    kind: z.literal("goals"),
+    ...SpecBaseSchema.shape,
+    goals: z.array(SpecGoalSchema).max(GOAL_LIMITS.maxGoals).default([]),
+    order: OrderSchema.optional(),
+    limit: z.number().int().min(1).max(QUERY_LIMITS.maxLimit).default(100),
+    offset: z.number().int().min(0).max(QUERY_LIMITS.maxOffset).default(0),
+  })
+  .superRefine((q, ctx) => {
+    for (const m of q.metrics) {
+      if (!(GOAL_METRICS as readonly string[]).includes(m)) {
+        ctx.addIssue({ code: "custom", message: `a goals query takes ${GOAL_METRICS.join(", ")}`, path: ["metrics"] });
+      }
+    }
+    if (new Set(q.goals.map((g) => g.name)).size !== q.goals.length) {
+      ctx.addIssue({ code: "custom", message: "goal names must be unique", path: ["goals"] });
+    }
+    if (q.order && q.order.by !== "dimension" && !q.metrics.includes(q.order.by)) {
+      ctx.addIssue({ code: "custom", message: "order by a requested metric", path: ["order"] });
+    }
+  });
+
 export const QuerySpecSchema = z
-  .discriminatedUnion("kind", [AggregateSpecSchema, TimeseriesSpecSchema, BreakdownSpecSchema])
+  .discriminatedUnion("kind", [AggregateSpecSchema, TimeseriesSpecSchema, BreakdownSpecSchema, GoalsSpecSchema])
   .superRefine((q, ctx) => {
     const issue = (message: string, path: string) => ctx.addIssue({ code: "custom", message, path: [path] });
     if (new Set(q.metrics).size !== q.metrics.length) issue("metrics must be unique", "metrics");
-    if (q.kind !== "breakdown" && q.comparison && q.date_range.preset === "all_time") {
+    if ((q.kind === "aggregate" || q.kind === "timeseries") && q.comparison && q.date_range.preset === "all_time") {
       issue("all_time has no comparison period", "comparison");
     }
     const needsGoal = q.metrics.includes("conversions") || q.metrics.includes("conversion_rate");
-    if (needsGoal && !q.goal) issue("conversions need a goal", "goal");
+    if (needsGoal && !q.goal && q.kind !== "goals") issue("conversions need a goal", "goal");
   });
 
 export type QuerySpecInput = z.input<typeof QuerySpecSchema>;
@@ -333,5 +389,6 @@ const _everyKindInTheUnion: Record<Exclude<QueryKind, QuerySpec["kind"]>, never>
 export type AggregateSpec = z.output<typeof AggregateSpecSchema>;
 export type TimeseriesSpec = z.output<typeof TimeseriesSpecSchema>;
 export type BreakdownSpec = z.output<typeof BreakdownSpecSchema>;
+export type GoalsSpec = z.output<typeof GoalsSpecSchema>;
 /** The spec of one kind, e.g. SpecOfKind<"breakdown"> = BreakdownSpec. */
 export type SpecOfKind<K extends QueryKind> = Extract<QuerySpec, { kind: K }>;

@@ -104,7 +104,7 @@ export function createAuthService({ meta, mailer, sessionTtlMs }: AuthServiceDep
       const account = accounts[0] ?? (await meta.accounts.createWithOwner(user.id, `${user.email}'s sites`));
       const owner = accounts.length === 0 || accounts.some((a) => a.role === "owner");
       if (owner && input.origin) await recordPublicUrl(input.origin);
-      const issued = await meta.tokens.issue(user.id, sessionTtlMs, input.userAgent);
+      const issued = await meta.tokens.issue(user.id, sessionTtlMs, input.userAgent, new Date(), input.ip);
       await meta.audit.record({ action: "login", userId: user.id, accountId: account.id, detail: { ip: input.ip } });
       return { token: issued.token, expiresAt: issued.expiresAt, accountId: account.id, accountId2: user.id, email: user.email };
     },

@@ -7,6 +7,7 @@ import type { EventRow, TrackerEvent, VisitorProfile } from "@lookout/schema";
 import type { EventStore, MetaStore, PropertyRow } from "@lookout/storage";
 import { LRUCache } from "lru-cache";
 import type { Presence, PresenceSignal } from "../live/presence.js";
+import { effectiveSettings } from "../properties/settings.js";
 import { PropertyCache } from "./property-cache.js";
 
 export type DropReason = "unknown_property" | "bot" | "excluded_ip" | "excluded_path" | "hostname_not_allowed";
@@ -38,19 +39,17 @@ export interface Collector {
   drain(): Promise<void>;
 }
 
-/** The enrichment view of a property; cached per row object so rules compile once per property. */
+/**
+ * The enrichment view of a property; cached per row object so rules compile once per property
+ * (the property cache hands out a new row after invalidate(), so a settings change recompiles).
+ * The exclusions pass through the same parsers as the API's validation (properties/settings.ts):
+ * CIDR ranges, canonical IPv6 and hostnames are matched in exactly the form that was accepted.
+ */
 const settingsCache = new WeakMap<PropertyRow, EnrichPropertySettings>();
 function settingsOf(p: PropertyRow): EnrichPropertySettings {
   let s = settingsCache.get(p);
   if (!s) {
-    s = {
-      unique_id: p.unique_id,
-      cookieless: p.settings.cookieless,
-      allowed_hostnames: p.settings.allowed_hostnames,
-      excluded_ips: p.settings.excluded_ips,
-      excluded_paths: p.settings.excluded_paths,
-      timezone: p.timezone,
-    };
+    s = { unique_id: p.unique_id, ...effectiveSettings(p.settings), timezone: p.timezone };
     settingsCache.set(p, s);
   }
   return s;

@@ -1,8 +1,11 @@
 // Who is calling: a Bearer token (API clients and the web app) or the session cookie (browser
 // navigations, the socket). Cookie-authenticated writes must carry the XSRF double-submit header.
+// On the routes that allow it (the Stats API's reads), a shared link's credential instead
+// (X-Share-Slug, sharing/credential.ts): an actor scoped to that link's one property.
 import { timingSafeEqual } from "node:crypto";
 import { API_KEY_PREFIX, type MetaStore } from "@lookout/storage";
 import type { FastifyRequest } from "fastify";
+import { resolveShareLink, shareSlugOf } from "../sharing/credential.js";
 import { SESSION_COOKIE, XSRF_COOKIE, XSRF_HEADER } from "./cookies.js";
 import { forbidden, unauthorized } from "./errors.js";
 
@@ -10,9 +13,14 @@ export interface Actor {
   userId: string;
   tokenId: string;
   token: string;
-  via: "bearer" | "cookie" | "api_key";
+  via: "bearer" | "cookie" | "api_key" | "share";
   /** An API key works in its one account only, and only reads (see policy.ts). */
   accountScope?: string;
+  /**
+   * A shared link reads its one property (a unique_id) and nothing else: no user behind it
+   * (userId ""), no account (policy.ts), and only routes that take it (route.ts `share`).
+   */
+  propertyScope?: string;
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -30,8 +38,17 @@ function sameSecret(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** The caller's identity from a request, or null when it carries no credential. */
-export async function identify(meta: MetaStore, req: FastifyRequest): Promise<Actor | null> {
+/**
+ * The caller's identity from a request, or null when it carries no credential. Only where `share`
+ * allows it (the Stats API's reads) does an X-Share-Slug header count, and then it alone does:
+ * a shared page asks as its link, whoever's browser it runs in.
+ */
+export async function identify(meta: MetaStore, req: FastifyRequest, share = false): Promise<Actor | null> {
+  const slug = share ? shareSlugOf(req) : undefined;
+  if (slug !== undefined) {
+    const link = await resolveShareLink(meta, req, slug);
+    return { userId: "", tokenId: link.id, token: slug, via: "share", propertyScope: link.property_unique_id };
+  }
   const bearer = bearerToken(req);
   const token = bearer ?? req.cookies[SESSION_COOKIE] ?? null;
   if (!token) return null;
@@ -50,8 +67,8 @@ export async function resolveCredential(meta: MetaStore, token: string, via: "be
 }
 
 /** Requires a live credential; for cookie-authenticated writes also the matching XSRF header. */
-export async function authenticate(meta: MetaStore, req: FastifyRequest): Promise<Actor> {
-  const actor = await identify(meta, req);
+export async function authenticate(meta: MetaStore, req: FastifyRequest, share = false): Promise<Actor> {
+  const actor = await identify(meta, req, share);
   if (!actor) {
     throw unauthorized(
       bearerToken(req) || req.cookies[SESSION_COOKIE]

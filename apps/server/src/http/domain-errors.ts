@@ -16,6 +16,24 @@ export const DOMAIN_ERROR_STATUS = {
   /** No such property, or not one the actor may act on (unknown and foreign ids alike). */
   property_not_found: 404,
   not_found: 404,
+  /** The current password given to change the e-mail or the password is wrong; `details` names the field. */
+  wrong_password: 400,
+  /** A typed confirmation (the account's name) that does not match. */
+  confirmation_mismatch: 400,
+  /** The e-mail belongs to another user already. */
+  email_taken: 409,
+  /** A goal the property has already (the same kind and match, or the same display name). */
+  goal_exists: 409,
+  /** The property has as many goals as it may (GOAL_LIMITS.maxGoals). */
+  goal_limit: 409,
+  /** A shared link's name the property uses already. */
+  shared_link_name_taken: 409,
+  /** A shared link that is unknown, expired or revoked (the same answer for each). */
+  share_not_found: 404,
+  /** A shared link with a password, called without the cookie its password form sets. */
+  share_password_required: 403,
+  /** A wrong password on a shared link's password form. */
+  invalid_share_password: 401,
   rate_limited: 429,
   /** The event store cancelled a query at its time limit. */
   query_timeout: 503,

@@ -9,6 +9,8 @@ export { type Action, allows };
 
 /** The actor's role in `accountId`: their membership, narrowed for an API key to read in its account. */
 export async function roleFor(meta: MetaStore, actor: Actor, accountId: string): Promise<Role | null> {
+  // A shared link has no role in any account: it reads its one property (below) and nothing else.
+  if (actor.propertyScope !== undefined) return null;
   if (actor.accountScope !== undefined && actor.accountScope !== accountId) return null;
   const role = await meta.accounts.roleOf(actor.userId, accountId);
   return actor.via === "api_key" && role ? "viewer" : role;
@@ -24,7 +26,13 @@ export async function authorizeAccount(meta: MetaStore, actor: Actor, accountId:
 /** The property named by its public id, or 404 when it does not exist or the actor may not `action` it. */
 export async function authorizeProperty(meta: MetaStore, actor: Actor, uniqueId: string, action: Action): Promise<PropertyRow> {
   const property = await meta.properties.findByUniqueId(uniqueId);
-  const role = property ? await roleFor(meta, actor, property.account_id) : null;
+  const role = !property
+    ? null
+    : actor.propertyScope !== undefined
+      ? property.unique_id === actor.propertyScope
+        ? "viewer"
+        : null
+      : await roleFor(meta, actor, property.account_id);
   if (!property || !allows(role, action)) throw new DomainError("property_not_found", "Property not found.");
   return property;
 }

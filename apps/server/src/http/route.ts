@@ -89,6 +89,11 @@ export interface RouteDef<P, Q, B, A extends Answer, Acc> {
   responses?: Readonly<Record<number, string>>;
   /** Runs before anything else (the sign-in calls' same-origin check). */
   onRequest?: onRequestHookHandler;
+  /**
+   * Whether a shared link's credential (X-Share-Slug, sharing/credential.ts) may call it: the
+   * Stats API's reads only. Elsewhere the header is not even read.
+   */
+  share?: boolean;
   handle(ctx: Context<P, Q, B, Acc>): AnswerOf<A> | Promise<AnswerOf<A>>;
 }
 
@@ -155,7 +160,12 @@ function mountRoute(app: FastifyInstance, meta: MetaStore, def: Route, check: bo
     config: { doc, schemas },
     ...(def.onRequest ? { onRequest: def.onRequest } : {}),
     handler: async (req, reply) => {
-      const actor = access === "none" ? null : access === "optional" ? await identify(meta, req) : await authenticate(meta, req);
+      const actor =
+        access === "none"
+          ? null
+          : access === "optional"
+            ? await identify(meta, req)
+            : await authenticate(meta, req, def.share === true);
       const input: Input<unknown, unknown, unknown> = {
         params: def.params ? def.params.parse(req.params) : undefined,
         query: parseQuery(req.query as Record<string, unknown>),

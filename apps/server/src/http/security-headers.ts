@@ -1,6 +1,15 @@
 // Security headers on every response: a strict CSP (no inline scripts), nosniff, no framing,
 // a referrer policy. The collector and tracker script relax only what cross-site tracking needs.
-import type { FastifyInstance, FastifyRequest } from "fastify";
+// One document may be framed anywhere: the page of a shared link without a password, which
+// web/routes.ts marks with allowFraming (embedding, DESIGN.md §5); never a protected link's page.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+
+const FRAMEABLE = new WeakSet<FastifyReply>();
+
+/** Lets this response (a public shared page) be framed by any site: `frame-ancestors *`, no X-Frame-Options. */
+export function allowFraming(reply: FastifyReply): void {
+  FRAMEABLE.add(reply);
+}
 
 /**
  * The CSP for pages served from `host`. connect-src names the app's own socket origins: 'self'
@@ -56,7 +65,13 @@ export function installSecurityHeaders(app: FastifyInstance, publicUrl?: string)
   // per response is measurable there.
   app.addHook("onSend", (req, reply, payload, done) => {
     reply.headers(HEADERS);
-    reply.header("content-security-policy", policyFor(req));
+    const csp = policyFor(req);
+    if (FRAMEABLE.has(reply)) {
+      reply.removeHeader("x-frame-options");
+      reply.header("content-security-policy", csp.replace("frame-ancestors 'none'", "frame-ancestors *"));
+    } else {
+      reply.header("content-security-policy", csp);
+    }
     done(null, payload);
   });
 }

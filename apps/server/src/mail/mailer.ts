@@ -3,7 +3,16 @@
 import type { MetaStore, OutboxMail } from "@lookout/storage";
 import nodemailer from "nodemailer";
 
-export type Mail = OutboxMail;
+/** A file sent with the mail; `cid` makes it an inline part (`<img src="cid:...">`). */
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+  cid?: string;
+}
+
+/** The outbox keeps subject and bodies only: attachments and headers go by SMTP alone. */
+export type Mail = OutboxMail & { attachments?: MailAttachment[]; headers?: Record<string, string> };
 
 export interface Mailer {
   send(mail: Mail): Promise<void>;
@@ -20,6 +29,8 @@ export function smtpMailer(url: string, from: string): Mailer {
         subject: mail.subject,
         text: mail.text,
         ...(mail.html ? { html: mail.html } : {}),
+        ...(mail.attachments ? { attachments: mail.attachments } : {}),
+        ...(mail.headers ? { headers: mail.headers } : {}),
       });
     },
     async close() {
@@ -31,7 +42,7 @@ export function smtpMailer(url: string, from: string): Mailer {
 export function outboxMailer(meta: MetaStore, print: (line: string) => void): Mailer {
   return {
     async send(mail) {
-      await meta.outbox.add(mail);
+      await meta.outbox.add({ to: mail.to, subject: mail.subject, text: mail.text, ...(mail.html ? { html: mail.html } : {}) });
       print(`[mail outbox] to=${mail.to} subject=${JSON.stringify(mail.subject)}\n${mail.text}\n`);
     },
     async close() {},

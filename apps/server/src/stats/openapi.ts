@@ -1,7 +1,7 @@
 // The Stats API's query parameters as zod objects, one per call, with the texts the OpenAPI
 // document (http/openapi.ts) and its page at /api/docs show. They document; params.ts parses
 // (every problem a 400 `invalid_parameter` naming the parameter), from the same constants.
-import { BASE_DIMENSIONS, COMPARISONS, DATE_PRESETS, INTERVALS, METRICS, QUERY_LIMITS, type QueryKind } from "@lookout/schema";
+import { BASE_DIMENSIONS, COMPARISONS, DATE_PRESETS, GOAL_METRICS, INTERVALS, METRICS, QUERY_LIMITS } from "@lookout/schema";
 import { z } from "zod";
 
 const common = {
@@ -22,7 +22,10 @@ const common = {
 };
 const compare = z.enum(COMPARISONS).optional().describe("Comparison period (not with all_time).");
 
-export const STATS_QUERY: Record<QueryKind, z.ZodObject> = {
+/** The Stats API's calls (a goals query is a breakdown with dimension=goal). */
+export type StatsCall = "aggregate" | "timeseries" | "breakdown";
+
+export const STATS_QUERY: Record<StatsCall, z.ZodObject> = {
   aggregate: z.object({ ...common, compare }),
   timeseries: z.object({
     ...common,
@@ -31,7 +34,11 @@ export const STATS_QUERY: Record<QueryKind, z.ZodObject> = {
   }),
   breakdown: z.object({
     ...common,
-    dimension: z.string().describe(`One of ${BASE_DIMENSIONS.join(", ")}, or prop:<key> for a custom event property.`),
+    dimension: z
+      .string()
+      .describe(
+        `One of ${BASE_DIMENSIONS.join(", ")}, or prop:<key> for a custom event property, or goal: one row per goal configured for the property (custom-event and pageview goals), with metrics ${GOAL_METRICS.join(", ")} (visitors = unique conversions, events = total conversions, conversion_rate = converting visitors / all visitors of the range, %).`,
+      ),
     limit: z.int().optional().describe(`Rows per page, 1 to ${QUERY_LIMITS.maxLimit} (default 100).`),
     page: z.int().optional().describe("Page number from 1."),
     order: z.string().optional().describe("<metric>:asc|desc or dimension:asc|desc."),
@@ -43,7 +50,8 @@ export const REALTIME_QUERY = z.object({ property_id: common.property_id });
 /** What every Stats API call may answer besides its results. */
 export const STATS_RESPONSES = {
   400: "A parameter is invalid; `details.param` names it.",
-  404: "No such property, or not one the caller may read.",
+  403: "A shared link's credential (X-Share-Slug) for a link with a password, without the cookie its password sets.",
+  404: "No such property, or not one the caller may read (a shared link reads its own property only, and none once expired or revoked).",
   429: "This account has too many queries running.",
   503: "The query took too long and was cancelled.",
 } as const;

@@ -6,6 +6,7 @@ import {
   DATE_PRESETS,
   type Filter,
   FilterGrammarError,
+  GOAL_DIMENSION,
   INTERVALS,
   isCalendarDate,
   isPropDimension,
@@ -91,7 +92,9 @@ export function specFromQuery(kind: QueryKind, q: Query): QuerySpec {
     if (!(METRICS as readonly string[]).includes(m)) throw paramError("metrics", `unknown metric "${m.slice(0, 40)}"`);
   if (new Set(metrics).size !== metrics.length) throw paramError("metrics", "metrics must be unique");
   const goal = one(q, "goal") || undefined;
-  if ((metrics.includes("conversions") || metrics.includes("conversion_rate")) && !goal) {
+  // dimension=goal: one row per goal of the property, which the service fills in (never the caller).
+  const goalRows = kind === "breakdown" && one(q, "dimension") === GOAL_DIMENSION;
+  if ((metrics.includes("conversions") || metrics.includes("conversion_rate")) && !goal && !goalRows) {
     throw paramError("goal", "conversions and conversion_rate need goal=<custom event name>");
   }
   const common = {
@@ -102,6 +105,7 @@ export function specFromQuery(kind: QueryKind, q: Query): QuerySpec {
     goal,
   };
   type Breakdown = Extract<QuerySpecInput, { kind: "breakdown" }>;
+  type Goals = Extract<QuerySpecInput, { kind: "goals" }>;
   let spec: QuerySpecInput;
   if (kind !== "breakdown") {
     const compare = pick(q, "compare", COMPARISONS);
@@ -114,19 +118,16 @@ export function specFromQuery(kind: QueryKind, q: Query): QuerySpec {
   } else {
     const dimension = one(q, "dimension");
     if (!dimension) throw paramError("dimension", "is required");
-    if (!(BASE_DIMENSIONS as readonly string[]).includes(dimension) && !isPropDimension(dimension)) {
+    if (!goalRows && !(BASE_DIMENSIONS as readonly string[]).includes(dimension) && !isPropDimension(dimension)) {
       throw paramError("dimension", `unknown dimension "${dimension.slice(0, 80)}"`);
     }
     const limit = int(q, "limit", 1, QUERY_LIMITS.maxLimit) ?? 100;
     const page = int(q, "page", 1, 1_000_000) ?? 1;
     if ((page - 1) * limit > QUERY_LIMITS.maxOffset) throw paramError("page", "is too far; narrow the query with filters");
-    const breakdown: Breakdown = {
-      kind,
-      ...common,
-      dimensions: [dimension as NonNullable<Breakdown["dimensions"]>[number]],
-      limit,
-      offset: (page - 1) * limit,
-    };
+    const paging = { limit, offset: (page - 1) * limit };
+    const breakdown: Breakdown | Goals = goalRows
+      ? { kind: "goals", ...common, goal: undefined, goals: [], ...paging }
+      : { kind, ...common, dimensions: [dimension as NonNullable<Breakdown["dimensions"]>[number]], ...paging };
     const order = one(q, "order");
     if (order) {
       const [by, direction = "desc"] = order.split(":");
@@ -141,7 +142,8 @@ export function specFromQuery(kind: QueryKind, q: Query): QuerySpec {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const path = String(issue?.path[0] ?? "query");
-    const param = { date_range: "period", dimensions: "dimension", comparison: "compare", offset: "page" }[path] ?? path;
+    const param =
+      { date_range: "period", dimensions: "dimension", comparison: "compare", offset: "page", goals: "dimension" }[path] ?? path;
     throw paramError(param, issue?.message ?? "invalid");
   }
   return parsed.data;

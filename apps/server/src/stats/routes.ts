@@ -6,14 +6,13 @@ import {
   type AggregateResult,
   BreakdownAnswerSchema,
   type BreakdownRow,
-  type QueryKind,
   RealtimeVisitorsAnswerSchema,
   TimeseriesAnswerSchema,
   type TimeseriesPoint,
 } from "@lookout/schema";
 import type { AppDeps } from "../app-deps.js";
 import { defineRoute, type Route } from "../http/route.js";
-import { REALTIME_QUERY, STATS_QUERY, STATS_RESPONSES } from "./openapi.js";
+import { REALTIME_QUERY, STATS_QUERY, STATS_RESPONSES, type StatsCall } from "./openapi.js";
 import { propertyId, specFromQuery } from "./params.js";
 import { createStatsService } from "./service.js";
 
@@ -21,11 +20,12 @@ export { STATS_CONCURRENCY_PER_ACCOUNT, STATS_WAITING_PER_ACCOUNT } from "./serv
 
 export function statsRoutes(deps: AppDeps): Route[] {
   const stats = createStatsService(deps);
-  const query = (kind: QueryKind) => ({
+  const query = (kind: StatsCall) => ({
     schema: STATS_QUERY[kind],
     parse: (q: Record<string, unknown>) => specFromQuery(kind, q),
   });
-  const base = { method: "GET", tags: ["stats"], responses: STATS_RESPONSES } as const;
+  // `share`: a shared page (/share/{slug}) reads its one property's stats with its link's credential.
+  const base = { method: "GET", tags: ["stats"], responses: STATS_RESPONSES, share: true } as const;
   return [
     defineRoute({
       ...base,

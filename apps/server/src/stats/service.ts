@@ -2,8 +2,16 @@
 // accounts (fair-queue.ts), and counts the live visitors. Throws domain errors only.
 import { QueryError } from "@lookout/query";
 import type { QuerySpec } from "@lookout/schema";
-import { type EventStore, type PropertyRow, QueryTimeoutError, runStats, type StatsResult } from "@lookout/storage";
+import {
+  type EventStore,
+  type MetaStore,
+  type PropertyRow,
+  QueryTimeoutError,
+  runStats,
+  type StatsResult,
+} from "@lookout/storage";
 import { LRUCache } from "lru-cache";
+import { specGoals } from "../goals/service.js";
 import { DomainError, type DomainErrorCode } from "../http/domain-errors.js";
 import type { Presence } from "../live/presence.js";
 import { FairQueue, QueueFullError } from "./fair-queue.js";
@@ -18,7 +26,16 @@ export const STATS_CONCURRENCY_PER_ACCOUNT = 2;
 /** Stats requests of one account that may wait; past it, 429 (a dashboard sends about a dozen). */
 export const STATS_WAITING_PER_ACCOUNT = 60;
 
-export function createStatsService({ events, presence }: { events: EventStore; presence: Presence }) {
+export function createStatsService({
+  events,
+  presence,
+  meta,
+}: {
+  events: EventStore;
+  presence: Presence;
+  /** Where a goals query's goals come from; without it, a goals query counts none. */
+  meta?: MetaStore;
+}) {
   const fair = new FairQueue(STATS_CONCURRENCY_PER_ACCOUNT, STATS_WAITING_PER_ACCOUNT);
   // all_time starts at a property's first event; remembered briefly (it rarely moves).
   const firstEvent = new LRUCache<string, { ts: Date | null }>({ max: 10_000, ttl: FIRST_EVENT_TTL_MS });
@@ -35,6 +52,9 @@ export function createStatsService({ events, presence }: { events: EventStore; p
   return {
     /** The results of `spec` for `property`, shaped per kind (storage's shapeResults). */
     async run(property: PropertyRow, spec: QuerySpec): Promise<StatsResult> {
+      // A goals query (breakdown by goal) counts the property's own goals, loaded here: a caller
+      // never names the patterns the compiler prints.
+      if (spec.kind === "goals") spec = { ...spec, goals: meta ? await specGoals(meta, property) : [] };
       try {
         return await fair.run(property.account_id, async () =>
           runStats(events, spec, {

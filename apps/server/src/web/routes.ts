@@ -1,13 +1,17 @@
-// Serves the built web app (apps/web/dist) with SPA fallback, and the full-page /logout, which
-// revokes the cookie session before the app clears browser storage.
+// Serves the built web app (apps/web/dist) with SPA fallback, the full-page /logout, which
+// revokes the cookie session before the app clears browser storage, and /share/{slug}, a shared
+// link's public page: the same app, which other sites may frame when the link has no password.
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import type { AppDeps } from "../app-deps.js";
 import { clearSessionCookies } from "../http/cookies.js";
 import { defineRoute, mountRoutes, raw } from "../http/route.js";
+import { allowFraming } from "../http/security-headers.js";
+import { liveLink } from "../sharing/credential.js";
 
 // Found through the workspace link rather than a path relative to this file, which differs
 // between the sources and the server bundle (apps/server/build.mjs).
@@ -51,6 +55,22 @@ export async function registerWebRoutes(app: FastifyInstance, deps: AppDeps, web
       handle: async ({ actor, reply }) => {
         if (actor?.via === "cookie") await deps.auth.logout(actor.token);
         clearSessionCookies(reply);
+        return sendApp(reply);
+      },
+    }),
+    defineRoute({
+      method: "GET",
+      url: "/share/:slug",
+      summary: "A shared link's public page (the app); framable anywhere only for a live link without a password.",
+      tags: ["web"],
+      // Any text: an unknown slug still gets the app, which says the link is not available.
+      params: z.object({ slug: z.string() }),
+      access: "none",
+      answer: raw("text/html"),
+      handle: async ({ params, reply }) => {
+        const link = await liveLink(deps.meta, params.slug);
+        // Never for a protected link: its password form must not sit in someone else's frame.
+        if (link && link.password_hash === null) allowFraming(reply);
         return sendApp(reply);
       },
     }),

@@ -10,6 +10,7 @@ const LoginPage = lazy(() => import("../features/auth/LoginPage"));
 const RecoverPasswordPage = lazy(() => import("../features/auth/RecoverPasswordPage"));
 const ResetPasswordPage = lazy(() => import("../features/auth/ResetPasswordPage"));
 const DefaultLayout = lazy(() => import("../features/shell/DefaultLayout"));
+const SharePage = lazy(() => import("../features/sharing/SharePage"));
 
 const SCREENS: Record<SignedInPath, LazyExoticComponent<ComponentType>> = {
   "/dashboard": lazy(() => import("../features/dashboard/DashboardPage")),
@@ -39,6 +40,8 @@ const routes: RouteObject[] = [
   { path: "/recover-password", element: page(RecoverPasswordPage) },
   { path: "/reset-password", element: page(ResetPasswordPage) },
   { path: "/logout", element: <LogoutPage /> },
+  // A shared link's public dashboard: no sign-in, none of the shell.
+  { path: "/share/:slug", element: page(SharePage) },
   {
     element: <RequireAuth />,
     children: [

@@ -15,6 +15,8 @@ export class HttpError extends Error {
     /** The server's `message` field, when the answer had one. */
     readonly serverMessage: string | null,
     readonly code: string | null,
+    /** The server's `details` (a 400's `[{path, message}]` per bad field), when it sent them. */
+    readonly details: unknown = undefined,
   ) {
     super(serverMessage ?? `HTTP ${status}`);
     this.name = "HttpError";
@@ -25,19 +27,24 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** At most one body: JSON, or form-encoded (the properties call of SPEC.md §7). */
 type Body = { json: unknown; form?: never } | { form: Record<string, string>; json?: never } | { json?: never; form?: never };
-export type RequestOptions = Body & { signal?: AbortSignal | undefined };
+export type RequestOptions = Body & {
+  signal?: AbortSignal | undefined;
+  /** More headers (a shared page's X-Share-Slug, which the server then reads instead of the session). */
+  headers?: Record<string, string> | undefined;
+};
 
 function isSuccess(status: number): boolean {
   return status >= 200 && status <= 299;
 }
 
-function headersFor(body: Body, token: string | null): Headers {
+function headersFor(body: RequestOptions, token: string | null): Headers {
   const headers = new Headers({ accept: "application/json" });
   if (body.json !== undefined) headers.set("content-type", "application/json");
   else if (body.form !== undefined) headers.set("content-type", "application/x-www-form-urlencoded");
   if (token) headers.set("authorization", `Bearer ${token}`);
   const xsrf = readCookie(document.cookie, XSRF_COOKIE);
   if (xsrf) headers.set(XSRF_HEADER, xsrf);
+  for (const [k, v] of Object.entries(body.headers ?? {})) headers.set(k, v);
   return headers;
 }
 
@@ -50,17 +57,28 @@ function encode(body: Body): string | undefined {
 async function errorFrom(res: Response): Promise<HttpError> {
   let message: string | null = null;
   let code: string | null = null;
+  let details: unknown;
   try {
     const data: unknown = await res.json();
     if (data && typeof data === "object") {
-      const { message: m, code: c } = data as Record<string, unknown>;
+      const { message: m, code: c, details: d } = data as Record<string, unknown>;
       if (typeof m === "string" && m.trim() !== "") message = m;
       if (typeof c === "string") code = c;
+      details = d;
     }
   } catch {
     // Not JSON (a proxy's HTML error page, say): callers fall back to their own text.
   }
-  return new HttpError(res.status, message, code);
+  return new HttpError(res.status, message, code, details);
+}
+
+/** The session's token; none where storage is blocked (a shared dashboard embedded in another site). */
+function storedToken(): string | null {
+  try {
+    return localStorage.getItem(StorageKey.token);
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -68,7 +86,7 @@ async function errorFrom(res: Response): Promise<HttpError> {
  * signal rejects with the fetch's AbortError, which callers (and TanStack Query) ignore.
  */
 export async function request(method: HttpMethod, url: string, options: RequestOptions = {}): Promise<unknown> {
-  const token = localStorage.getItem(StorageKey.token);
+  const token = storedToken();
   const res = await fetch(url, {
     method,
     headers: headersFor(options, token),

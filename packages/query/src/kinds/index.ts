@@ -7,6 +7,7 @@ import type { SqlDialect } from "../dialects.js";
 import { compileAggregate } from "./aggregate.js";
 import { compileBreakdown } from "./breakdown.js";
 import type { Compiler } from "./compiler.js";
+import { compileGoals } from "./goals.js";
 import { compileTimeseries } from "./timeseries.js";
 
 /** Record<QueryKind, Compiler>, each compiler typed to its own kind's spec. */
@@ -16,6 +17,7 @@ export const COMPILERS: CompilerRegistry = {
   aggregate: compileAggregate,
   timeseries: compileTimeseries,
   breakdown: compileBreakdown,
+  goals: compileGoals,
 };
 
 /** QuerySpec -> SQL text + bound parameters for `dialect`, by the spec's kind's compiler. */

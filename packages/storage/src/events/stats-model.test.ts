@@ -6,7 +6,17 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type EventRow, type Filter, METRICS, type Metric, type QuerySpecInput, RESERVED_EVENT_NAMES } from "@lookout/schema";
+import {
+  type EventRow,
+  type Filter,
+  GOAL_METRICS,
+  type GoalMetric,
+  METRICS,
+  type Metric,
+  type QuerySpecInput,
+  RESERVED_EVENT_NAMES,
+  type SpecGoal,
+} from "@lookout/schema";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DuckDbEventStore } from "./duckdb-options.js";
@@ -31,7 +41,7 @@ const RESERVED = new Set<string>(RESERVED_EVENT_NAMES);
 const stepArb = fc.record({
   gapS: fc.integer({ min: 0, max: 900 }),
   name: fc.constantFrom("pageview", "pageview", "pageview", "engagement", "pageleave", "signup", "purchase"),
-  path: fc.constantFrom("/", "/a", "/b", "/B/c"),
+  path: fc.constantFrom("/", "/a", "/b", "/B/c", "/B/c/d"),
   engagedS: fc.integer({ min: 0, max: 60 }),
   plan: fc.constantFrom(undefined, "pro", "team"),
 });
@@ -266,6 +276,52 @@ function modelBreakdown(visits: Visit[], spec: Spec, dim: string): BreakdownRow[
     .sort((a, b) => Number(b.visitors) - Number(a.visitors) || (String(a[dim]) < String(b[dim]) ? -1 : 1));
 }
 
+/**
+ * A page pattern read literally (goals.ts): the whole path; `**` any characters, `*` any
+ * characters but "/". A matcher of its own, not the regex the compiler prints.
+ */
+function globMatch(pattern: string, path: string): boolean {
+  if (pattern === "") return path === "";
+  if (pattern.startsWith("**")) {
+    for (let i = 0; i <= path.length; i++) if (globMatch(pattern.slice(2), path.slice(i))) return true;
+    return false;
+  }
+  if (pattern[0] === "*") {
+    for (let i = 0; i <= path.length; i++) {
+      if (globMatch(pattern.slice(1), path.slice(i))) return true;
+      if (path[i] === "/") return false;
+    }
+    return false;
+  }
+  return path[0] === pattern[0] && globMatch(pattern.slice(1), path.slice(1));
+}
+
+/** One row per goal: its converting visitors and matching events in the visits the filters keep. */
+function modelGoals(visits: Visit[], spec: Spec, goals: SpecGoal[], metrics: GoalMetric[]): BreakdownRow[] {
+  const kept = visits.filter((v) => v.start >= FROM && v.start < TO && keepVisit(v, spec.filters));
+  const all = new Set(kept.map((v) => v.visitor)).size;
+  const rows = goals.map((g) => {
+    const converting = new Set<string>();
+    let events = 0;
+    for (const v of kept) {
+      const hits = v.events.filter((e) =>
+        g.kind === "event" ? e.name === g.match : e.name === "pageview" && globMatch(g.match, e.path),
+      ).length;
+      events += hits;
+      if (hits > 0) converting.add(v.visitor);
+    }
+    const visitors = converting.size;
+    const values: Record<GoalMetric, number> = {
+      visitors,
+      events,
+      conversions: visitors,
+      conversion_rate: all === 0 ? 0 : round((100 * visitors) / all, 1),
+    };
+    return { goal: g.name, ...Object.fromEntries(metrics.map((m) => [m, values[m]])) } as BreakdownRow;
+  });
+  return rows.sort((a, b) => Number(b.visitors) - Number(a.visitors) || (String(a.goal) < String(b.goal) ? -1 : 1));
+}
+
 // --- specs --------------------------------------------------------------------------------------
 
 interface Spec {
@@ -306,6 +362,24 @@ const specArb: fc.Arbitrary<Spec> = fc.record({
   goal: fc.constantFrom("signup", "purchase"),
 });
 const DIMS = ["country", "source", "entry_page", "page", "event_name", "prop:plan"];
+const GOAL_POOL: SpecGoal[] = [
+  { kind: "event", name: "Signup", match: "signup" },
+  { kind: "event", name: "Purchase", match: "purchase" },
+  { kind: "event", name: "Nothing", match: "nothing" },
+  { kind: "page", name: "Home", match: "/" },
+  { kind: "page", name: "Page a", match: "/a" },
+  { kind: "page", name: "Top level", match: "/*" },
+  { kind: "page", name: "Under B", match: "/B/*" },
+  { kind: "page", name: "B deep", match: "/B/**" },
+  { kind: "page", name: "Anything", match: "/**" },
+  { kind: "page", name: "Two levels", match: "/*/*" },
+  { kind: "page", name: "Ends in d", match: "/**/d" },
+  { kind: "page", name: "Starts b", match: "/b*" },
+];
+const goalsArb = fc.record({
+  goals: fc.subarray(GOAL_POOL, { minLength: 1 }),
+  metrics: fc.subarray([...GOAL_METRICS], { minLength: 1 }),
+});
 
 // --- the check ----------------------------------------------------------------------------------
 
@@ -324,7 +398,7 @@ describe("runStats agrees with the reference model", () => {
   let run = 0;
   it("on random traffic and random specs", { timeout: 120_000 }, async () => {
     await fc.assert(
-      fc.asyncProperty(trafficArb, fc.array(specArb, { minLength: 3, maxLength: 3 }), async (traffic, specs) => {
+      fc.asyncProperty(trafficArb, fc.array(specArb, { minLength: 3, maxLength: 3 }), goalsArb, async (traffic, specs, g) => {
         const property = `model-${++run}`;
         const events = toEvents(property, traffic);
         // Appended in two out-of-order halves, as late events would arrive.
@@ -376,6 +450,15 @@ describe("runStats agrees with the reference model", () => {
           return modelAggregate(visits, t, from, to);
         });
         expect(chart.map(({ date: _, ...rest }) => rest)).toEqual(days);
+
+        // Goals: every goal of the pool subset, custom-event and pageview, under b's filters.
+        const gmetrics = [...new Set<GoalMetric>(["visitors", ...g.metrics])];
+        const goalRows = (await runStats(
+          store,
+          { kind: "goals", property, date_range: RANGE, metrics: gmetrics, filters: b.filters, goals: g.goals },
+          ctx,
+        )) as BreakdownRow[];
+        expect(goalRows).toEqual(modelGoals(visits, b, g.goals, gmetrics));
       }),
       { numRuns: 40 },
     );

@@ -449,6 +449,77 @@ for (const dayRollups of [false, true]) {
       });
     });
 
+    describe("goals", () => {
+      // In range: vA (A1: /, /pricing, signup; A2: /), vB (B1: /blog/a, /), vC (C1: /pricing,
+      // purchase; C2: /). 3 visitors; D0 (Thu 23:50 local) is out of range.
+      const GOALS = [
+        { kind: "event", name: "Signed up", match: "signup" },
+        { kind: "event", name: "purchase", match: "purchase" },
+        { kind: "event", name: "Never", match: "never" },
+        { kind: "page", name: "Visit /pricing", match: "/pricing" },
+        { kind: "page", name: "Blog post", match: "/blog/*" },
+        { kind: "page", name: "Top level", match: "/*" },
+        { kind: "page", name: "Any page", match: "/**" },
+        { kind: "page", name: "Docs", match: "/docs/**" },
+      ] as const;
+      const goals = async (spec: Partial<QuerySpecInput> = {}) =>
+        (await run(
+          {
+            kind: "goals",
+            property: P,
+            date_range: RANGE,
+            metrics: ["visitors", "events", "conversion_rate"],
+            goals: [...GOALS],
+            ...spec,
+          } as QuerySpecInput,
+          CTX,
+        )) as BreakdownRow[];
+
+      it("every goal: unique conversions, total conversions, rate over all visitors; ordered by visitors, then name", async () => {
+        expect(await goals()).toEqual([
+          { goal: "Any page", visitors: 3, events: 7, conversion_rate: 100 },
+          // "/*" stays within one segment: every pageview but /blog/a.
+          { goal: "Top level", visitors: 3, events: 6, conversion_rate: 100 },
+          { goal: "Visit /pricing", visitors: 2, events: 2, conversion_rate: 66.7 },
+          { goal: "Blog post", visitors: 1, events: 1, conversion_rate: 33.3 },
+          { goal: "Signed up", visitors: 1, events: 1, conversion_rate: 33.3 },
+          { goal: "purchase", visitors: 1, events: 1, conversion_rate: 33.3 },
+          { goal: "Docs", visitors: 0, events: 0, conversion_rate: 0 },
+          { goal: "Never", visitors: 0, events: 0, conversion_rate: 0 },
+        ]);
+      });
+
+      it("filters keep whole visits; a goal counts its matching events in them, over the visitors they keep", async () => {
+        expect(await goals({ filters: [{ dimension: "country", op: "is", values: ["US"] }], limit: 3 })).toEqual([
+          { goal: "Any page", visitors: 1, events: 3, conversion_rate: 100 },
+          { goal: "Signed up", visitors: 1, events: 1, conversion_rate: 100 },
+          { goal: "Top level", visitors: 1, events: 3, conversion_rate: 100 },
+        ]);
+        // The visits that viewed /blog/a: B1 only; both of its pageviews convert "Any page".
+        expect(await goals({ filters: [{ dimension: "page", op: "is", values: ["/blog/a"] }], limit: 2 })).toEqual([
+          { goal: "Any page", visitors: 1, events: 2, conversion_rate: 100 },
+          { goal: "Blog post", visitors: 1, events: 1, conversion_rate: 100 },
+        ]);
+      });
+
+      it("orders by name and pages", async () => {
+        const rows = await goals({ metrics: ["events"], order: { by: "dimension", direction: "asc" }, limit: 2, offset: 1 });
+        expect(rows).toEqual([
+          { goal: "Blog post", events: 1 },
+          { goal: "Docs", events: 0 },
+        ]);
+      });
+
+      it("answers no rows without goals, and never counts another property's events", async () => {
+        expect(await goals({ goals: [] })).toEqual([]);
+        const other = (await run(
+          { kind: "goals", property: "nobody.example", date_range: RANGE, goals: [...GOALS] } as QuerySpecInput,
+          CTX,
+        )) as BreakdownRow[];
+        expect(other.every((r) => r.visitors === 0)).toBe(true);
+      });
+    });
+
     describe("timeseries", () => {
       it("by local day, every bucket present, a visit on the day it started", async () => {
         expect(await series({ interval: "day", metrics: ["visitors", "visits", "pageviews"] })).toEqual([

@@ -5,6 +5,7 @@
 //   timeseries -> [{ date, visitors, ..., comparison?: { date, visitors, ... } | null }] with every
 //                 bucket present, comparison buckets aligned by position
 //   breakdown  -> [{ <dimension>: value, visitors, ... }]
+//   goals      -> [{ goal: <display name>, visitors, events, ... }], one row per goal
 import { type CompiledStats, compileQuery, QueryError } from "@lookout/query";
 import { type Metric, type QuerySpec, type QuerySpecInput, QuerySpecSchema } from "@lookout/schema";
 import type { EventStore } from "./event-store.js";
@@ -67,7 +68,7 @@ export function percentChange(value: number, comparison: number | null): number 
 }
 
 export function shapeResults(c: CompiledStats, rows: Row[]): StatsResult {
-  if (c.kind === "breakdown") {
+  if (c.kind === "breakdown" || c.kind === "goals") {
     const name = c.dimension ?? "dimension";
     return rows.map((r) => ({ [name]: String(r.dim ?? ""), ...metricValues(c.metrics, r) }) as BreakdownRow);
   }
@@ -126,6 +127,8 @@ function compileParsed(store: EventStore, spec: QuerySpec, ctx: StatsContext): C
 
 export async function runStats(store: EventStore, spec: QuerySpec | QuerySpecInput, ctx: StatsContext): Promise<StatsResult> {
   const parsed = QuerySpecSchema.parse(spec);
+  // A property without goals has no goal rows: nothing to ask the store.
+  if (parsed.kind === "goals" && parsed.goals.length === 0) return [];
   const compiled = compileParsed(store, parsed, ctx);
   let rows: Row[];
   try {

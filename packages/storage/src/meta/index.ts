@@ -1,8 +1,11 @@
 export * from "./ids.js";
 export * from "./meta-store.js";
 export type { AccountMembership } from "./repos/accounts.js";
-export { API_KEY_PREFIX, type ResolvedApiKey } from "./repos/api-keys.js";
+export { API_KEY_PREFIX, type ListedApiKey, type ResolvedApiKey } from "./repos/api-keys.js";
+export type { GoalRow } from "./repos/goals.js";
 export type { OutboxMail } from "./repos/outbox.js";
 export { RESET_TTL_MS } from "./repos/password-resets.js";
 export { DEFAULT_PROPERTY_SETTINGS } from "./repos/properties.js";
+export * from "./repos/report-schedules.js";
+export type { ResolvedSharedLink, SharedLinkRow } from "./repos/shared-links.js";
 export * from "./tables.js";

@@ -10,10 +10,12 @@ import { PGliteDialect } from "./pglite-dialect.js";
 import { accountsRepo } from "./repos/accounts.js";
 import { apiKeysRepo } from "./repos/api-keys.js";
 import { auditRepo } from "./repos/audit.js";
+import { goalsRepo } from "./repos/goals.js";
 import { outboxRepo } from "./repos/outbox.js";
 import { passwordResetsRepo } from "./repos/password-resets.js";
 import { propertiesRepo } from "./repos/properties.js";
 import { saltsRepo } from "./repos/salts.js";
+import { sharedLinksRepo } from "./repos/shared-links.js";
 import { tokensRepo } from "./repos/tokens.js";
 import { usersRepo } from "./repos/users.js";
 import type { MetaDatabase } from "./tables.js";
@@ -32,7 +34,9 @@ function repos(db: Kysely<MetaDatabase>) {
     resets: passwordResetsRepo(db),
     outbox: outboxRepo(db),
     audit: auditRepo(db),
+    goals: goalsRepo(db),
     salts: saltsRepo(db),
+    sharedLinks: sharedLinksRepo(db),
   };
 }
 

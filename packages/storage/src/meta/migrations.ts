@@ -249,11 +249,34 @@ const m0004_settings_reports: Migration = {
   },
 };
 
+/**
+ * E-mailed reports (#18 §8): one row per (schedule, period, recipient), written before the mail
+ * goes out ('sending') and marked 'sent' after, so the at-least-once job queue sends each
+ * recipient's report once (reports/report-job.ts in the server says how a crash is handled).
+ */
+const m0005_report_deliveries: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable("report_deliveries")
+      .addColumn("schedule_id", "text", (c) => c.notNull().references("report_schedules.id").onDelete("cascade"))
+      .addColumn("period", "text", (c) => c.notNull())
+      // Lower-cased: unsubscribe and dedup compare addresses ignoring case.
+      .addColumn("recipient", "text", (c) => c.notNull())
+      .addColumn("state", "text", (c) => c.notNull().check(sql`state in ('sending','sent','failed')`))
+      .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(1))
+      .addColumn("updated_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+      .addColumn("sent_at", "timestamptz")
+      .addPrimaryKeyConstraint("report_deliveries_pk", ["schedule_id", "period", "recipient"])
+      .execute();
+  },
+};
+
 export const META_MIGRATIONS: Record<string, Migration> = {
   "0001_initial": m0001_initial,
   "0002_settings": m0002_settings,
   "0003_jobs": m0003_jobs,
   "0004_settings_reports": m0004_settings_reports,
+  "0005_report_deliveries": m0005_report_deliveries,
 };
 
 class InCodeProvider implements MigrationProvider {

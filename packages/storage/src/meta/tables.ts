@@ -119,6 +119,17 @@ export interface ReportSchedulesTable {
   created_at: CreatedAt;
 }
 
+export interface ReportDeliveriesTable {
+  schedule_id: string;
+  period: string;
+  /** Lower-cased address. */
+  recipient: string;
+  state: "sending" | "sent" | "failed";
+  attempts: Generated<number>;
+  updated_at: Timestamp;
+  sent_at: Timestamp | null;
+}
+
 export interface GoalsTable {
   id: string;
   property_id: string;
@@ -186,6 +197,7 @@ export interface MetaDatabase {
   api_keys: ApiKeysTable;
   insights: InsightsTable;
   report_schedules: ReportSchedulesTable;
+  report_deliveries: ReportDeliveriesTable;
   goals: GoalsTable;
   shared_links: SharedLinksTable;
   subscriptions: SubscriptionsTable;

@@ -24,14 +24,20 @@ const SessionContext = createContext<SessionApi | null>(null);
 const SESSION_KEYS = [StorageKey.token, StorageKey.accountId, StorageKey.accountId2, StorageKey.email] as const;
 
 function readSession(): Session | null {
-  const token = localStorage.getItem(StorageKey.token);
-  if (!token) return null;
-  return {
-    token,
-    accountId: localStorage.getItem(StorageKey.accountId) ?? "",
-    accountId2: localStorage.getItem(StorageKey.accountId2) ?? "",
-    email: localStorage.getItem(StorageKey.email) ?? "",
-  };
+  try {
+    const token = localStorage.getItem(StorageKey.token);
+    if (!token) return null;
+    return {
+      token,
+      accountId: localStorage.getItem(StorageKey.accountId) ?? "",
+      accountId2: localStorage.getItem(StorageKey.accountId2) ?? "",
+      email: localStorage.getItem(StorageKey.email) ?? "",
+    };
+  } catch {
+    // Storage blocked: a shared dashboard embedded in another site where third-party storage is
+    // refused (reading localStorage then throws). No session there, and none needed.
+    return null;
+  }
 }
 
 export function SessionProvider({ children }: { children: ReactNode }) {

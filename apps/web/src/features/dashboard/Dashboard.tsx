@@ -1,7 +1,8 @@
 // The dashboard of one property: filters, top stats, the main chart and the breakdown panels.
 // Until the first answer says the property has data it shows skeletons; a property with no event
-// at all gets the tracker snippet instead, one the user cannot see (404) a plain notice.
-import { cilBan } from "@coreui/icons";
+// at all gets the tracker snippet instead, one the user cannot see (404) a plain notice. On a shared
+// page (`share`, the link's slug) every call carries the link, and nothing leads into the app.
+import { cilBan, cilChartLine } from "@coreui/icons";
 import { CButton, CCard, CCardBody, CCardHeader, CPlaceholder } from "@coreui/react";
 import type { CurrentProperty, Filter } from "@lookout/schema";
 import { useCallback, useMemo, useRef } from "react";
@@ -12,6 +13,7 @@ import { useProperties } from "../../state/current-property";
 import { BreakdownPanel } from "./BreakdownPanel";
 import { FilterBar } from "./FilterBar";
 import { withFilter } from "./filters";
+import { GoalsPanel } from "./GoalsPanel";
 import { InstallSnippet } from "./InstallSnippet";
 import { MainChart } from "./MainChart";
 import { TOP_METRICS } from "./metrics";
@@ -64,16 +66,27 @@ function PanelsSkeleton() {
   );
 }
 
-export function Dashboard({ property }: { property: CurrentProperty }) {
+/** A shared page's link that stopped working while open (revoked or expired). */
+function ShareUnavailable() {
+  return (
+    <EmptyState
+      icon={cilBan}
+      title="This shared link is not available"
+      lead="It does not exist, has expired or has been revoked. Ask whoever shared it for a new link."
+    />
+  );
+}
+
+export function Dashboard({ property, share }: { property: CurrentProperty; share?: string }) {
   const id = property.unique_id;
-  const state = useDashboardState(id);
+  const state = useDashboardState(id, share);
   const { query, filters, setFilters } = state;
   const agg = useAggregate(query, TOP_METRICS, state.ready);
   // After a failure the cache may still hold an older answer: it must not count as this range's.
   const visitors = agg.error ? undefined : agg.data?.visitors?.value;
   // Zero visitors in the range: is there any data at all? (All time, no filters; a property seen
   // with visitors once skips the question, see useHasEvents.)
-  const hasEvents = useHasEvents(id, visitors);
+  const hasEvents = useHasEvents(id, visitors, share);
   const known = hasEvents.known;
 
   const { refetch: refetchAgg } = agg;
@@ -92,8 +105,9 @@ export function Dashboard({ property }: { property: CurrentProperty }) {
     [query, visitors, property.website_url, onFilter],
   );
 
-  if (agg.error instanceof HttpError && agg.error.status === 404) return <NotAvailable />;
+  if (agg.error instanceof HttpError && agg.error.status === 404) return share ? <ShareUnavailable /> : <NotAvailable />;
   if (!known && visitors === 0 && hasEvents.data === false && !hasEvents.isFetching) {
+    if (share) return <EmptyState icon={cilChartLine} title="No visits yet" lead="This site has not recorded any visits yet." />;
     return <InstallSnippet uniqueId={id} site={propertyLabel(property)} onRecheck={recheck} />;
   }
   const gated = !known && !agg.error && (visitors === undefined || (visitors === 0 && !hasEvents.error));
@@ -108,6 +122,7 @@ export function Dashboard({ property }: { property: CurrentProperty }) {
       ) : null}
       <TopStats
         propertyId={id}
+        share={share}
         data={agg.error ? undefined : agg.data}
         loading={agg.isFetching}
         compare={query.compare ?? null}
@@ -126,9 +141,13 @@ export function Dashboard({ property }: { property: CurrentProperty }) {
             onInterval={state.setInterval}
           />
           <div className="panels-grid">
-            {PANELS.map((p) => (
-              <BreakdownPanel key={p.id} panel={p} ctx={ctx} />
-            ))}
+            {PANELS.map((p) =>
+              p.id === "goals" ? (
+                <GoalsPanel key={p.id} panel={p} ctx={ctx} />
+              ) : (
+                <BreakdownPanel key={p.id} panel={p} ctx={ctx} />
+              ),
+            )}
           </div>
         </>
       )}

@@ -1,15 +1,16 @@
 // Shown instead of the statistics while a property has recorded no event at all: the tracker
-// snippet with the property's real unique_id, ready to copy. It checks again by itself.
+// snippet with the property's real unique_id, ready to copy, and links to its tracking options
+// and to the properties (to add another). It checks again by itself.
 import { cilCode } from "@coreui/icons";
 import { CButton } from "@coreui/react";
 import { useEffect, useState } from "react";
+import { Link } from "react-router-dom";
 import { EmptyState } from "../../components/EmptyState";
+import { trackerSnippet } from "../properties/snippet";
 
 const RECHECK_MS = 30_000;
 
-export function trackerSnippet(origin: string, uniqueId: string): string {
-  return `<script defer src="${origin}/js/script.js" data-property="${uniqueId}"></script>`;
-}
+export { trackerSnippet };
 
 export function InstallSnippet({ uniqueId, site, onRecheck }: { uniqueId: string; site: string; onRecheck: () => void }) {
   const snippet = trackerSnippet(window.location.origin, uniqueId);
@@ -56,6 +57,11 @@ export function InstallSnippet({ uniqueId, site, onRecheck }: { uniqueId: string
           {copied === "done" ? "Copied." : copied === "failed" ? "Copying is blocked here; select the text instead." : ""}
         </span>
       </div>
+      <p className="small text-body-secondary mt-3 mb-0">
+        Options (outbound links, downloads, hash routing) and an install check are under{" "}
+        <Link to="/settings?section=tracking">Tracking code</Link>. Another website?{" "}
+        <Link to="/settings?section=properties&add=1">Add property</Link>.
+      </p>
     </EmptyState>
   );
 }

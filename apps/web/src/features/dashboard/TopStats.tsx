@@ -1,6 +1,7 @@
 // The top stats row: one card per metric with its change against the comparison period (an arrow,
 // green when the change is good news: for bounce rate that is down), a help popover with the
-// metric's definition, and the live count. Clicking a card charts its metric.
+// metric's definition, and the live count (on a shared page from the Stats API, with no link to
+// the Live View). Clicking a card charts its metric.
 import { cilArrowBottom, cilArrowTop } from "@coreui/icons";
 import CIcon from "@coreui/icons-react";
 import { CCard, CCardBody, CPlaceholder } from "@coreui/react";
@@ -10,6 +11,26 @@ import { LiveNowCard } from "../live/LiveNowCard";
 import type { Aggregate, AggregateValue } from "./api";
 import { METRIC_INFO, TOP_METRICS, type TopMetric } from "./metrics";
 import { HelpPopover } from "./PanelParts";
+import { useRealtimeVisitors } from "./queries";
+
+/** A shared page's live count: polled from the Stats API (no socket, no link into the app). */
+function SharedLiveCard({ propertyId, share }: { propertyId: string; share: string }) {
+  const live = useRealtimeVisitors(propertyId, share);
+  return (
+    <CCard className="h-100 live-now-card">
+      <CCardBody>
+        <div className="d-flex align-items-center gap-2 text-body-secondary small text-uppercase fw-semibold">
+          <span className={`live-dot live-dot-${live.error ? "paused" : "live"}`} aria-hidden="true" />
+          Live now
+        </div>
+        <div className="fs-4 fw-semibold" data-live-count={live.data ?? ""}>
+          {live.data ?? "–"}
+        </div>
+        <div className="small text-body-secondary">Updated every 30 s</div>
+      </CCardBody>
+    </CCard>
+  );
+}
 
 export const COMPARISON_NAMES: Record<Comparison, string> = {
   previous_period: "previous period",
@@ -43,6 +64,8 @@ function Change({ metric, v, compare }: { metric: TopMetric; v: AggregateValue; 
 
 interface TopStatsProps {
   propertyId: string;
+  /** On a shared page: the link's slug. */
+  share?: string | undefined;
   data: Aggregate | undefined;
   loading: boolean;
   compare: Comparison | null;
@@ -50,7 +73,7 @@ interface TopStatsProps {
   onSelect: (metric: TopMetric) => void;
 }
 
-export function TopStats({ propertyId, data, loading, compare, selected, onSelect }: TopStatsProps) {
+export function TopStats({ propertyId, share, data, loading, compare, selected, onSelect }: TopStatsProps) {
   return (
     <section className="top-stats mb-4" aria-label="Top stats" aria-busy={loading}>
       {TOP_METRICS.map((m) => {
@@ -88,7 +111,7 @@ export function TopStats({ propertyId, data, loading, compare, selected, onSelec
         );
       })}
       <div className="stat-live">
-        <LiveNowCard propertyId={propertyId} />
+        {share ? <SharedLiveCard propertyId={propertyId} share={share} /> : <LiveNowCard propertyId={propertyId} />}
       </div>
     </section>
   );

@@ -7,14 +7,15 @@ import {
   AggregateAnswerSchema,
   type AggregateValue,
   BreakdownAnswerSchema,
+  type BreakdownDimension,
   type Comparison,
   type DatePreset,
-  type Dimension,
   type Filter,
   formatFilters,
   type Interval,
   type Metric,
   RealtimeVisitorsAnswerSchema,
+  SHARE_HEADER,
   TimeseriesAnswerSchema,
 } from "@lookout/schema";
 import { request } from "../../lib/http";
@@ -29,6 +30,8 @@ export interface StatsQuery {
   filters: readonly Filter[];
   /** Aggregate and timeseries only. */
   compare?: Comparison | null;
+  /** On a shared page (/share/{slug}): the link's slug, the calls' only credential. */
+  share?: string;
 }
 
 export type Aggregate = AggregateAnswer["results"];
@@ -77,8 +80,15 @@ interface AnswerSchema<T> {
   safeParse(data: unknown): { success: true; data: T } | { success: false };
 }
 
-async function fetchAnswer<T>(schema: AnswerSchema<T>, url: string, what: string, signal?: AbortSignal): Promise<T> {
-  const parsed = schema.safeParse(await request("GET", url, { signal }));
+async function fetchAnswer<T>(
+  schema: AnswerSchema<T>,
+  url: string,
+  what: string,
+  signal?: AbortSignal,
+  share?: string,
+): Promise<T> {
+  const headers = share === undefined ? undefined : { [SHARE_HEADER]: share };
+  const parsed = schema.safeParse(await request("GET", url, { signal, headers }));
   if (!parsed.success) throw new StatsShapeError(what);
   return parsed.data;
 }
@@ -97,7 +107,7 @@ export async function getAggregate(
   extra: Params = {},
 ): Promise<Aggregate> {
   const url = statsUrl("aggregate", q, { metrics: metrics.join(","), ...extra });
-  const { results } = await fetchAnswer(AggregateAnswerSchema, url, "aggregate", signal);
+  const { results } = await fetchAnswer(AggregateAnswerSchema, url, "aggregate", signal, q.share);
   // Every asked metric must be there: a card without its number would read as zero.
   if (metrics.some((m) => results[m] === undefined)) throw new StatsShapeError("aggregate");
   return results;
@@ -110,7 +120,7 @@ export async function getTimeseries(
   signal?: AbortSignal,
 ): Promise<TimeseriesPoint[]> {
   const url = statsUrl("timeseries", q, { metrics: metrics.join(","), interval });
-  const { results } = await fetchAnswer(TimeseriesAnswerSchema, url, "timeseries", signal);
+  const { results } = await fetchAnswer(TimeseriesAnswerSchema, url, "timeseries", signal, q.share);
   return results.map((row) => ({
     date: row.date,
     values: metricValues(row, metrics),
@@ -129,7 +139,7 @@ export interface BreakdownOptions {
 
 export async function getBreakdown(
   q: StatsQuery,
-  dimension: Dimension,
+  dimension: BreakdownDimension,
   o: BreakdownOptions,
   signal?: AbortSignal,
 ): Promise<BreakdownRow[]> {
@@ -138,7 +148,7 @@ export async function getBreakdown(
     { ...q, compare: null },
     { dimension, metrics: o.metrics.join(","), limit: o.limit, page: o.page ?? 1, order: o.order, goal: o.goal },
   );
-  const { results } = await fetchAnswer(BreakdownAnswerSchema, url, "breakdown", signal);
+  const { results } = await fetchAnswer(BreakdownAnswerSchema, url, "breakdown", signal, q.share);
   return results.map((row) => {
     const values: MetricValues = {};
     for (const m of o.metrics) {
@@ -149,7 +159,7 @@ export async function getBreakdown(
   });
 }
 
-export async function getRealtimeVisitors(propertyId: string, signal?: AbortSignal): Promise<number> {
+export async function getRealtimeVisitors(propertyId: string, signal?: AbortSignal, share?: string): Promise<number> {
   const url = `/api/v1/stats/realtime/visitors?property_id=${encodeURIComponent(propertyId)}`;
-  return fetchAnswer(RealtimeVisitorsAnswerSchema, url, "realtime visitors", signal);
+  return fetchAnswer(RealtimeVisitorsAnswerSchema, url, "realtime visitors", signal, share);
 }

@@ -2,10 +2,10 @@
 // everything its request depends on. While a new key loads, the previous answer stays on show
 // (keepPreviousData, the panel marked busy) so panels do not jump; answers to a request that is
 // no longer wanted are aborted and never shown. A 401 is the query client's one handler's.
-import type { Dimension, Interval, Metric } from "@lookout/schema";
+import type { BreakdownDimension, Interval, Metric } from "@lookout/schema";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { type BreakdownOptions, getAggregate, getBreakdown, getTimeseries, type StatsQuery } from "./api";
+import { type BreakdownOptions, getAggregate, getBreakdown, getRealtimeVisitors, getTimeseries, type StatsQuery } from "./api";
 
 /** The query of one property's stats, without the property (it is the key's second part). */
 const rest = ({ propertyId: _, ...q }: StatsQuery) => q;
@@ -15,10 +15,11 @@ export const statsKeys = {
   property: (propertyId: string) => ["stats", propertyId] as const,
   aggregate: (q: StatsQuery, metrics: readonly Metric[]) => ["stats", q.propertyId, "aggregate", rest(q), metrics] as const,
   /** Whether the property has any event at all (all time, no filters). */
-  hasEvents: (propertyId: string) => ["stats", propertyId, "has-events"] as const,
+  hasEvents: (propertyId: string, share?: string) => ["stats", propertyId, "has-events", share ?? null] as const,
+  realtime: (propertyId: string, share?: string) => ["stats", propertyId, "realtime", share ?? null] as const,
   timeseries: (q: StatsQuery, metrics: readonly Metric[], interval: Interval) =>
     ["stats", q.propertyId, "timeseries", rest(q), metrics, interval] as const,
-  breakdown: (q: StatsQuery, dimension: Dimension, o: BreakdownOptions) =>
+  breakdown: (q: StatsQuery, dimension: BreakdownDimension, o: BreakdownOptions) =>
     ["stats", q.propertyId, "breakdown", rest({ ...q, compare: null }), dimension, o] as const,
 };
 
@@ -36,16 +37,16 @@ export function useAggregate(q: StatsQuery, metrics: readonly Metric[], enabled 
  * between "no data for this range" and the tracker snippet). Once visitors were seen the answer
  * is yes for good, so it is written into the cache and never asked again in this tab.
  */
-export function useHasEvents(propertyId: string, visitorsInRange: number | undefined) {
+export function useHasEvents(propertyId: string, visitorsInRange: number | undefined, share?: string) {
   const client = useQueryClient();
   const seen = visitorsInRange !== undefined && visitorsInRange > 0;
   useEffect(() => {
-    if (seen) client.setQueryData(statsKeys.hasEvents(propertyId), true);
-  }, [seen, client, propertyId]);
+    if (seen) client.setQueryData(statsKeys.hasEvents(propertyId, share), true);
+  }, [seen, client, propertyId, share]);
   const query = useQuery({
-    queryKey: statsKeys.hasEvents(propertyId),
+    queryKey: statsKeys.hasEvents(propertyId, share),
     queryFn: async ({ signal }) => {
-      const all = await getAggregate({ propertyId, period: "all_time", filters: [] }, ["visitors"], signal);
+      const all = await getAggregate({ propertyId, period: "all_time", filters: [], share }, ["visitors"], signal);
       return (all.visitors?.value ?? 0) > 0;
     },
     enabled: visitorsInRange === 0,
@@ -65,10 +66,19 @@ export function useTimeseries(q: StatsQuery, metrics: readonly Metric[], interva
   });
 }
 
-export function useBreakdown(q: StatsQuery, dimension: Dimension, o: BreakdownOptions) {
+export function useBreakdown(q: StatsQuery, dimension: BreakdownDimension, o: BreakdownOptions) {
   return useQuery({
     queryKey: statsKeys.breakdown(q, dimension, o),
     queryFn: ({ signal }) => getBreakdown(q, dimension, o, signal),
     placeholderData: keepPreviousData,
+  });
+}
+
+/** Visitors on the site now, from the Stats API (a shared page has no live socket), every 30 s. */
+export function useRealtimeVisitors(propertyId: string, share?: string) {
+  return useQuery({
+    queryKey: statsKeys.realtime(propertyId, share),
+    queryFn: ({ signal }) => getRealtimeVisitors(propertyId, signal, share),
+    refetchInterval: 30_000,
   });
 }

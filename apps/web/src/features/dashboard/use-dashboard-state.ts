@@ -12,6 +12,17 @@ import type { StatsQuery } from "./api";
 import type { TopMetric } from "./metrics";
 import { readDashboardParams, sameUrlRange, urlRangeOf, writeDashboardParams } from "./url-state";
 
+/** A shared page's own URL parameters (sharing/SharePage), kept when the dashboard rewrites its URL. */
+const SHARE_PAGE_PARAMS = ["embed", "theme"];
+
+function keepShareParams(next: URLSearchParams, current: URLSearchParams): URLSearchParams {
+  for (const k of SHARE_PAGE_PARAMS) {
+    const v = current.get(k);
+    if (v !== null) next.set(k, v);
+  }
+  return next;
+}
+
 export interface DashboardState {
   /** False until the URL and the shared range agree (nothing should load before). */
   ready: boolean;
@@ -25,7 +36,8 @@ export interface DashboardState {
   setMetric: (metric: TopMetric) => void;
 }
 
-export function useDashboardState(propertyId: string): DashboardState {
+/** `share`: on a shared page, the link's slug, which every Stats API call then carries. */
+export function useDashboardState(propertyId: string, share?: string): DashboardState {
   const [params, setParams] = useSearchParams();
   const { range, choosePreset, chooseCustom, compare, chooseCompare } = useDateRange();
   const url = useMemo(() => readDashboardParams(params), [params]);
@@ -57,12 +69,13 @@ export function useDashboardState(propertyId: string): DashboardState {
     // Wait for the provider to take the URL's range before writing anything back.
     if (pending.current && !providerMatches) return;
     pending.current = false;
-    const canonical = writeDashboardParams({
+    const written = writeDashboardParams({
       ...url,
       range: rangeInProvider,
       compare: shownCompare,
       interval: askedInterval,
     });
+    const canonical = share ? keepShareParams(written, params) : written;
     if (canonical.toString() !== params.toString()) setParams(canonical, { replace: true });
     setReady(true);
   });
@@ -76,15 +89,15 @@ export function useDashboardState(propertyId: string): DashboardState {
         interval: askedInterval,
         ...patch,
       });
-      setParams(next, { replace: !push });
+      setParams(share ? keepShareParams(next, params) : next, { replace: !push });
     },
-    [url, rangeInProvider, shownCompare, askedInterval, setParams],
+    [url, rangeInProvider, shownCompare, askedInterval, setParams, share, params],
   );
 
   const { period, date } = apiPeriod(range);
   const query = useMemo<StatsQuery>(
-    () => ({ propertyId, period, date, filters: url.filters, compare: shownCompare }),
-    [propertyId, period, date, url.filters, shownCompare],
+    () => ({ propertyId, period, date, filters: url.filters, compare: shownCompare, ...(share ? { share } : {}) }),
+    [propertyId, period, date, url.filters, shownCompare, share],
   );
 
   return {

@@ -49,6 +49,26 @@ export function accountsRepo(db: Kysely<MetaDatabase>) {
         .onConflict((oc) => oc.columns(["account_id", "user_id"]).doUpdateSet({ role }))
         .execute();
     },
+    findById(id: string): Promise<{ id: string; name: string; created_at: Date } | undefined> {
+      return db.selectFrom("accounts").select(["id", "name", "created_at"]).where("id", "=", id).executeTakeFirst();
+    },
+    async rename(id: string, name: string): Promise<void> {
+      await db.updateTable("accounts").set({ name }).where("id", "=", id).execute();
+    },
+    /**
+     * Deletes the account's row; the foreign keys cascade to its memberships, invitations, API
+     * keys, subscription and properties (and through those to goals, shared links, report
+     * schedules and insights). The events of its properties are the event store's: the caller
+     * deletes them. Returns the unique_ids of the properties it held and how many members it had.
+     */
+    async delete(id: string): Promise<{ properties: string[]; members: number }> {
+      return db.transaction().execute(async (tx) => {
+        const props = await tx.selectFrom("properties").select("unique_id").where("account_id", "=", id).execute();
+        const members = await tx.selectFrom("memberships").select("user_id").where("account_id", "=", id).execute();
+        await tx.deleteFrom("accounts").where("id", "=", id).execute();
+        return { properties: props.map((p) => p.unique_id), members: members.length };
+      });
+    },
     async removeMember(accountId: string, userId: string): Promise<void> {
       await db.deleteFrom("memberships").where("account_id", "=", accountId).where("user_id", "=", userId).execute();
     },

@@ -51,6 +51,23 @@ export function propertiesRepo(db: Kysely<MetaDatabase>) {
     listAll(): Promise<PropertyRow[]> {
       return db.selectFrom("properties").selectAll().execute();
     },
+    /** Changes the given fields (settings as a whole: the caller merges); the row after, or undefined if gone. */
+    update(
+      uniqueId: string,
+      change: { name?: string; websiteUrl?: string; timezone?: string; settings?: PropertySettings },
+    ): Promise<PropertyRow | undefined> {
+      return db
+        .updateTable("properties")
+        .set({
+          ...(change.name !== undefined ? { name: change.name } : {}),
+          ...(change.websiteUrl !== undefined ? { website_url: change.websiteUrl } : {}),
+          ...(change.timezone !== undefined ? { timezone: change.timezone } : {}),
+          ...(change.settings !== undefined ? { settings: JSON.stringify(change.settings) } : {}),
+        })
+        .where("unique_id", "=", uniqueId)
+        .returningAll()
+        .executeTakeFirst();
+    },
     async updateSettings(uniqueId: string, settings: PropertySettings): Promise<void> {
       await db
         .updateTable("properties")
