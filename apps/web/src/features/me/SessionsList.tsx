@@ -6,12 +6,11 @@ import type { UserSession } from "@lookout/schema";
 import { createColumnHelper } from "@tanstack/react-table";
 import { useMemo, useState } from "react";
 import { Link } from "react-router-dom";
+import { ConfirmModal } from "../../components/ConfirmModal";
+import { type DataColumn, DataTable, type dataTableFeatures } from "../../components/DataTable";
 import { messageOf } from "../../lib/http";
-import { ConfirmModal } from "./ConfirmModal";
-import { type DataColumn, DataTable, type dataTableFeatures } from "./DataTable";
 import { useRevokeSession, useSessions } from "./queries";
 import { formatWhen } from "./when";
-import "./danger.css";
 
 const column = createColumnHelper<typeof dataTableFeatures, UserSession>();
 
@@ -50,7 +49,6 @@ export function SessionsList() {
               </Link>
             ) : (
               <CButton
-                className="danger-action"
                 color="danger"
                 variant="outline"
                 size="sm"

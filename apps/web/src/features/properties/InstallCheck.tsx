@@ -29,7 +29,7 @@ export function InstallCheck({ uniqueId }: { uniqueId: string }) {
     <div className="d-flex flex-wrap align-items-center gap-2" data-testid="install-status">
       <span aria-live="polite">
         {status.error ? (
-          <span className="props-error">{messageOf(status.error, "The install check failed.")}</span>
+          <span className="text-danger">{messageOf(status.error, "The install check failed.")}</span>
         ) : !data ? (
           "Checking…"
         ) : data.received && data.last_event_at ? (

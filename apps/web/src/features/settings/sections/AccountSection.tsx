@@ -9,14 +9,13 @@ import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import { useNavigate } from "react-router-dom";
 import type { z } from "zod";
+import { TypedConfirmModal } from "../../../components/TypedConfirmModal";
 import { messageOf } from "../../../lib/http";
 import { useDeleteAccount, useRenameAccount } from "../../accounts/queries";
 import { useSignedInSession } from "../../auth/session";
 import { useMe } from "../../me/queries";
-import { TypedConfirmModal } from "../../properties/TypedConfirmModal";
 import type { SectionProps } from "../section-props";
 import "../../me/account-settings.css";
-import "../../me/danger.css";
 
 type NameForm = z.infer<typeof AccountPatchBodySchema>;
 
@@ -81,7 +80,6 @@ function DangerZone({ accountId, name }: { accountId: string; name: string }) {
           and every member’s access. This cannot be undone.
         </p>
         <CButton
-          className="danger-action"
           color="danger"
           variant="outline"
           onClick={() => {

@@ -9,15 +9,14 @@ import { createColumnHelper } from "@tanstack/react-table";
 import { useId, useMemo, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
+import { ConfirmModal } from "../../../components/ConfirmModal";
+import { type DataColumn, DataTable, type dataTableFeatures } from "../../../components/DataTable";
 import { messageOf } from "../../../lib/http";
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from "../../api-keys/queries";
 import { useSignedInSession } from "../../auth/session";
-import { ConfirmModal } from "../../me/ConfirmModal";
-import { type DataColumn, DataTable, type dataTableFeatures } from "../../me/DataTable";
 import { formatWhen } from "../../me/when";
 import type { SectionProps } from "../section-props";
 import "../../me/account-settings.css";
-import "../../me/danger.css";
 
 const NameFormSchema = ApiKeyCreateBodySchema.pick({ name: true });
 type NameForm = z.infer<typeof NameFormSchema>;
@@ -156,7 +155,6 @@ export default function ApiKeysSection({ canEdit }: SectionProps) {
           meta: { end: true },
           cell: ({ row }) => (
             <CButton
-              className="danger-action"
               color="danger"
               variant="outline"
               size="sm"

@@ -165,7 +165,7 @@ function ExclusionsForm({ property }: { property: AdminProperty }) {
               }}
             />
             {bad.length > 0 && (
-              <ul id={`${field}-errors`} className="props-error small mt-1 mb-1 ps-3" data-testid={`${l.key}-errors`}>
+              <ul id={`${field}-errors`} className="text-danger small mt-1 mb-1 ps-3" data-testid={`${l.key}-errors`}>
                 {bad.map((b) => (
                   <li key={`${b.line}-${b.message}`}>{b.line === null ? b.message : `Line ${b.line + 1}: ${b.message}`}</li>
                 ))}

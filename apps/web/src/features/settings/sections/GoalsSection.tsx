@@ -13,9 +13,8 @@ import { z } from "zod";
 import { messageOf } from "../../../lib/http";
 import { useCreateGoal, useDeleteGoal, useGoals } from "../../goals/queries";
 import "../../goals/goals.css";
-import { ConfirmModal } from "../../me/ConfirmModal";
-import "../../me/danger.css";
-import { type DataColumn, DataTable, type dataTableFeatures } from "../../me/DataTable";
+import { ConfirmModal } from "../../../components/ConfirmModal";
+import { type DataColumn, DataTable, type dataTableFeatures } from "../../../components/DataTable";
 import type { SectionProps } from "../section-props";
 
 const KIND_LABEL: Record<Goal["kind"], string> = { event: "Custom event", page: "Pageview" };
@@ -202,7 +201,6 @@ export default function GoalsSection({ property, canEdit }: SectionProps) {
               color="danger"
               variant="outline"
               size="sm"
-              className="danger-action"
               aria-label={`Delete goal ${row.original.display_name}`}
               onClick={() => {
                 resetRemove();

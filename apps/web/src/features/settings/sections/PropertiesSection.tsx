@@ -26,6 +26,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { createColumnHelper, tableFeatures, useTable } from "@tanstack/react-table";
 import { useMemo, useState } from "react";
 import { Link, useSearchParams } from "react-router-dom";
+import { TypedConfirmModal } from "../../../components/TypedConfirmModal";
 import { formatFull } from "../../../lib/format";
 import { messageOf } from "../../../lib/http";
 import { useProperties } from "../../../state/current-property";
@@ -41,7 +42,6 @@ import {
   useUpdateProperty,
 } from "../../properties/queries";
 import { trackerSnippet } from "../../properties/snippet";
-import { TypedConfirmModal } from "../../properties/TypedConfirmModal";
 import "../../properties/properties.css";
 import type { SectionProps } from "../section-props";
 

@@ -12,7 +12,6 @@ import {
   CModalTitle,
 } from "@coreui/react";
 import { type ReactNode, useId, useState } from "react";
-import "./properties.css";
 
 export function TypedConfirmModal(props: {
   title: string;
@@ -56,7 +55,7 @@ export function TypedConfirmModal(props: {
           <CButton color="secondary" variant="outline" onClick={props.onClose}>
             Cancel
           </CButton>
-          <CButton type="submit" color="danger" className="props-danger" disabled={!matches || props.busy}>
+          <CButton type="submit" color="danger" disabled={!matches || props.busy}>
             {props.busy ? "Working…" : props.action}
           </CButton>
         </CModalFooter>

@@ -2,7 +2,6 @@
 // key or a session): what will happen in words, Cancel, and the action's own button.
 import { CAlert, CButton, CModal, CModalBody, CModalFooter, CModalHeader, CModalTitle } from "@coreui/react";
 import { type ReactNode, useId } from "react";
-import "./danger.css";
 
 export function ConfirmModal(props: {
   title: string;
@@ -31,7 +30,7 @@ export function ConfirmModal(props: {
         <CButton color="secondary" variant="outline" onClick={props.onClose}>
           Cancel
         </CButton>
-        <CButton className="danger-action" color="danger" disabled={props.busy} onClick={props.onConfirm}>
+        <CButton color="danger" disabled={props.busy} onClick={props.onConfirm}>
           {props.busy ? "Working…" : props.action}
         </CButton>
       </CModalFooter>
