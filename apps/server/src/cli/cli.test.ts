@@ -11,9 +11,11 @@ const MAIN = resolve(import.meta.dirname, "../../dist/cli.mjs");
 const dir = mkdtempSync(join(tmpdir(), "lookout-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function cli(args: string[], dataDir = dir) {
+function cli(args: string[], dataDir = dir, env: Record<string, string> = {}) {
+  // The snippet's address comes from these: a test sets them itself, never from its surroundings.
+  const { LOOKOUT_PUBLIC_URL: _u, PORT: _p, ...inherited } = process.env;
   const r = spawnSync(process.execPath, [MAIN, ...args], {
-    env: { ...process.env, LOOKOUT_DATA_DIR: dataDir },
+    env: { ...inherited, LOOKOUT_DATA_DIR: dataDir, ...env },
     encoding: "utf8",
     timeout: 60_000,
   });
@@ -48,6 +50,19 @@ describe("lookout CLI", { timeout: 120_000 }, () => {
     const r = cli(["user:reset-password", "--email", "cli@example.com", "--password", "a-chosen-password"]);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/changed/);
+  });
+
+  it("prints the snippet with the address the server is reached at: LOOKOUT_PUBLIC_URL, else PORT", () => {
+    const args = ["property:create", "--email", "cli@example.com", "--url", "https://snippet.example"];
+    const pub = cli(args, dir, { LOOKOUT_PUBLIC_URL: "https://stats.example.org/" });
+    expect(pub.code).toBe(0);
+    expect(pub.err).toContain(
+      `<script defer src="https://stats.example.org/js/script.js" data-property="${pub.out.trim()}"></script>`,
+    );
+    const port = cli(args, dir, { PORT: "8123" });
+    expect(port.code).toBe(0);
+    expect(port.err).toContain(`src="http://localhost:8123/js/script.js"`);
+    expect(cli(args).err).toContain(`src="http://localhost:3000/js/script.js"`);
   });
 
   it("generates history for a property, then deletes the property with its data", () => {
@@ -91,6 +106,26 @@ describe("lookout CLI", { timeout: 120_000 }, () => {
     // Once the server has stopped, the CLI works on the same data.
     expect(cli(["user:create", "--email", "after@example.com"], data).code).toBe(0);
     rmSync(data, { recursive: true, force: true });
+  });
+
+  it("prints the snippet with the address the owner signed in from when LOOKOUT_PUBLIC_URL is unset", async () => {
+    const data = mkdtempSync(join(tmpdir(), "lookout-cli-recorded-"));
+    const owner = { email: "owner@example.com", password: "correct-horse-battery-staple" };
+    cli(["user:create", "--email", owner.email, "--password", owner.password], data);
+    const server = await startServer({ dataDir: data, env: { LOOKOUT_DEMO: "0" } });
+    try {
+      // The owner's first sign-in records the address e-mailed links (and now the snippet) use.
+      await login(server, owner.email, owner.password);
+    } finally {
+      await server.stop();
+    }
+    try {
+      const p = cli(["property:create", "--email", owner.email, "--url", "https://rec.example"], data, { PORT: "8123" });
+      expect(p.code).toBe(0);
+      expect(p.err).toContain(`src="${server.url}/js/script.js"`);
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
   });
 
   it("generate --live sends simulated visitors through a running server's collector", async () => {

@@ -64,6 +64,24 @@ function count(f: Flags, name: string, fallback: number, max: number): number {
   return Number(v);
 }
 
+/** The metadata store's `settings` table (migration 0002): install-wide values by key. */
+type SettingsTables = { settings: { key: string; value: string } };
+
+/**
+ * Where the server is reached, for the snippet: LOOKOUT_PUBLIC_URL, else the address the owner
+ * first signed in from (recorded as e-mailed links use it), else this configuration's local port.
+ */
+export async function serverAddress(rt: Pick<Services, "config" | "meta">): Promise<string> {
+  if (rt.config.publicUrl) return rt.config.publicUrl;
+  const recorded = await rt.meta.db
+    .withTables<SettingsTables>()
+    .selectFrom("settings")
+    .select("value")
+    .where("key", "=", "public_url")
+    .executeTakeFirst();
+  return recorded?.value.replace(/\/+$/, "") ?? `http://localhost:${rt.config.port}`;
+}
+
 export const COMMANDS: Record<string, Command> = {
   "user:create": command({
     usage: "user:create --email E [--password P] [--name N]",
@@ -127,7 +145,7 @@ export const COMMANDS: Record<string, Command> = {
       });
       print(p.unique_id);
       process.stderr.write(
-        `Created property "${p.name}" in ${account.name}. Add to your pages:\n  <script defer src="${rt.config.publicUrl ?? "http://localhost:3000"}/js/script.js" data-property="${p.unique_id}"></script>\n`,
+        `Created property "${p.name}" in ${account.name}. Add to your pages:\n  <script defer src="${await serverAddress(rt)}/js/script.js" data-property="${p.unique_id}"></script>\n`,
       );
     },
   }),

@@ -1,12 +1,14 @@
 // Chooses the shared date range's preset (or two dates of a custom range), says which dates it
 // covers, and, where a screen compares periods, the comparison: off, previous period or year over
-// year (never for all time, which has no earlier period).
+// year (never for all time, which has no earlier period). With `shortcuts`, keys choose the range
+// too, and a button lists them (ShortcutsHelp).
 
 import { CFormInput, CFormSelect } from "@coreui/react";
 import { COMPARISONS, type Comparison } from "@lookout/schema";
 import { useEffect, useId, useState } from "react";
 import { isFixedPreset, PRESETS, toIsoDate } from "../state/date-presets";
 import { useDateRange } from "../state/date-range";
+import { ShortcutsHelp } from "./ShortcutsHelp";
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short", year: "numeric" });
 
@@ -15,7 +17,7 @@ const COMPARISON_LABELS: Record<Comparison, string> = {
   year_over_year: "Year over year",
 };
 
-export function DateRangePicker({ comparison = false }: { comparison?: boolean }) {
+export function DateRangePicker({ comparison = false, shortcuts = false }: { comparison?: boolean; shortcuts?: boolean }) {
   const { range, choosePreset, chooseCustom, compare, chooseCompare } = useDateRange();
   const id = useId();
   const today = toIsoDate(new Date());
@@ -102,6 +104,7 @@ export function DateRangePicker({ comparison = false }: { comparison?: boolean }
       <span className="small text-body-secondary" data-testid="date-range-span">
         {allTime ? "All time" : dateFormat.formatRange(range.start, range.end)}
       </span>
+      {shortcuts && <ShortcutsHelp />}
     </div>
   );
 }

@@ -1,22 +1,14 @@
-// The app's one ECharts set-up, tree-shaken: every chart type, component and renderer any screen
-// draws with is registered here, once. Nothing imports "echarts" itself, which would pull in
-// everything ECharts has; the screens reach this module only through their own lazy chunks.
-import { BarChart, LineChart, ScatterChart } from "echarts/charts";
-import { GeoComponent, GridComponent, LegendComponent, TooltipComponent } from "echarts/components";
+// The app's ECharts set-up, tree-shaken: only the chart types, components and renderers the
+// dashboard draws with are registered here (its line chart and world map, on canvas). What only
+// the live view uses (bars, legend, the SVG renderer) is registered by ./echarts-live, which the
+// live view imports, so the dashboard's chart chunk does not carry it. Nothing imports "echarts"
+// itself, which would pull in everything ECharts has.
+import { LineChart, ScatterChart } from "echarts/charts";
+import { GeoComponent, GridComponent, TooltipComponent } from "echarts/components";
 import * as echarts from "echarts/core";
-import { CanvasRenderer, SVGRenderer } from "echarts/renderers";
+import { CanvasRenderer } from "echarts/renderers";
 
-echarts.use([
-  LineChart,
-  BarChart,
-  ScatterChart,
-  GridComponent,
-  GeoComponent,
-  LegendComponent,
-  TooltipComponent,
-  CanvasRenderer,
-  SVGRenderer,
-]);
+echarts.use([LineChart, ScatterChart, GridComponent, GeoComponent, TooltipComponent, CanvasRenderer]);
 
 export { echarts };
 

@@ -14,7 +14,7 @@ import {
   CNav,
   CNavLink,
 } from "@coreui/react";
-import { lazy, Suspense, useCallback, useMemo, useState } from "react";
+import { type KeyboardEvent, lazy, Suspense, useCallback, useMemo, useState } from "react";
 import { countryName } from "../../lib/countries";
 import { formatCount, formatFull, formatPercent } from "../../lib/format";
 import type { BreakdownRow } from "./api";
@@ -29,6 +29,33 @@ const WorldMap = lazy(() => import("../../components/charts/WorldMap"));
 const DetailsModal = lazy(() => import("./DetailsModal"));
 
 export const TOP_ROWS = 10;
+
+/**
+ * The WAI-ARIA tabs pattern's keys on a tablist: Left/Right move to the previous/next tab (wrapping),
+ * Home/End to the first/last, and the tab reached is activated (selection follows focus). With the
+ * roving tabindex (only the selected tab has tabIndex 0) Tab leaves the list in one step. A tab that
+ * opens a menu (a group such as "Browser/OS versions") is focused only: opening a menu on an arrow
+ * key would trap the arrows; Enter or ArrowDown opens it.
+ */
+export function onTabListKeyDown(e: KeyboardEvent<HTMLElement>) {
+  const tabs = [...e.currentTarget.querySelectorAll<HTMLElement>('[role="tab"]')];
+  const i = tabs.indexOf(e.target as HTMLElement);
+  if (i < 0 || tabs.length === 0) return;
+  const last = tabs.length - 1;
+  const moves: Record<string, number> = {
+    ArrowRight: (i + 1) % tabs.length,
+    ArrowLeft: (i + last) % tabs.length,
+    Home: 0,
+    End: last,
+  };
+  const to = moves[e.key];
+  if (to === undefined) return;
+  const tab = tabs[to];
+  if (!tab) return;
+  e.preventDefault();
+  tab.focus();
+  if (!tab.hasAttribute("aria-expanded")) tab.click();
+}
 
 const visitorCount = (n: number) => `${formatCount(n)} visitors`;
 
@@ -134,7 +161,7 @@ export function TabContent({ t, ctx }: { t: TabDef; ctx: PanelContext }) {
     ) : (
       <Rows t={t} rows={rows} ctx={ctx} />
     );
-  const classes = [isMap && rows.length > 0 ? "breakdown-map" : "", res.isFetching ? "is-reloading" : ""].filter(Boolean);
+  const classes = [isMap && rows.length > 0 ? "breakdown-map" : "", res.isPlaceholderData ? "is-reloading" : ""].filter(Boolean);
   return <div className={classes.join(" ") || undefined}>{body}</div>;
 }
 
@@ -157,6 +184,7 @@ export function BreakdownPanel({ panel, ctx }: { panel: PanelDef; ctx: PanelCont
             className="breakdown-tabs flex-nowrap"
             role="tablist"
             aria-label={`${panel.title} views`}
+            onKeyDown={onTabListKeyDown}
           >
             {plain.map((x) => (
               // The list items are only the tabs' frames: the tablist's children are the tabs.
@@ -167,6 +195,7 @@ export function BreakdownPanel({ panel, ctx }: { panel: PanelDef; ctx: PanelCont
                   type="button"
                   role="tab"
                   aria-selected={x.id === t.id}
+                  tabIndex={x.id === t.id ? 0 : -1}
                   active={x.id === t.id}
                   onClick={() => setTabId(x.id)}
                 >
@@ -179,7 +208,12 @@ export function BreakdownPanel({ panel, ctx }: { panel: PanelDef; ctx: PanelCont
               const current = inGroup.find((x) => x.id === t.id);
               return (
                 <CDropdown key={g} variant="nav-item" alignment="end" portal role="presentation">
-                  <CDropdownToggle className={current ? "active" : undefined} role="tab" aria-selected={!!current}>
+                  <CDropdownToggle
+                    className={current ? "active" : undefined}
+                    role="tab"
+                    aria-selected={!!current}
+                    tabIndex={current ? 0 : -1}
+                  >
                     {current ? `${g} ${current.label}` : g}
                   </CDropdownToggle>
                   <CDropdownMenu>

@@ -10,7 +10,7 @@ export default function DashboardPage() {
   return (
     <>
       <PageHeader title="Dashboard">
-        <DateRangePicker comparison />
+        <DateRangePicker comparison shortcuts />
       </PageHeader>
       <RequireProperty>{(property) => <Dashboard key={property.unique_id} property={property} />}</RequireProperty>
     </>

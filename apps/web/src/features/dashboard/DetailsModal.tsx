@@ -206,7 +206,7 @@ export default function DetailsModal({ t, ctx, onClose }: { t: TabDef; ctx: Pane
             {term ? `Nothing matches “${term}”.` : "No data for this range"}
           </p>
         ) : (
-          <div className={`table-responsive${res.isFetching ? " is-reloading" : ""}`}>
+          <div className={`table-responsive${res.isPlaceholderData ? " is-reloading" : ""}`}>
             <CTable small hover align="middle" className="mb-0 details-table">
               <CTableHead>
                 {table.getHeaderGroups().map((group) => (

@@ -7,7 +7,7 @@ import { CButton, CCard, CCardBody, CCardFooter, CCardHeader, CNav, CNavLink } f
 import { lazy, Suspense, useMemo, useState } from "react";
 import { Link } from "react-router-dom";
 import { formatCount, formatFull, formatPercent } from "../../lib/format";
-import { TabContent } from "./BreakdownPanel";
+import { onTabListKeyDown, TabContent } from "./BreakdownPanel";
 import { ListSkeleton, PanelError } from "./PanelParts";
 import type { PanelContext, PanelDef } from "./panels";
 import { useBreakdown } from "./queries";
@@ -51,7 +51,7 @@ function GoalList({ ctx, res }: { ctx: PanelContext; res: ReturnType<typeof useG
   }
   const max = Math.max(1, ...rows.map((r) => r.values.visitors ?? 0));
   return (
-    <div className={res.isFetching ? "is-reloading" : undefined}>
+    <div className={res.isPlaceholderData ? "is-reloading" : undefined}>
       <table className="breakdown-table" data-testid="goal-conversions">
         <caption className="visually-hidden">Goal conversions. {GOAL_HELP}</caption>
         <thead>
@@ -116,6 +116,7 @@ export function GoalsPanel({ panel, ctx }: { panel: PanelDef; ctx: PanelContext 
           className="breakdown-tabs flex-nowrap"
           role="tablist"
           aria-label={`${panel.title} views`}
+          onKeyDown={onTabListKeyDown}
         >
           {tabs.map((x) => (
             // A plain <li>: CNavItem drops the role, and the tablist's children must be the tabs.
@@ -125,6 +126,7 @@ export function GoalsPanel({ panel, ctx }: { panel: PanelDef; ctx: PanelContext 
                 type="button"
                 role="tab"
                 aria-selected={x.id === tabId}
+                tabIndex={x.id === tabId ? 0 : -1}
                 active={x.id === tabId}
                 onClick={() => setTabId(x.id)}
               >

@@ -99,7 +99,7 @@ export function MainChart({ query, metric, interval, intervals, onInterval }: Ma
         ) : !chart ? (
           <ChartSkeleton />
         ) : (
-          <div className={ts.isFetching ? "is-reloading" : undefined}>
+          <div className={ts.isPlaceholderData ? "is-reloading" : undefined}>
             <Suspense fallback={<ChartSkeleton />}>
               <TimeseriesChart
                 labels={chart.labels}

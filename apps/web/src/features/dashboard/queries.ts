@@ -2,6 +2,8 @@
 // everything its request depends on. While a new key loads, the previous answer stays on show
 // (keepPreviousData, the panel marked busy) so panels do not jump; answers to a request that is
 // no longer wanted are aborted and never shown. A 401 is the query client's one handler's.
+// Ranges that include today refetch on a timer while the page is visible (fresh numbers); the
+// refetch keeps the same key, so the answer on show stays until the new one replaces it.
 import type { BreakdownDimension, Interval, Metric } from "@lookout/schema";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
@@ -23,12 +25,54 @@ export const statsKeys = {
     ["stats", q.propertyId, "breakdown", rest({ ...q, compare: null }), dimension, o] as const,
 };
 
+/** How often a range that includes today is refetched (30–60 s, issue #19). */
+export const REFRESH_MS = 45_000;
+
+declare global {
+  interface Window {
+    /** Browser tests shorten the refresh period with this; nothing in the app sets it. */
+    __LOOKOUT_REFRESH_MS__?: number;
+  }
+}
+
+/**
+ * Whether the query's range can still change, i.e. includes today. A custom range's end is a
+ * calendar date in the property's timezone, which this hook does not know: it is compared with
+ * today's date at UTC-12, the earliest "today" anywhere, so a range ending today is never missed
+ * (at worst a range that ended yesterday refetches a few hours longer).
+ */
+export function includesToday(q: Pick<StatsQuery, "period" | "date">, now = Date.now()): boolean {
+  switch (q.period) {
+    case "yesterday":
+    case "last_month":
+      return false;
+    case "custom": {
+      const end = q.date?.split(",")[1];
+      if (!end) return false;
+      return end >= new Date(now - 12 * 3_600_000).toISOString().slice(0, 10);
+    }
+    default:
+      return true;
+  }
+}
+
+/**
+ * The refetch period for a query: off for past ranges. TanStack Query pauses the timer while the
+ * tab is hidden (refetchIntervalInBackground is false) and refetches when it is shown again.
+ */
+export function refreshInterval(q: Pick<StatsQuery, "period" | "date">): number | false {
+  if (!includesToday(q)) return false;
+  const override = typeof window === "undefined" ? undefined : window.__LOOKOUT_REFRESH_MS__;
+  return typeof override === "number" && override > 0 ? override : REFRESH_MS;
+}
+
 export function useAggregate(q: StatsQuery, metrics: readonly Metric[], enabled = true) {
   return useQuery({
     queryKey: statsKeys.aggregate(q, metrics),
     queryFn: ({ signal }) => getAggregate(q, metrics, signal),
     enabled,
     placeholderData: keepPreviousData,
+    refetchInterval: () => refreshInterval(q),
   });
 }
 
@@ -63,6 +107,7 @@ export function useTimeseries(q: StatsQuery, metrics: readonly Metric[], interva
     queryKey: statsKeys.timeseries(q, metrics, interval),
     queryFn: ({ signal }) => getTimeseries(q, metrics, interval, signal),
     placeholderData: keepPreviousData,
+    refetchInterval: () => refreshInterval(q),
   });
 }
 
@@ -71,6 +116,7 @@ export function useBreakdown(q: StatsQuery, dimension: BreakdownDimension, o: Br
     queryKey: statsKeys.breakdown(q, dimension, o),
     queryFn: ({ signal }) => getBreakdown(q, dimension, o, signal),
     placeholderData: keepPreviousData,
+    refetchInterval: () => refreshInterval(q),
   });
 }
 

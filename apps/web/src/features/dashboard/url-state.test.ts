@@ -38,4 +38,24 @@ describe("dashboard URL", () => {
     expect(readDashboardParams(new URLSearchParams("period=custom&date=2025-02-30,2025-03-01")).range).toBeUndefined();
     expect(readDashboardParams(new URLSearchParams("")).compare).toBeUndefined();
   });
+
+  it("names the property first, so a link opens the same site", () => {
+    const p = writeDashboardParams({
+      property: "p1",
+      range: { preset: "custom", from: "2025-01-01", to: "2025-01-31" },
+      filters: [{ dimension: "country", op: "is", values: ["DE"] }],
+      interval: null,
+      metric: "visitors",
+    });
+    expect(p.toString()).toBe("property=p1&period=custom&date=2025-01-01%2C2025-01-31&filters=country%3D%3DDE");
+    const back = readDashboardParams(p);
+    expect(back.property).toBe("p1");
+    expect(back.range).toEqual({ preset: "custom", from: "2025-01-01", to: "2025-01-31" });
+    expect(back.filters).toEqual([{ dimension: "country", op: "is", values: ["DE"] }]);
+  });
+
+  it("leaves out a property that cannot be a unique_id", () => {
+    expect(readDashboardParams(new URLSearchParams("property=%2F%2Fevil&period=day")).property).toBeUndefined();
+    expect(readDashboardParams(new URLSearchParams("period=day")).property).toBeUndefined();
+  });
 });

@@ -1,6 +1,8 @@
 // What of the dashboard lives in its URL, so a view can be shared and reloaded:
-// `?period=last_30_days&filters=page%3D%3D%2Fpricing&compare=previous_period`, plus `date` for a
-// custom range, `interval` when one was picked and `metric` for the chart's metric.
+// `?property=<unique_id>&period=last_30_days&filters=page%3D%3D%2Fpricing&compare=previous_period`,
+// plus `date` for a custom range, `interval` when one was picked and `metric` for the chart's
+// metric. `property` names the site so a link opens it for any member (state/current-property reads
+// it; readLinkedProperty in state/property-selection).
 import {
   COMPARISONS,
   type Comparison,
@@ -11,6 +13,7 @@ import {
   parseFiltersLenient,
 } from "@lookout/schema";
 import { type DateRange, isFixedPreset, type Preset, parseIsoDate, toIsoDate } from "../../state/date-presets";
+import { PROPERTY_PARAM, readLinkedProperty } from "../../state/property-selection";
 import { isTopMetric, type TopMetric } from "./metrics";
 
 /** A range as the URL names it: a preset, and the two dates of a custom one. */
@@ -21,6 +24,8 @@ export interface UrlRange {
 }
 
 export interface DashboardUrlState {
+  /** The site the view is of; absent on a shared page, whose link already names it. */
+  property?: string;
   /** Absent when the URL names no valid range (the shared range then stands). */
   range?: UrlRange;
   /** Absent when the URL says nothing; null for "no comparison". */
@@ -39,6 +44,8 @@ export function readDashboardParams(p: URLSearchParams): DashboardUrlState {
     interval: (INTERVALS as readonly string[]).includes(p.get("interval") ?? "") ? (p.get("interval") as Interval) : null,
     metric: isTopMetric(p.get("metric")) ? (p.get("metric") as TopMetric) : DEFAULT_METRIC,
   };
+  const property = readLinkedProperty(p);
+  if (property) state.property = property;
   const period = p.get("period") ?? "";
   if (isFixedPreset(period)) state.range = { preset: period };
   else if (period === "custom") {
@@ -66,6 +73,7 @@ export function writeDashboardParams(
   s: Required<Pick<DashboardUrlState, "range">> & Omit<DashboardUrlState, "range">,
 ): URLSearchParams {
   const p = new URLSearchParams();
+  if (s.property) p.set(PROPERTY_PARAM, s.property);
   p.set("period", s.range.preset);
   if (s.range.preset === "custom" && s.range.from && s.range.to) p.set("date", `${s.range.from},${s.range.to}`);
   if (s.compare) p.set("compare", s.compare);

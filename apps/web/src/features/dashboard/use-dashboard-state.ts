@@ -2,7 +2,9 @@
 // DateRangeProvider (kept while moving between screens), filters, interval and chart metric in the
 // URL; the URL also mirrors the range and comparison so a view can be shared and reloaded.
 // A URL that changes on its own (a pasted link, back/forward) wins; a range chosen in the picker
-// is written back to the URL.
+// is written back to the URL. Outside a shared page the URL also names the property
+// (`?property=<unique_id>`), so a copied link opens the same site for any member; which property is
+// current is decided by state/current-property, which reads that parameter first.
 import type { Filter, Interval } from "@lookout/schema";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useSearchParams } from "react-router-dom";
@@ -47,6 +49,8 @@ export function useDashboardState(propertyId: string, share?: string): Dashboard
   // An interval picked for another range is dropped rather than kept in the URL.
   const askedInterval = url.interval && intervals.includes(url.interval) ? url.interval : null;
   const [ready, setReady] = useState(false);
+  // A shared page's link names its property by its slug; the app's own dashboard names it here.
+  const linkedProperty = share ? undefined : propertyId;
   const lastUrl = useRef<string | null>(null);
   /** Set while the provider has been told the URL's range and has not caught up yet. */
   const pending = useRef(false);
@@ -71,6 +75,7 @@ export function useDashboardState(propertyId: string, share?: string): Dashboard
     pending.current = false;
     const written = writeDashboardParams({
       ...url,
+      property: linkedProperty,
       range: rangeInProvider,
       compare: shownCompare,
       interval: askedInterval,
@@ -84,6 +89,7 @@ export function useDashboardState(propertyId: string, share?: string): Dashboard
     (patch: Partial<{ filters: Filter[]; interval: Interval | null; metric: TopMetric }>, push: boolean) => {
       const next = writeDashboardParams({
         ...url,
+        property: linkedProperty,
         range: rangeInProvider,
         compare: shownCompare,
         interval: askedInterval,
@@ -91,7 +97,7 @@ export function useDashboardState(propertyId: string, share?: string): Dashboard
       });
       setParams(share ? keepShareParams(next, params) : next, { replace: !push });
     },
-    [url, rangeInProvider, shownCompare, askedInterval, setParams, share, params],
+    [url, linkedProperty, rangeInProvider, shownCompare, askedInterval, setParams, share, params],
   );
 
   const { period, date } = apiPeriod(range);

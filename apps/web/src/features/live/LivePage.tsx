@@ -21,11 +21,13 @@ import {
   topPages,
   topSources,
   uncountedActive,
+  uncountedNote,
 } from "./live-stats";
 import { MinuteChart } from "./MinuteChart";
 import { RankedList } from "./RankedList";
 import { useNow } from "./use-now";
 import { VisitorList } from "./VisitorList";
+import "../../components/charts/echarts-live";
 import "./live.css";
 
 const visitorCount = (n: number) => `${n} ${n === 1 ? "visitor" : "visitors"}`;
@@ -55,7 +57,7 @@ function LiveScreen({ property }: { property: CurrentProperty }) {
     }),
     [countries],
   );
-  const uncounted = uncountedActive(mine);
+  const uncounted = uncountedNote(uncountedActive(mine));
   const arrivals = buckets.reduce((n, b) => n + b.arrivals, 0);
   const site = propertyLabel(property);
 
@@ -72,9 +74,9 @@ function LiveScreen({ property }: { property: CurrentProperty }) {
               <div className="text-body-secondary small">
                 {arrivals} {arrivals === 1 ? "arrival" : "arrivals"} in the last 30 minutes
               </div>
-              {uncounted > 0 && (
-                <div className="text-body-secondary small">
-                  {uncounted} more without a known location {uncounted === 1 ? "is" : "are"} listed below but not counted
+              {uncounted && (
+                <div className="text-body-secondary small" data-live-uncounted>
+                  {uncounted} (listed below)
                 </div>
               )}
               <p className="text-body-secondary small mb-0 live-help">{COUNT_HELP}</p>

@@ -15,6 +15,7 @@ import {
 import { LiveSocket, type LiveSocketState, liveSocketUrl } from "../../lib/live-socket";
 import { StorageKey } from "../../lib/storage-keys";
 import { useSession } from "../auth/session";
+import { ofProperty, uncountedActive } from "./live-stats";
 import { type LiveEntry, LiveStore } from "./live-store";
 
 interface LiveApi {
@@ -74,6 +75,16 @@ export function useLiveVisitors(): readonly LiveEntry[] {
 export function useLiveCount(propertyId: string | undefined): number {
   const { store } = useLiveApi();
   const read = useCallback(() => liveCount(store.getSnapshot(), propertyId), [store, propertyId]);
+  return useSyncExternalStore(store.subscribe, read);
+}
+
+/** Active visitors of a property left out of the count for want of a country (uncountedActive). */
+export function useUncountedLive(propertyId: string | undefined): number {
+  const { store } = useLiveApi();
+  const read = useCallback(
+    () => (propertyId ? uncountedActive(ofProperty(store.getSnapshot(), propertyId)) : 0),
+    [store, propertyId],
+  );
   return useSyncExternalStore(store.subscribe, read);
 }
 

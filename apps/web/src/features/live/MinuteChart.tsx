@@ -4,6 +4,7 @@ import type { EChartsCoreOption } from "echarts/core";
 import { useMemo } from "react";
 import { useChartColors } from "../../components/charts/chart-colors";
 import { EChart } from "../../components/charts/EChart";
+import "../../components/charts/echarts-live";
 import type { MinuteBucket } from "./live-stats";
 
 const hhmm = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });

@@ -1,4 +1,5 @@
 // The Live View's client-side figures: tops, countries, recently left, and the per-minute series.
+import { liveCount } from "@lookout/schema";
 import { describe, expect, it } from "vitest";
 import { liveVisitor } from "../../lib/test-live-visitor";
 import {
@@ -6,12 +7,14 @@ import {
   describeDevice,
   formatAgo,
   formatDuration,
+  ofProperty,
   perMinute,
   recentlyLeft,
   topCountries,
   topPages,
   topSources,
   uncountedActive,
+  uncountedNote,
 } from "./live-stats";
 import type { LiveEntry } from "./live-store";
 
@@ -53,6 +56,34 @@ describe("tops", () => {
     expect(topPages([entry("a", { page: "/x" }), entry("a", { page: "/x", propertyId: "p1" })])).toEqual([
       { label: "/x", visitors: 1 },
     ]);
+  });
+});
+
+describe("who the live count leaves out", () => {
+  // SPEC.md §5: the count is distinct active clientids of the property with a country.
+  const list = [
+    entry("a"),
+    entry("b", { country: undefined }),
+    entry("c", { country: undefined }),
+    entry("d", { country: undefined, active: false }),
+    entry("e", { country: undefined, propertyId: "p2" }),
+  ];
+  const mine = ofProperty(list, "p1");
+
+  it("counts active visitors of the property without a country, beside the count", () => {
+    expect(liveCount(list, "p1")).toBe(1);
+    expect(uncountedActive(mine)).toBe(2);
+    expect(uncountedNote(uncountedActive(mine))).toBe("+ 2 live visitors whose country is unknown, not in this count");
+  });
+
+  it("says nothing when everyone is counted, and speaks of one visitor in the singular", () => {
+    expect(uncountedNote(uncountedActive([entry("a")]))).toBeNull();
+    expect(uncountedNote(0)).toBeNull();
+    expect(uncountedNote(1)).toBe("+ 1 live visitor whose country is unknown, not in this count");
+  });
+
+  it("adds up with the count to everyone active on the property", () => {
+    expect(liveCount(mine, "p1") + uncountedActive(mine)).toBe(activeVisitors(mine).length);
   });
 });
 

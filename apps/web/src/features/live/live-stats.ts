@@ -54,6 +54,15 @@ export function uncountedActive(entries: readonly LiveEntry[]): number {
   return activeVisitors(entries).filter((e) => !e.country).length;
 }
 
+/**
+ * The line beside the live count that explains who it leaves out (SPEC.md §5 counts only visitors
+ * with a known country), or null when it leaves out nobody.
+ */
+export function uncountedNote(uncounted: number): string | null {
+  if (uncounted <= 0) return null;
+  return `+ ${uncounted} live ${uncounted === 1 ? "visitor" : "visitors"} whose country is unknown, not in this count`;
+}
+
 /** Distinct active visitors per value of `key`, most first, ties by label. */
 export function rankActive(entries: readonly LiveEntry[], key: (e: LiveEntry) => string, limit = 10): Ranked[] {
   const counts = new Map<string, number>();

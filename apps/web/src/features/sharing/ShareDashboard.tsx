@@ -30,7 +30,7 @@ export function ShareDashboard({ slug, property, embed }: { slug: string; proper
         <main className="share-embed p-2 p-sm-3" aria-label={`${property.name} statistics`}>
           <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
             <h1 className="h5 mb-0 text-break">{property.name}</h1>
-            <DateRangePicker comparison />
+            <DateRangePicker comparison shortcuts />
           </div>
           {dashboard}
         </main>
@@ -61,7 +61,7 @@ export function ShareDashboard({ slug, property, embed }: { slug: string; proper
                   {host ? `${host} · ` : ""}Shared statistics, times in {property.timezone}
                 </p>
               </div>
-              <DateRangePicker comparison />
+              <DateRangePicker comparison shortcuts />
             </div>
             {dashboard}
           </CContainer>
