@@ -2,6 +2,8 @@
 // quoted, quotes doubled). Tracked text is untrusted: a text cell starting with = + - @ (or a tab
 // or carriage return, which some spreadsheets skip before a formula) gets a leading apostrophe so
 // no spreadsheet runs it as a formula (DESIGN.md §7). Numbers are written as numbers.
+import { saveFile } from "../../lib/download";
+
 export type CsvCell = string | number | null | undefined;
 
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -23,14 +25,7 @@ export function toCsv(header: readonly string[], rows: readonly (readonly CsvCel
 
 /** Offers `csv` as a download named `filename`. */
 export function downloadCsv(filename: string, csv: string): void {
-  const url = URL.createObjectURL(new Blob([csv], { type: "text/csv;charset=utf-8" }));
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = filename;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveFile(new Blob([csv], { type: "text/csv;charset=utf-8" }), filename);
 }
 
 /** A file name safe on every system: letters, digits, dots, dashes and underscores. */

@@ -73,15 +73,3 @@ export async function downloadExport(
   }
   return { blob: new Blob(chunks, { type: "application/zip" }), filename };
 }
-
-/** Offers `blob` as a download named `filename`. */
-export function saveFile(blob: Blob, filename: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = filename;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
