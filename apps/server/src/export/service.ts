@@ -5,12 +5,12 @@
 import { PassThrough, type Readable } from "node:stream";
 import { MAX_BUCKETS } from "@lookout/query";
 import type { DateRange, QuerySpecInput, TimeseriesPoint } from "@lookout/schema";
+import { csvLine } from "@lookout/schema";
 import type { PropertyRow } from "@lookout/storage";
 import { DateTime } from "luxon";
 import yazl from "yazl";
 import { DomainError } from "../http/domain-errors.js";
 import type { createStatsService } from "../stats/service.js";
-import { csvLine } from "./csv.js";
 import { BREAKDOWN_TABLES, dayMetrics, VISITORS_COLUMNS } from "./tables.js";
 
 type Stats = ReturnType<typeof createStatsService>;

@@ -4,8 +4,7 @@
 // groups by as well (referrer and UTM tags beside a source, a browser's version, an OS's version,
 // region and city beside a country, link_url and path beside an event) are left empty: each row
 // carries the totals of its primary dimension, equal to the Stats API's breakdown for that day.
-import type { BaseDimension, ExportTable, Metric } from "@lookout/schema";
-import type { CsvCell } from "./csv.js";
+import type { BaseDimension, CsvCell, ExportTable, Metric } from "@lookout/schema";
 
 /** A Stats API row's metrics, with totals derived where Plausible stores totals. */
 export interface DayMetrics {
