@@ -260,7 +260,7 @@ describe("dashboard", () => {
     await expectCards(page, { period: "last_30_days", filters: "browser==Chrome" });
     await page.getByRole("button", { name: "Remove filter: Browser is Chrome" }).click();
     await page.waitForFunction(() => !new URL(location.href).searchParams.has("filters"));
-    await page.locator(".filter-bar").waitFor({ state: "detached" });
+    await page.locator(".filter-chip").first().waitFor({ state: "detached" });
     await expectCards(page, { period: "last_30_days" });
   });
 

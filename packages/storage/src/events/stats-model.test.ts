@@ -329,31 +329,40 @@ interface Spec {
   filters: Filter[];
   goal: string;
 }
+// Every operator on every level a filter can live on (session columns, pages, event names, props),
+// one value or several: negative operators negate the whole OR of the values.
+const ALL_OPS = ["is", "is_not", "contains", "not_contains", "matches"] as const;
+const opArb = fc.constantFrom(...ALL_OPS);
 const filterArb: fc.Arbitrary<Filter> = fc.oneof(
   fc.record({
     dimension: fc.constant("country" as const),
-    op: fc.constantFrom("is" as const, "is_not" as const),
-    values: fc.subarray(["US", "DE", ""], { minLength: 1 }),
+    op: opArb,
+    values: fc.subarray(["US", "DE", "", "u"], { minLength: 1, maxLength: 2 }),
   }),
   fc.record({
     dimension: fc.constant("source" as const),
-    op: fc.constantFrom("contains" as const, "not_contains" as const, "is" as const),
-    values: fc.subarray(["Google", "goo", "Twitter"], { minLength: 1 }),
+    op: opArb,
+    values: fc.subarray(["Google", "goo", "Twitter", "^T"], { minLength: 1, maxLength: 2 }),
+  }),
+  fc.record({
+    dimension: fc.constant("entry_page" as const),
+    op: opArb,
+    values: fc.subarray(["/", "/a", "B", "^/B/c$"], { minLength: 1, maxLength: 2 }),
   }),
   fc.record({
     dimension: fc.constant("page" as const),
-    op: fc.constantFrom("is" as const, "is_not" as const, "contains" as const, "not_contains" as const, "matches" as const),
+    op: opArb,
     values: fc.subarray(["/", "/a", "b", "^/b"], { minLength: 1, maxLength: 2 }),
   }),
   fc.record({
     dimension: fc.constant("event_name" as const),
-    op: fc.constantFrom("is" as const, "is_not" as const),
-    values: fc.subarray(["signup", "purchase"], { minLength: 1 }),
+    op: opArb,
+    values: fc.subarray(["signup", "purchase", "UP", "^p"], { minLength: 1, maxLength: 2 }),
   }),
   fc.record({
     dimension: fc.constant("prop:plan" as const),
-    op: fc.constantFrom("is" as const, "is_not" as const, "matches" as const),
-    values: fc.subarray(["pro", "team", "^t"], { minLength: 1, maxLength: 1 }),
+    op: opArb,
+    values: fc.subarray(["pro", "team", "^t", "E"], { minLength: 1, maxLength: 2 }),
   }),
 );
 const specArb: fc.Arbitrary<Spec> = fc.record({

@@ -114,7 +114,7 @@ export function Dashboard({ property, share }: { property: CurrentProperty; shar
 
   return (
     <>
-      <FilterBar filters={filters} onChange={setFilters} />
+      <FilterBar filters={filters} onChange={setFilters} query={query} />
       {agg.error ? (
         <div className="mb-3">
           <PanelError error={agg.error} what="the top stats" onRetry={() => void agg.refetch()} />

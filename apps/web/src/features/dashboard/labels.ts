@@ -1,7 +1,7 @@
 // How dimensions, filters and chart buckets read on screen.
 import { type BaseDimension, type Dimension, type Filter, type Interval, isPropDimension, propKey } from "@lookout/schema";
 import { countryName } from "../../lib/countries";
-import { OP_WORDS } from "./filters";
+import { OP_JOINERS, OP_WORDS } from "./filters";
 
 const DIMENSION_LABELS: Record<BaseDimension, string> = {
   page: "Page",
@@ -38,9 +38,10 @@ export function valueText(d: Dimension, value: string): string {
   return d === "country" ? countryName(value) : value;
 }
 
-/** "Country is not Germany or France", "Page contains blog". */
+/** "Country is not Germany, France", "Page contains blog", "Page is /a or /b". */
 export function filterText(f: Filter): string {
-  return `${dimensionLabel(f.dimension)} ${OP_WORDS[f.op]} ${f.values.map((v) => valueText(f.dimension, v)).join(" or ")}`;
+  const values = f.values.map((v) => valueText(f.dimension, v)).join(OP_JOINERS[f.op]);
+  return `${dimensionLabel(f.dimension)} ${OP_WORDS[f.op]} ${values}`;
 }
 
 // --- chart buckets: the API's dates are wall-clock times in the property's time zone, read as such.
