@@ -54,3 +54,23 @@ export function bucketLabels(range: ResolvedRange, interval: Interval, tz: strin
   }
   return out;
 }
+
+/** The label of the bucket holding the instant `now` (the current, still filling bucket). */
+export function bucketOf(interval: Interval, tz: string, now: Date): string {
+  const w = wallMs(tz, now.getTime());
+  if (interval === "hour" || interval === "minute") {
+    const step = interval === "hour" ? HOUR : MINUTE;
+    return formatBucket(interval, w - (((w % step) + step) % step));
+  }
+  const day = parseDay(formatBucket("day", w));
+  return formatDay(interval === "week" ? mondayOf(day) : interval === "month" ? { ...day, d: 1 } : day);
+}
+
+/**
+ * The buckets a chart draws: none after the one holding now (DESIGN.md §4, issue #19), so today's
+ * chart ends at this hour and month to date at today. Labels of one interval sort as text.
+ */
+export function bucketsUpToNow(labels: string[], interval: Interval, tz: string, now: Date): string[] {
+  const current = bucketOf(interval, tz, now);
+  return labels.filter((label) => label <= current);
+}

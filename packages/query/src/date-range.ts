@@ -2,7 +2,8 @@
 // comparison sets against them. Ranges are whole local days so that DST days are 23 or 25 hours
 // long rather than shifted; "now" only matters for "which day is today" and for comparisons of a
 // period that is still running.
-import type { Comparison, DateRange } from "@lookout/schema";
+import { type Comparison, customRangeProblem, type DateRange, localCalendarDay, presetRange } from "@lookout/schema";
+import { QueryError } from "./errors.js";
 import {
   addDays,
   addMonths,
@@ -10,7 +11,6 @@ import {
   daysBetween,
   formatDay,
   instantOfWall,
-  localDay,
   naiveOfDay,
   parseDay,
   startOfDay,
@@ -52,42 +52,20 @@ function span(tz: string, first: Day, afterLast: Day): ResolvedRange {
   };
 }
 
-const firstOfMonth = (d: Day): Day => ({ y: d.y, m: d.m, d: 1 });
-
+/**
+ * The range's instants: the local days come from @lookout/schema's presetRange, the one definition
+ * the web app's label uses too. A custom range that ends after today (in the property's timezone)
+ * is refused: a 400 naming `date`, rather than a chart with empty days that have not happened.
+ */
 export function resolveDateRange(range: DateRange, ctx: RangeContext): ResolvedRange {
   const tz = ctx.timezone;
-  const today = localDay(tz, ctx.now.getTime());
-  const tomorrow = addDays(today, 1);
-  switch (range.preset) {
-    case "today":
-      return span(tz, today, tomorrow);
-    case "yesterday":
-      return span(tz, addDays(today, -1), today);
-    case "last_7_days":
-      return span(tz, addDays(today, -6), tomorrow);
-    case "last_30_days":
-      return span(tz, addDays(today, -29), tomorrow);
-    case "last_90_days":
-      return span(tz, addDays(today, -89), tomorrow);
-    case "month_to_date":
-      return span(tz, firstOfMonth(today), tomorrow);
-    case "last_month":
-      return span(tz, addMonths(firstOfMonth(today), -1), firstOfMonth(today));
-    case "year_to_date":
-      return span(tz, { y: today.y, m: 1, d: 1 }, tomorrow);
-    case "last_12_months":
-      return span(tz, addMonths(firstOfMonth(today), -11), tomorrow);
-    case "all_time": {
-      const first = ctx.earliest ? localDay(tz, ctx.earliest.getTime()) : { y: today.y - 5, m: 1, d: 1 };
-      return span(tz, first, tomorrow);
-    }
-    case "custom": {
-      // The schema guarantees both dates for custom; the fallback keeps this total.
-      const first = parseDay(range.from ?? formatDay(today));
-      const last = parseDay(range.to ?? formatDay(today));
-      return span(tz, first, addDays(last, 1));
-    }
+  const today = localCalendarDay(tz, ctx.now);
+  if (range.preset === "custom") {
+    const problem = customRangeProblem(range.from ?? today, range.to ?? today, today);
+    if (problem) throw new QueryError("invalid_parameter", problem, "date");
   }
+  const days = presetRange(range, today, ctx.earliest ? localCalendarDay(tz, ctx.earliest) : undefined);
+  return span(tz, parseDay(days.firstDay), addDays(parseDay(days.lastDay), 1));
 }
 
 /**

@@ -1,6 +1,6 @@
 // @lookout/query: QuerySpec -> SQL text + bound parameters, per dialect (DuckDB, ClickHouse 18.16).
 // Pure: no I/O, no clock (the caller passes "now"), no randomness.
-export { bucketLabels, formatBucket, MAX_BUCKETS } from "./buckets.js";
+export { bucketLabels, bucketOf, bucketsUpToNow, formatBucket, MAX_BUCKETS } from "./buckets.js";
 export { DIMENSION_LEVELS, METRIC_SQL } from "./catalog.js";
 export type { CompileContext, CompiledQuery, CompiledStats } from "./compiled.js";
 export {

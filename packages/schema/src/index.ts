@@ -5,6 +5,7 @@ export * from "./api-answers.js";
 export * from "./auth.js";
 export * from "./auth-forms.js";
 export * from "./csv.js";
+export * from "./date-presets.js";
 export * from "./errors.js";
 export * from "./events.js";
 export * from "./filter-grammar.js";

@@ -1,16 +1,25 @@
 // Chooses the shared date range's preset (or two dates of a custom range), says which dates it
-// covers, and, where a screen compares periods, the comparison: off, previous period or year over
-// year (never for all time, which has no earlier period). With `shortcuts`, keys choose the range
-// too, and a button lists them (ShortcutsHelp).
+// covers (the property's local days, the ones the numbers count), and, where a screen compares
+// periods, the comparison: off, previous period or year over year (never for all time, which has
+// no earlier period). A custom range that ends in the future or starts after it ends is not
+// chosen, and the picker says why. With `shortcuts`, keys choose the range too, and a button lists
+// them (ShortcutsHelp).
 
 import { CFormInput, CFormSelect } from "@coreui/react";
 import { COMPARISONS, type Comparison } from "@lookout/schema";
 import { useEffect, useId, useState } from "react";
-import { isFixedPreset, PRESETS, toIsoDate } from "../state/date-presets";
+import { isFixedPreset, last30Days, PRESETS, parseIsoDate } from "../state/date-presets";
 import { useDateRange } from "../state/date-range";
 import { ShortcutsHelp } from "./ShortcutsHelp";
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short", year: "numeric" });
+
+/** "19 – 25 Nov 2026": the range's first and last local day, both included. */
+function daysLabel(first: string, last: string): string {
+  const a = parseIsoDate(first);
+  const b = parseIsoDate(last);
+  return a && b ? dateFormat.formatRange(a, b) : `${first} – ${last}`;
+}
 
 const COMPARISON_LABELS: Record<Comparison, string> = {
   previous_period: "Previous period",
@@ -18,19 +27,24 @@ const COMPARISON_LABELS: Record<Comparison, string> = {
 };
 
 export function DateRangePicker({ comparison = false, shortcuts = false }: { comparison?: boolean; shortcuts?: boolean }) {
-  const { range, choosePreset, chooseCustom, compare, chooseCompare } = useDateRange();
+  const { range, today, timezone, choosePreset, chooseCustom, compare, chooseCompare } = useDateRange();
   const id = useId();
-  const today = toIsoDate(new Date());
-  const from = toIsoDate(range.start);
-  const to = toIsoDate(range.end);
-  // The inputs keep what is typed until it makes a valid range; the range itself changes only then.
+  const from = range.firstDay;
+  const to = range.lastDay;
+  // The inputs keep what is typed until it makes a valid range; the range itself changes only then,
+  // and until then the picker says what is wrong with the dates typed.
   const [draft, setDraft] = useState({ from, to });
-  useEffect(() => setDraft({ from, to }), [from, to]);
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    setDraft({ from, to });
+    setProblem(null);
+  }, [from, to]);
   const edit = (next: { from: string; to: string }) => {
     setDraft(next);
-    if (next.from && next.to && next.from <= next.to && next.to <= today) chooseCustom(next.from, next.to);
+    setProblem(next.from && next.to ? chooseCustom(next.from, next.to) : "Enter both dates.");
   };
   const allTime = range.preset === "all_time";
+  const problemId = `${id}-problem`;
 
   return (
     <div className="date-range-picker d-flex flex-wrap align-items-center gap-2">
@@ -46,8 +60,8 @@ export function DateRangePicker({ comparison = false, shortcuts = false }: { com
           if (isFixedPreset(v)) choosePreset(v);
           else if (v === "custom") {
             // Start from the dates on show (the last 30 days after all time), then let them be edited.
-            const start = allTime ? new Date(Date.now() - 29 * 86_400_000) : range.start;
-            chooseCustom(toIsoDate(start), toIsoDate(allTime ? new Date() : range.end));
+            const start = allTime ? last30Days(today) : { from, to };
+            chooseCustom(start.from, start.to);
           }
         }}
       >
@@ -58,27 +72,39 @@ export function DateRangePicker({ comparison = false, shortcuts = false }: { com
         ))}
       </CFormSelect>
       {range.preset === "custom" && (
-        <div className="d-flex align-items-center gap-1">
-          <CFormInput
-            type="date"
-            size="sm"
-            aria-label="From"
-            className="date-input"
-            value={draft.from}
-            max={draft.to || today}
-            onChange={(e) => edit({ ...draft, from: e.target.value })}
-          />
-          <span aria-hidden="true">–</span>
-          <CFormInput
-            type="date"
-            size="sm"
-            aria-label="To"
-            className="date-input"
-            value={draft.to}
-            min={draft.from}
-            max={today}
-            onChange={(e) => edit({ ...draft, to: e.target.value })}
-          />
+        <div className="d-flex flex-column">
+          <div className="d-flex align-items-center gap-1">
+            <CFormInput
+              type="date"
+              size="sm"
+              aria-label="From"
+              className="date-input"
+              value={draft.from}
+              max={today}
+              invalid={!!problem}
+              aria-invalid={problem ? true : undefined}
+              aria-describedby={problem ? problemId : undefined}
+              onChange={(e) => edit({ ...draft, from: e.target.value })}
+            />
+            <span aria-hidden="true">–</span>
+            <CFormInput
+              type="date"
+              size="sm"
+              aria-label="To"
+              className="date-input"
+              value={draft.to}
+              max={today}
+              invalid={!!problem}
+              aria-invalid={problem ? true : undefined}
+              aria-describedby={problem ? problemId : undefined}
+              onChange={(e) => edit({ ...draft, to: e.target.value })}
+            />
+          </div>
+          {problem && (
+            <div id={problemId} className="invalid-feedback d-block" style={{ maxWidth: "20rem" }} role="alert">
+              {problem}
+            </div>
+          )}
         </div>
       )}
       {comparison && (
@@ -101,8 +127,14 @@ export function DateRangePicker({ comparison = false, shortcuts = false }: { com
           ))}
         </CFormSelect>
       )}
-      <span className="small text-body-secondary" data-testid="date-range-span">
-        {allTime ? "All time" : dateFormat.formatRange(range.start, range.end)}
+      <span
+        className="small text-body-secondary"
+        data-testid="date-range-span"
+        data-first-day={allTime ? undefined : from}
+        data-last-day={to}
+        title={`Days in ${timezone}`}
+      >
+        {allTime ? "All time" : daysLabel(from, to)}
       </span>
       {shortcuts && <ShortcutsHelp />}
     </div>

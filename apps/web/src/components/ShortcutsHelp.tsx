@@ -6,19 +6,18 @@ import CIcon from "@coreui/icons-react";
 import { CButton } from "@coreui/react";
 import { useEffect, useId, useRef, useState } from "react";
 import { ignoresKey, rangeForKey, SHORTCUTS } from "../state/date-keys";
-import { toIsoDate } from "../state/date-presets";
 import { useDateRange } from "../state/date-range";
 import "./shortcuts-help.css";
 
 export function ShortcutsHelp() {
-  const { range, choosePreset, chooseCustom } = useDateRange();
+  const { range, today, choosePreset, chooseCustom } = useDateRange();
   const [open, setOpen] = useState(false);
   const id = useId();
   const button = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
   // The listener reads the latest range through a ref, so it is added once rather than per range.
-  const latest = useRef({ range, choosePreset, chooseCustom });
-  latest.current = { range, choosePreset, chooseCustom };
+  const latest = useRef({ range, today, choosePreset, chooseCustom });
+  latest.current = { range, today, choosePreset, chooseCustom };
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -28,12 +27,8 @@ export function ShortcutsHelp() {
         setOpen((was) => !was);
         return;
       }
-      const { range: r, choosePreset: preset, chooseCustom: custom } = latest.current;
-      const action = rangeForKey(
-        e.key,
-        { preset: r.preset, from: toIsoDate(r.start), to: toIsoDate(r.end) },
-        toIsoDate(new Date()),
-      );
+      const { range: r, today: day, choosePreset: preset, chooseCustom: custom } = latest.current;
+      const action = rangeForKey(e.key, { preset: r.preset, from: r.firstDay, to: r.lastDay }, day);
       if (!action) return;
       // An arrow would otherwise also scroll the page.
       e.preventDefault();

@@ -2,6 +2,7 @@
 // people expect (7 and 3 for the last 7 and 30 days): a pure mapping from a key and the range on
 // show to the range to choose, so the dashboard's listener only forwards keys and the mapping is
 // tested without a browser. Dates are local calendar days `YYYY-MM-DD`, compared as strings.
+import { addCalendarDays, addCalendarMonths, calendarDaysBetween } from "@lookout/schema";
 import type { FixedPreset, Preset } from "./date-presets";
 
 /** What a key asks for: a preset, or a custom range over whole days (inclusive). */
@@ -46,34 +47,14 @@ export const SHORTCUTS: readonly { keys: string[]; label: string }[] = [
   { keys: ["?"], label: "Show these shortcuts" },
 ];
 
-// Calendar arithmetic on UTC dates: a day is always 24 hours there, whatever the local DST.
-function parse(iso: string): Date {
-  const [y, m, d] = iso.split("-").map(Number);
-  return new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1));
-}
-
-function iso(d: Date): string {
-  return d.toISOString().slice(0, 10);
-}
-
-function addDays(day: string, n: number): string {
-  const d = parse(day);
-  d.setUTCDate(d.getUTCDate() + n);
-  return iso(d);
-}
-
+// Calendar arithmetic: @lookout/schema's, the same the presets are computed with.
+const addDays = addCalendarDays;
 /** The first day of the month `n` months from `day`'s. */
-function addMonths(day: string, n: number): string {
-  const d = parse(day);
-  return iso(new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + n, 1)));
-}
+const addMonths = addCalendarMonths;
+const daysBetween = calendarDaysBetween;
 
 function lastOfMonth(first: string): string {
   return addDays(addMonths(first, 1), -1);
-}
-
-function daysBetween(from: string, to: string): number {
-  return Math.round((parse(to).getTime() - parse(from).getTime()) / 86_400_000) + 1;
 }
 
 /** A period the arrows can step through: a day, a calendar month, a calendar year or any run of days. */
@@ -153,7 +134,7 @@ function actionFor(p: Period, today: string): DateKeyAction {
 /**
  * The range a key asks for, or null when the key is not a shortcut or has nothing to do here:
  * an arrow on a rolling range (last 7 days, all time...), → into the future, ← before 1970.
- * `today` is the local calendar day of now.
+ * `today` is the local calendar day of now in the property's timezone.
  */
 export function rangeForKey(key: string, range: ShownRange, today: string): DateKeyAction | null {
   const preset = PRESET_KEYS[key.toLowerCase()];

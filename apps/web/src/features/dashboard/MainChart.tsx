@@ -1,8 +1,11 @@
 // The main chart: the selected metric over the range at the chosen interval, with the comparison
-// period as a dashed line. The chart code (ECharts) loads lazily, on first use.
+// period as a dashed line. The Stats API draws no bucket after now; on a range that holds today the
+// last bucket (this hour, today, this month...) is still filling, so its segment is dashed and the
+// legend and tooltip say "incomplete". The chart code (ECharts) loads lazily, on first use.
 import { CButton, CButtonGroup, CCard, CCardBody, CPlaceholder } from "@coreui/react";
 import type { Interval } from "@lookout/schema";
 import { lazy, Suspense, useMemo } from "react";
+import { useDateRange } from "../../state/date-range";
 import type { StatsQuery } from "./api";
 import { bucketLabel, bucketTitle, INTERVAL_LABELS, parseBucket } from "./labels";
 import { METRIC_INFO, type TopMetric } from "./metrics";
@@ -15,6 +18,15 @@ const TimeseriesChart = lazy(() => import("../../components/charts/TimeseriesCha
 const HEIGHT = 280;
 
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** The bucket still filling, by interval: what the legend says is incomplete. */
+const CURRENT_BUCKET: Record<Interval, string> = {
+  minute: "this minute",
+  hour: "this hour",
+  day: "today",
+  week: "this week",
+  month: "this month",
+};
 
 function ChartSkeleton() {
   return (
@@ -37,6 +49,9 @@ export function MainChart({ query, metric, interval, intervals, onInterval }: Ma
   const ts = useTimeseries(query, metrics, interval);
   const info = METRIC_INFO[metric];
   const compare = query.compare ?? null;
+  // The range holds now, so the API's last bucket is the current one (it draws none later).
+  const { range } = useDateRange();
+  const incomplete = range.running;
 
   const chart = useMemo(() => {
     const points = ts.data;
@@ -70,14 +85,25 @@ export function MainChart({ query, metric, interval, intervals, onInterval }: Ma
       <CCardBody>
         <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
           <h2 className="h6 mb-0 me-auto">{info.label}</h2>
-          {compare && (
-            <span className="chart-legend small text-body-secondary d-flex align-items-center gap-3">
-              <span>
-                <span className="chart-swatch" aria-hidden="true" /> This period
-              </span>
-              <span>
-                <span className="chart-swatch chart-swatch-dashed" aria-hidden="true" /> {capitalize(COMPARISON_NAMES[compare])}
-              </span>
+          {(compare || incomplete) && (
+            <span className="chart-legend small text-body-secondary d-flex flex-wrap align-items-center gap-3">
+              {compare && (
+                <>
+                  <span>
+                    <span className="chart-swatch" aria-hidden="true" /> This period
+                  </span>
+                  <span>
+                    <span className="chart-swatch chart-swatch-dashed" aria-hidden="true" />{" "}
+                    {capitalize(COMPARISON_NAMES[compare])}
+                  </span>
+                </>
+              )}
+              {incomplete && (
+                <span data-testid="incomplete-legend">
+                  <span className="chart-swatch chart-swatch-incomplete" aria-hidden="true" /> Incomplete (
+                  {CURRENT_BUCKET[interval]})
+                </span>
+              )}
             </span>
           )}
           <CButtonGroup size="sm" role="group" aria-label="Interval">
@@ -106,9 +132,10 @@ export function MainChart({ query, metric, interval, intervals, onInterval }: Ma
                 series={chart.series}
                 formatValue={info.format}
                 height={HEIGHT}
+                incompleteLast={incomplete}
                 ariaLabel={`${info.label} by ${INTERVAL_LABELS[interval].toLowerCase()}, ${chart.total} points${
-                  compare ? `, compared with the ${COMPARISON_NAMES[compare]}` : ""
-                }`}
+                  incomplete ? `, the last one (${CURRENT_BUCKET[interval]}) incomplete` : ""
+                }${compare ? `, compared with the ${COMPARISON_NAMES[compare]}` : ""}`}
               />
             </Suspense>
           </div>

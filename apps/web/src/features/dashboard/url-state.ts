@@ -12,7 +12,7 @@ import {
   type Interval,
   parseFiltersLenient,
 } from "@lookout/schema";
-import { type DateRange, isFixedPreset, type Preset, parseIsoDate, toIsoDate } from "../../state/date-presets";
+import { type DateRange, isFixedPreset, type Preset, parseIsoDate } from "../../state/date-presets";
 import { PROPERTY_PARAM, readLinkedProperty } from "../../state/property-selection";
 import { isTopMetric, type TopMetric } from "./metrics";
 
@@ -60,9 +60,7 @@ export function readDashboardParams(p: URLSearchParams): DashboardUrlState {
 }
 
 export function urlRangeOf(range: DateRange): UrlRange {
-  return range.preset === "custom"
-    ? { preset: "custom", from: toIsoDate(range.start), to: toIsoDate(range.end) }
-    : { preset: range.preset };
+  return range.preset === "custom" ? { preset: "custom", from: range.firstDay, to: range.lastDay } : { preset: range.preset };
 }
 
 export function sameUrlRange(a: UrlRange | undefined, b: UrlRange | undefined): boolean {

@@ -26,7 +26,7 @@ export function ShareDashboard({ slug, property, embed }: { slug: string; proper
   const dashboard = <Dashboard property={current} share={slug} />;
   if (embed) {
     return (
-      <DateRangeProvider>
+      <DateRangeProvider timezone={property.timezone}>
         <main className="share-embed p-2 p-sm-3" aria-label={`${property.name} statistics`}>
           <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
             <h1 className="h5 mb-0 text-break">{property.name}</h1>
@@ -39,7 +39,7 @@ export function ShareDashboard({ slug, property, embed }: { slug: string; proper
   }
   const host = property.website_url ? hostOf(property.website_url) : "";
   return (
-    <DateRangeProvider>
+    <DateRangeProvider timezone={property.timezone}>
       <div className="share-page min-vh-100 d-flex flex-column">
         <CHeader position="sticky" className="mb-4 p-0">
           <CContainer className="border-bottom px-3 px-md-4" fluid>

@@ -4,7 +4,7 @@ import { CContainer, CSpinner } from "@coreui/react";
 import { Suspense } from "react";
 import { Outlet } from "react-router-dom";
 import { PropertyProvider } from "../../state/current-property";
-import { DateRangeProvider } from "../../state/date-range";
+import { PropertyDateRangeProvider } from "../../state/date-range";
 import { AppFooter } from "./AppFooter";
 import { AppHeader } from "./AppHeader";
 import { AppSidebar } from "./AppSidebar";
@@ -20,7 +20,7 @@ function ScreenLoading() {
 export default function DefaultLayout() {
   return (
     <PropertyProvider>
-      <DateRangeProvider>
+      <PropertyDateRangeProvider>
         <a className="visually-hidden-focusable skip-link" href="#main">
           Skip to content
         </a>
@@ -36,7 +36,7 @@ export default function DefaultLayout() {
           </main>
           <AppFooter />
         </div>
-      </DateRangeProvider>
+      </PropertyDateRangeProvider>
     </PropertyProvider>
   );
 }
