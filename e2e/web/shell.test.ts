@@ -206,10 +206,11 @@ describe("date range", () => {
     await openShell(page);
     const select = page.getByLabel("Date range");
     expect(await select.inputValue()).toBe("last_7_days");
+    // The 7 calendar days that end today (no property chosen: the browser's timezone), not 7×24 h.
     const days = await page.evaluate(() => {
       const fmt = new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short", year: "numeric" });
       const now = new Date();
-      return fmt.formatRange(new Date(now.getTime() - 7 * 86_400_000), now);
+      return fmt.formatRange(new Date(now.getFullYear(), now.getMonth(), now.getDate() - 6), now);
     });
     expect(await page.getByTestId("date-range-span").textContent()).toBe(days);
 
