@@ -14,7 +14,7 @@ import { browserSuite, DESKTOP, type LoginAnswer, PHONE, seedEvents, signIn, THE
 
 const suite = browserSuite(
   [{ url: "https://shop.example", name: "Shop" }],
-  seedEvents({ indexes: [0], days: 30, visitors: 400 }),
+  seedEvents({ indexes: [0], days: 30, visitors: 150 }),
 );
 const shop = () => suite.web.propertyIds[0] as string;
 const SHOTS = process.env.FILTER_SHOTS_DIR;

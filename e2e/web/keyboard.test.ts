@@ -103,6 +103,8 @@ describe("dashboard tabs", () => {
       const targets = [
         '[data-panel="pages"] [role="tab"][aria-selected="true"]',
         ".filter-chip-remove",
+        ".filter-chip-edit",
+        ".filter-add",
         ".stat-card-button",
         '[data-panel="pages"] .card-footer .btn',
       ];

@@ -3,7 +3,7 @@
 // the values the person may want to switch to), top values by visitors, searched on the server with a
 // `contains` filter as the person types (debounced). Countries are searched by name here instead:
 // the server only sees codes, and there are few enough to fetch at once.
-import type { Dimension, Filter } from "@lookout/schema";
+import { type Dimension, type Filter, isPropDimension } from "@lookout/schema";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import { type BreakdownOptions, getBreakdown, type StatsQuery } from "./api";
@@ -42,8 +42,11 @@ export function suggestionRequest(
   };
 }
 
-export function useFilterSuggestions(query: StatsQuery, others: readonly Filter[], dimension: Dimension | null, typed: string) {
+export function useFilterSuggestions(query: StatsQuery, others: readonly Filter[], chosen: Dimension | null, typed: string) {
   const search = useDebounced(typed.trim().slice(0, 200), SEARCH_DEBOUNCE_MS);
+  // A custom property's name is typed too: asked for once it stops changing.
+  const settled = useDebounced(chosen, SEARCH_DEBOUNCE_MS);
+  const dimension = chosen && isPropDimension(chosen) && settled !== chosen ? null : chosen;
   // Countries are searched locally, so their request does not change with the text.
   const asked = dimension === "country" ? "" : search;
   const req = useMemo(
@@ -63,5 +66,6 @@ export function useFilterSuggestions(query: StatsQuery, others: readonly Filter[
     const all = res.data.map((r) => r.value);
     return dimension === "country" ? all.filter((v) => suggestionMatches(dimension, v, typed)).slice(0, SUGGESTION_LIMIT) : all;
   }, [res.data, dimension, typed]);
-  return { values, loading: res.isFetching, error: res.error, searching: search !== typed.trim().slice(0, 200) };
+  const searching = search !== typed.trim().slice(0, 200) || dimension !== chosen;
+  return { values, loading: res.isFetching, error: res.error, searching };
 }
