@@ -6,8 +6,16 @@ import { z } from "zod";
 
 const common = {
   property_id: z.string().describe("The property's unique_id."),
-  period: z.enum(DATE_PRESETS).optional().describe("Date preset in the property's timezone (default last_7_days)."),
-  date: z.string().optional().describe("For period=custom: YYYY-MM-DD,YYYY-MM-DD (inclusive)."),
+  period: z
+    .enum(DATE_PRESETS)
+    .optional()
+    .describe("Date preset: whole local days in the property's timezone, last_N_days ending today (default last_7_days)."),
+  date: z
+    .string()
+    .optional()
+    .describe(
+      "For period=custom: YYYY-MM-DD,YYYY-MM-DD (inclusive); a range ending after today or starting after its end is a 400.",
+    ),
   metrics: z
     .string()
     .optional()
