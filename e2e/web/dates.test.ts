@@ -124,7 +124,24 @@ describe("dates and charts agree with the numbers", () => {
       () => document.querySelector(".main-chart .timeseries-chart")?.getAttribute("data-points") === "7",
     );
 
+    // Today by hour stops at this hour (UTC has no DST: hour h is point h + 1), drawn incomplete.
+    await page.getByLabel("Date range").selectOption("today");
+    await page.waitForFunction(() => new URL(location.href).searchParams.get("period") === "today");
+    await page.waitForFunction(() =>
+      document.querySelector(".main-chart .timeseries-chart")?.getAttribute("aria-label")?.includes("by hour"),
+    );
+    const hour = () => new Date().getUTCHours() + 1;
+    const before = hour();
+    await page.waitForFunction(() => !document.querySelector(".main-chart .is-reloading"));
+    const points = Number(await chart.getAttribute("data-points"));
+    expect([before, hour()]).toContain(points);
+    expect(await chart.getAttribute("data-incomplete-point")).toBe(String(points - 1));
+    await expect.poll(() => page.getByTestId("incomplete-legend").textContent()).toContain("Incomplete (this hour)");
+    mkdirSync(SHOTS, { recursive: true });
+    await page.locator(".main-chart").screenshot({ path: `${SHOTS}/today-by-hour.png` });
+
     // A past range draws no bucket as incomplete.
+    await page.getByLabel("Date range").selectOption("custom");
     const lastWeek = `${addCalendarDays(want.firstDay, -7)},${addCalendarDays(want.lastDay, -7)}`;
     await page.getByLabel("To", { exact: true }).fill(addCalendarDays(want.lastDay, -7));
     await page.getByLabel("From", { exact: true }).fill(addCalendarDays(want.firstDay, -7));
