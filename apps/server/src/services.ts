@@ -12,6 +12,7 @@ import {
   type MetaConfig,
   type MetaStore,
   memoryLiveBus,
+  openClickHouseEventStore,
   openDuckDbEventStore,
   openDuckDbEventStoreOnThread,
   openMetaStore,
@@ -56,6 +57,9 @@ export function metaConfigFor(config: Config): MetaConfig {
 }
 
 function openEvents(config: Config, inProcess: ServiceOptions["eventsInProcess"]): Promise<EventStore> {
+  // Scale-out: every server appends to and reads from the one ClickHouse (an INSERT is durable
+  // once it returns, so there is no local ingest log in this mode yet).
+  if (config.clickhouseUrl) return openClickHouseEventStore(config.clickhouseUrl);
   const path = join(config.dataDir, "events.duckdb");
   if (inProcess)
     return openDuckDbEventStore(path, { rollupDelayMs: inProcess.rollupDelayMs ?? 0, readers: inProcess.readers ?? 2 });
