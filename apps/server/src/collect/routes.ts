@@ -8,6 +8,7 @@ import type { AppDeps } from "../app-deps.js";
 import { clientIpResolver } from "../http/client-ip.js";
 import { HttpError, tooMany } from "../http/errors.js";
 import type { RouteDoc } from "../http/route-table.js";
+import { registerBatchRoute } from "./batch-route.js";
 import { TokenBuckets } from "./rate-limit.js";
 
 export const EVENT_BODY_LIMIT = 16 * 1024;
@@ -50,10 +51,13 @@ function cors(reply: FastifyReply): void {
   reply.headers(CORS_HEADERS);
 }
 
-export function registerEventRoute(app: FastifyInstance, { config, collector }: AppDeps): void {
+export function registerEventRoute(app: FastifyInstance, deps: AppDeps): void {
+  const { config, collector } = deps;
   const clientIp = clientIpResolver(config.trustedProxies);
   const perIp = new TokenBuckets(config.collectRate.perIp);
   const perProperty = new TokenBuckets(config.collectRate.perProperty);
+  // POST /api/batch shares the buckets: a property's rate is one, however its events arrive.
+  registerBatchRoute(app, deps, { clientIp, perIp, perProperty });
 
   app.options("/api/event", async (_req, reply) => {
     return reply.code(204).headers(PREFLIGHT_HEADERS).send();
