@@ -13,6 +13,7 @@ import {
   type MetaStore,
   memoryLiveBus,
   openClickHouseEventStore,
+  openClickHouseIngestStore,
   openDuckDbEventStore,
   openDuckDbEventStoreOnThread,
   openMetaStore,
@@ -57,9 +58,16 @@ export function metaConfigFor(config: Config): MetaConfig {
 }
 
 function openEvents(config: Config, inProcess: ServiceOptions["eventsInProcess"]): Promise<EventStore> {
-  // Scale-out: every server appends to and reads from the one ClickHouse (an INSERT is durable
-  // once it returns, so there is no local ingest log in this mode yet).
-  if (config.clickhouseUrl) return openClickHouseEventStore(config.clickhouseUrl);
+  // Scale-out: every server reads the one ClickHouse; appends are durable in this server's own
+  // ingest log and reach ClickHouse in batches, exactly once (storage's clickhouse-ingest.ts).
+  // Tests write straight to ClickHouse, so that what a call stored is there when it returns.
+  if (config.clickhouseUrl) {
+    if (inProcess) return openClickHouseEventStore(config.clickhouseUrl);
+    return openClickHouseIngestStore(config.clickhouseUrl, {
+      logDir: join(config.dataDir, "clickhouse-ingest"),
+      maxBacklogRows: config.ingestBacklogRows,
+    });
+  }
   const path = join(config.dataDir, "events.duckdb");
   if (inProcess)
     return openDuckDbEventStore(path, { rollupDelayMs: inProcess.rollupDelayMs ?? 0, readers: inProcess.readers ?? 2 });

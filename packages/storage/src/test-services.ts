@@ -58,7 +58,10 @@ export interface ClickHouseServer {
   url: string;
   pid: number;
   dir: string;
-  stop(): Promise<void>;
+  http: number;
+  tcp: number;
+  /** Stops the server; `keep` leaves its directory for a restart on the same data and ports. */
+  stop(opts?: { keep?: boolean }): Promise<void>;
 }
 
 async function freePort(): Promise<number> {
@@ -82,12 +85,15 @@ export async function clickHouseReachable(url: string, timeoutMs = 2000): Promis
   }
 }
 
-/** Starts a clickhouse-server in a fresh temporary directory and waits for /ping (30 s at most). */
-export async function startClickHouse(): Promise<ClickHouseServer> {
+/**
+ * Starts a clickhouse-server in a fresh temporary directory (or again on a stopped one's directory
+ * and ports: `again`) and waits for /ping (30 s at most).
+ */
+export async function startClickHouse(again?: Pick<ClickHouseServer, "dir" | "http" | "tcp">): Promise<ClickHouseServer> {
   if (!existsSync(CLICKHOUSE_SERVER_BIN))
     throw new Error(`${CLICKHOUSE_SERVER_BIN} is missing (install it: apt-get install -y clickhouse-server)`);
-  const dir = mkdtempSync(join(tmpdir(), "lookout-clickhouse-"));
-  const [http, tcp] = [await freePort(), await freePort()];
+  const dir = again?.dir ?? mkdtempSync(join(tmpdir(), "lookout-clickhouse-"));
+  const [http, tcp] = again ? [again.http, again.tcp] : [await freePort(), await freePort()];
   writeFileSync(
     join(dir, "config.xml"),
     `<?xml version="1.0"?>
@@ -139,16 +145,16 @@ export async function startClickHouse(): Promise<ClickHouseServer> {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  const stop = async () => {
+  const stop = async (opts: { keep?: boolean } = {}) => {
     if (!exited) {
       process.kill(pid, "SIGTERM");
       const until = Date.now() + 10_000;
       while (!exited && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
       if (!exited) process.kill(pid, "SIGKILL");
     }
-    rmSync(dir, { recursive: true, force: true });
+    if (!opts.keep) rmSync(dir, { recursive: true, force: true });
   };
-  return { url, pid, dir, stop };
+  return { url, pid, dir, http, tcp, stop };
 }
 
 let privateServer: Promise<ClickHouseServer> | undefined;

@@ -126,6 +126,8 @@ describe.each(ENGINES)("POST /api/batch on $name", (engine) => {
   // The rate is the route's, not the engine's: checked once, on DuckDB (an app of its own costs seconds).
   it.skipIf(engine.name !== "duckdb")(
     "holds the property's rate per event: past it, events come back rate_limited",
+    // A second app (an owner's argon2 hash, a PGlite) takes a while on a loaded machine.
+    { timeout: 120_000 },
     async () => {
       // An app of its own with LOOKOUT_RATE_PER_PROPERTY=3: a burst of 6.
       const slow = await createTestApp("pglite", { env: { LOOKOUT_RATE_PER_PROPERTY: "3", ...engine.env() } });

@@ -17,7 +17,7 @@ import {
   type TrackerEvent,
   TrackerEventSchema,
 } from "@lookout/schema";
-import type { PropertyRow } from "@lookout/storage";
+import { IngestBacklogError, type PropertyRow } from "@lookout/storage";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppDeps } from "../app-deps.js";
 import { HttpError, tooMany, zodMessage } from "../http/errors.js";
@@ -98,6 +98,17 @@ export function registerBatchRoute(app: FastifyInstance, { collector }: AppDeps,
           throw new HttpError(503, "overloaded", "The collector is busy; retry shortly.", undefined, {
             "retry-after": String(Math.max(1, Math.ceil(err.retryAfterMs / 1000))),
           });
+        }
+        if (IngestBacklogError.is(err)) {
+          throw new HttpError(
+            503,
+            "backlog_full",
+            "The event store is unreachable and the backlog is full; retry later.",
+            undefined,
+            {
+              "retry-after": String(Math.max(1, Math.ceil(err.retryAfterMs / 1000))),
+            },
+          );
         }
         if (err instanceof QueueClosedError) {
           throw new HttpError(503, "shutting_down", "The collector is restarting; retry shortly.", undefined, {

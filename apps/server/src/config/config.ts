@@ -22,6 +22,7 @@ const EnvSchema = z.object({
       "the path names the database: letters, digits, _",
     )
     .optional(),
+  LOOKOUT_INGEST_BACKLOG_ROWS: z.coerce.number().int().min(1000).default(2_000_000),
   LOOKOUT_MAIL_FROM: z.string().default("Lookout <no-reply@lookout.local>"),
   LOOKOUT_ADMIN_EMAIL: z.string().email().optional(),
   LOOKOUT_ADMIN_PASSWORD: z.string().min(10).max(256).optional(),
@@ -58,6 +59,8 @@ export type Config = {
    * (database default "lookout"); unset, events go to DuckDB in the data directory.
    */
   clickhouseUrl: string | undefined;
+  /** With ClickHouse: acknowledged events waiting in the local ingest log past which the collector answers 503. */
+  ingestBacklogRows: number;
   mailFrom: string;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
@@ -92,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     redisUrl: e.REDIS_URL,
     clickhouseUrl: e.CLICKHOUSE_URL,
+    ingestBacklogRows: e.LOOKOUT_INGEST_BACKLOG_ROWS,
     mailFrom: e.LOOKOUT_MAIL_FROM,
     adminEmail: e.LOOKOUT_ADMIN_EMAIL,
     adminPassword: e.LOOKOUT_ADMIN_PASSWORD,

@@ -51,8 +51,20 @@ export const CLICKHOUSE_CANNOT = {
     "aggregating projections), so dayRollupThrough() is absent and stats never read day_rollup.",
 } as const;
 
+/** Rows of one ingest-log record, under the record's id (clickhouse-ingest.ts). */
+export interface IngestRecord {
+  id: string;
+  rows: readonly EventRow[];
+}
+
 export interface ClickHouseEventStore extends EventStore {
   readonly cannot: typeof CLICKHOUSE_CANNOT;
+  /**
+   * Appends records exactly once: records whose id is already stored are skipped, the rest go in
+   * one INSERT (all or nothing in 18.16 for one block), so a retry after a lost answer, or a replay
+   * of the log after a crash, cannot duplicate a record.
+   */
+  appendOnce(records: readonly IngestRecord[]): Promise<void>;
   /** The server's version string (e.g. "18.16.1"). */
   readonly serverVersion: string;
   readonly database: string;
@@ -143,6 +155,41 @@ class ChStore implements ClickHouseEventStore {
       if (batch.length === 0) return;
       const values = batch.map(eventJson); // throws on a bad row: nothing is sent
       await this.client.insert({ table: "events", values, format: "JSONEachRow" });
+    });
+  }
+
+  appendOnce(records: readonly IngestRecord[]): Promise<void> {
+    return this.#track(async () => {
+      const live = records.filter((r) => r.rows.length > 0);
+      if (live.length === 0) return;
+      // Where the records' rows can be: the sort key (property, ts) narrows the check to them.
+      const props = new Set<string>();
+      let min = Number.POSITIVE_INFINITY;
+      let max = 0;
+      for (const r of live)
+        for (const row of r.rows) {
+          props.add(row.property);
+          const t = row.ts.getTime();
+          if (t < min) min = t;
+          if (t > max) max = t;
+        }
+      const inList = (xs: Iterable<string>) => [...xs].map(literal).join(", ");
+      const present = new Set(
+        (
+          await rows<{ b: string }>(
+            this.client,
+            `SELECT DISTINCT ingest_batch AS b FROM events WHERE property IN (${inList(props)}) ` +
+              `AND ts >= toDateTime(${Math.floor(min / 1000)}, 'UTC') AND ts <= toDateTime(${Math.floor(max / 1000)}, 'UTC') ` +
+              `AND ingest_batch IN (${inList(live.map((r) => r.id))})`,
+          )
+        ).map((r) => r.b),
+      );
+      const values: Record<string, unknown>[] = [];
+      for (const r of live) {
+        if (present.has(r.id)) continue;
+        for (const row of r.rows) values.push({ ...eventJson(row), ingest_batch: r.id });
+      }
+      if (values.length > 0) await this.client.insert({ table: "events", values, format: "JSONEachRow" });
     });
   }
 

@@ -1,6 +1,7 @@
 // The event store: the EventStore interface, its DuckDB adapter, the DDL of both dialects, the
 // conformance suite every adapter runs, and runStats (QuerySpec -> compiled SQL -> shaped results).
 
+export { type ClickHouseIngestOptions, ingestBacklog, openClickHouseIngestStore } from "./clickhouse-ingest.js";
 export {
   CLICKHOUSE_CANNOT,
   type ClickHouseEventStore,
