@@ -1,6 +1,7 @@
 // Brings a checkout to a runnable state, doing only what is missing or stale: `npm ci` when the
 // lock file changed, the tracker and web builds when their sources changed, and (for browser
-// tests) Debian's Chromium. `npm start`, `npm test` and the CLI call it first.
+// tests) Debian's Chromium and (for the ClickHouse suites) Debian's clickhouse-server. `npm start`,
+// `npm test` and the CLI call it first.
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -97,6 +98,31 @@ export function ensureChromium() {
     throw new Error(`could not install chromium with apt-get: ${err.message}`);
   }
   if (!existsSync(bin)) throw new Error(`chromium is still missing at ${bin}`);
+}
+
+/**
+ * Debian's clickhouse-server (18.16) for the ClickHouse suites: the test run starts one of its own
+ * (scripts/test-global-setup.ts). Under CI=true a failed install is an error; locally the suites
+ * then skip, saying why.
+ */
+export function ensureClickHouse() {
+  const bin = process.env.LOOKOUT_CLICKHOUSE_SERVER ?? "/usr/sbin/clickhouse-server";
+  if (existsSync(bin)) return;
+  log("installing Debian's clickhouse-server for the ClickHouse suites (apt-get)");
+  try {
+    run("apt-get", ["update", "-qq"]);
+    run("apt-get", ["install", "-y", "-qq", "clickhouse-server", "clickhouse-client"], {
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    });
+  } catch (err) {
+    if (process.env.CI === "true") throw new Error(`could not install clickhouse-server with apt-get: ${err.message}`);
+    log(`could not install clickhouse-server (${err.message}): the ClickHouse suites will skip`);
+    return;
+  }
+  if (!existsSync(bin)) {
+    if (process.env.CI === "true") throw new Error(`clickhouse-server is still missing at ${bin}`);
+    log(`clickhouse-server is still missing at ${bin}: the ClickHouse suites will skip`);
+  }
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

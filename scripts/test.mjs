@@ -3,12 +3,13 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { ensureBuilds, ensureChromium, ensureDependencies, ROOT } from "./bootstrap.mjs";
+import { ensureBuilds, ensureChromium, ensureClickHouse, ensureDependencies, ROOT } from "./bootstrap.mjs";
 import { ensureServices } from "./services.mjs";
 
 ensureDependencies();
 ensureBuilds();
 ensureChromium();
+ensureClickHouse();
 await ensureServices();
 
 let passed = 0;

@@ -12,6 +12,8 @@ import {
   type MetaConfig,
   type MetaStore,
   memoryLiveBus,
+  openClickHouseEventStore,
+  openClickHouseIngestStore,
   openDuckDbEventStore,
   openDuckDbEventStoreOnThread,
   openMetaStore,
@@ -56,6 +58,16 @@ export function metaConfigFor(config: Config): MetaConfig {
 }
 
 function openEvents(config: Config, inProcess: ServiceOptions["eventsInProcess"]): Promise<EventStore> {
+  // Scale-out: every server reads the one ClickHouse; appends are durable in this server's own
+  // ingest log and reach ClickHouse in batches, exactly once (storage's clickhouse-ingest.ts).
+  // Tests write straight to ClickHouse, so that what a call stored is there when it returns.
+  if (config.clickhouseUrl) {
+    if (inProcess) return openClickHouseEventStore(config.clickhouseUrl);
+    return openClickHouseIngestStore(config.clickhouseUrl, {
+      logDir: join(config.dataDir, "clickhouse-ingest"),
+      maxBacklogRows: config.ingestBacklogRows,
+    });
+  }
   const path = join(config.dataDir, "events.duckdb");
   if (inProcess)
     return openDuckDbEventStore(path, { rollupDelayMs: inProcess.rollupDelayMs ?? 0, readers: inProcess.readers ?? 2 });

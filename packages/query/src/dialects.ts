@@ -8,6 +8,9 @@
 //   is its real start (visits longer than a day are cut at that margin). It counts distinct
 //   visitors with uniqExact, so it never uses the prev_* columns.
 // - ClickHouse has no Map before 21.x: props are the Nested columns props.key / props.value.
+// - ClickHouse 18.16 has no DateTime64: `ts` holds whole seconds and `ts_ms` the milliseconds
+//   (the storage adapter's clickhouse-sql.ts). Derived visits order their events and measure their
+//   duration by e_tms = ts * 1000 + ts_ms, so that events within one second keep their order.
 // - In ClickHouse an alias may not reuse the name of a column it reads (cyclic aliases), so the
 //   derived subqueries first rename the event columns to e_*.
 // - The property predicate: ClickHouse compares the id (`property`, the head of its sort key);
@@ -158,20 +161,20 @@ function chEvents(b: EventBounds): string {
     "revenue",
     ...SESSION_ATTRIBUTE_COLUMNS,
   ];
-  const renamed = cols.map((c) => `${c} AS e_${c}`).join(", ");
+  const renamed = `${cols.map((c) => `${c} AS e_${c}`).join(", ")}, toUInt64(ts) * 1000 + ts_ms AS e_tms`;
   const read = tableRead({ d: clickhouse, property: b.property, bounds: () => b }, "events", [`ts >= ${b.from}`, `ts < ${b.to}`]);
   return `(SELECT ${renamed} FROM ${read})`;
 }
 
 function chSessions(b: EventBounds): string {
-  const attrs = SESSION_ATTRIBUTE_COLUMNS.map((c) => `argMin(e_${c}, e_ts) AS ${c}`).join(", ");
+  const attrs = SESSION_ATTRIBUTE_COLUMNS.map((c) => `argMin(e_${c}, e_tms) AS ${c}`).join(", ");
   const pv = "countIf(e_name = 'pageview')";
   const custom = `countIf(e_name NOT IN (${customNames}))`;
   return (
     `(SELECT any(e_property) AS property, e_session_id AS skey, any(e_visitor_id) AS vkey, min(e_ts) AS start_ts, ` +
-    `max(e_ts) AS end_ts, toFloat64(max(e_ts) - min(e_ts)) AS duration, ${pv} AS pageviews, ${custom} AS events, ` +
+    `max(e_ts) AS end_ts, (max(e_tms) - min(e_tms)) / 1000 AS duration, ${pv} AS pageviews, ${custom} AS events, ` +
     `(${pv} = 1 AND ${custom} = 0) AS bounce, sumIf(e_engaged_ms, e_name = 'engagement') AS engaged_ms, ` +
-    `argMinIf(e_path, e_ts, e_name = 'pageview') AS entry_page, argMaxIf(e_path, e_ts, e_name = 'pageview') AS exit_page, ` +
+    `argMinIf(e_path, e_tms, e_name = 'pageview') AS entry_page, argMaxIf(e_path, e_tms, e_name = 'pageview') AS exit_page, ` +
     `${attrs} FROM ${chEvents(b)} GROUP BY e_session_id)`
   );
 }

@@ -4,6 +4,7 @@ export * from "./account-admin.js";
 export * from "./api-answers.js";
 export * from "./auth.js";
 export * from "./auth-forms.js";
+export * from "./batch.js";
 export * from "./csv.js";
 export * from "./date-presets.js";
 export * from "./errors.js";

@@ -1,5 +1,10 @@
 // Test access to the real services this machine runs. Under CI=true a missing service is a loud
 // failure, never a silent skip.
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import pg from "pg";
 
 export const POSTGRES_TEST_URL = process.env.LOOKOUT_TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -39,3 +44,155 @@ export async function requireRedis(): Promise<string> {
     r.disconnect();
   }
 }
+
+// ── ClickHouse ──────────────────────────────────────────────────────────────────────────────────
+// The test run starts ONE clickhouse-server (Debian's 18.16) of its own: a config, users file and
+// data directory in a temporary directory, loopback ports picked free, stopped by PID afterwards.
+// scripts/test-global-setup.ts starts it and exports its URL in LOOKOUT_TEST_CLICKHOUSE_URL; a
+// test file run without the global setup (vitest.fast.local.ts) starts a private one on first use.
+// Each test file works in a database of its own (clickHouseTestDatabase).
+
+export const CLICKHOUSE_SERVER_BIN = process.env.LOOKOUT_CLICKHOUSE_SERVER ?? "/usr/sbin/clickhouse-server";
+
+export interface ClickHouseServer {
+  url: string;
+  pid: number;
+  dir: string;
+  http: number;
+  tcp: number;
+  /** Stops the server; `keep` leaves its directory for a restart on the same data and ports. */
+  stop(opts?: { keep?: boolean }): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const addr = s.address();
+      const port = typeof addr === "object" && addr ? addr.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export async function clickHouseReachable(url: string, timeoutMs = 2000): Promise<boolean> {
+  try {
+    const r = await fetch(new URL("/ping", url), { signal: AbortSignal.timeout(timeoutMs) });
+    return r.ok && (await r.text()).startsWith("Ok");
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts a clickhouse-server in a fresh temporary directory (or again on a stopped one's directory
+ * and ports: `again`) and waits for /ping (30 s at most).
+ */
+export async function startClickHouse(again?: Pick<ClickHouseServer, "dir" | "http" | "tcp">): Promise<ClickHouseServer> {
+  if (!existsSync(CLICKHOUSE_SERVER_BIN))
+    throw new Error(`${CLICKHOUSE_SERVER_BIN} is missing (install it: apt-get install -y clickhouse-server)`);
+  const dir = again?.dir ?? mkdtempSync(join(tmpdir(), "lookout-clickhouse-"));
+  const [http, tcp] = again ? [again.http, again.tcp] : [await freePort(), await freePort()];
+  writeFileSync(
+    join(dir, "config.xml"),
+    `<?xml version="1.0"?>
+<yandex>
+  <logger><level>warning</level><log>${dir}/server.log</log><errorlog>${dir}/server.err.log</errorlog><size>10M</size><count>1</count></logger>
+  <listen_host>127.0.0.1</listen_host>
+  <http_port>${http}</http_port>
+  <tcp_port>${tcp}</tcp_port>
+  <path>${dir}/data/</path>
+  <tmp_path>${dir}/tmp/</tmp_path>
+  <users_config>${dir}/users.xml</users_config>
+  <default_profile>default</default_profile>
+  <default_database>default</default_database>
+  <mark_cache_size>67108864</mark_cache_size>
+  <max_concurrent_queries>50</max_concurrent_queries>
+</yandex>
+`,
+  );
+  writeFileSync(
+    join(dir, "users.xml"),
+    `<?xml version="1.0"?>
+<yandex>
+  <profiles><default><max_memory_usage>2000000000</max_memory_usage></default></profiles>
+  <users><default><password></password><networks><ip>127.0.0.1</ip></networks><profile>default</profile><quota>default</quota></default></users>
+  <quotas><default></default></quotas>
+</yandex>
+`,
+  );
+  const child = spawn(CLICKHOUSE_SERVER_BIN, [`--config-file=${join(dir, "config.xml")}`], {
+    cwd: dir,
+    stdio: "ignore",
+    detached: false,
+  });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error(`could not start ${CLICKHOUSE_SERVER_BIN}`);
+  let exited = false;
+  child.on("exit", () => {
+    exited = true;
+  });
+  child.unref();
+  const url = `http://127.0.0.1:${http}`;
+  const deadline = Date.now() + 30_000;
+  while (!(await clickHouseReachable(url, 1000))) {
+    if (exited || Date.now() > deadline) {
+      const log = existsSync(join(dir, "server.err.log")) ? readFileSync(join(dir, "server.err.log"), "utf8").slice(-2000) : "";
+      if (!exited) process.kill(pid, "SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`clickhouse-server did not answer /ping on ${url}${exited ? " (it exited)" : ""}: ${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const stop = async (opts: { keep?: boolean } = {}) => {
+    if (!exited) {
+      process.kill(pid, "SIGTERM");
+      const until = Date.now() + 10_000;
+      while (!exited && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      if (!exited) process.kill(pid, "SIGKILL");
+    }
+    if (!opts.keep) rmSync(dir, { recursive: true, force: true });
+  };
+  return { url, pid, dir, http, tcp, stop };
+}
+
+let privateServer: Promise<ClickHouseServer> | undefined;
+
+/**
+ * The test ClickHouse's URL, or a reason to skip. Under CI=true a server that cannot be had throws
+ * (a loud failure); locally the caller skips its ClickHouse tests with the printed reason.
+ */
+export async function requireClickHouse(): Promise<{ url: string } | { skip: string }> {
+  const given = process.env.LOOKOUT_TEST_CLICKHOUSE_URL;
+  const unavailable = process.env.LOOKOUT_TEST_CLICKHOUSE_UNAVAILABLE;
+  try {
+    // The global setup already tried and failed: no second attempt per file.
+    if (unavailable) throw new Error(unavailable);
+    if (given) {
+      if (await clickHouseReachable(given)) return { url: given };
+      throw new Error(`ClickHouse is not answering at ${given} (LOOKOUT_TEST_CLICKHOUSE_URL)`);
+    }
+    if (!privateServer) {
+      privateServer = startClickHouse();
+      const s = await privateServer;
+      // This process started it: it stops it when it exits (a kill by PID works synchronously).
+      process.once("exit", () => {
+        try {
+          process.kill(s.pid, "SIGKILL");
+          rmSync(s.dir, { recursive: true, force: true });
+        } catch {}
+      });
+    }
+    return { url: (await privateServer).url };
+  } catch (err) {
+    if (process.env.CI === "true") throw err;
+    const reason = `ClickHouse tests skipped: ${err instanceof Error ? err.message : String(err)}`;
+    process.stderr.write(`${reason}\n`);
+    return { skip: reason };
+  }
+}
+
+/** A database name of its own for one test file (ClickHouse identifiers: [A-Za-z0-9_]). */
+export const clickHouseTestDatabase = (label: string) =>
+  `lookout_test_${label.replace(/[^A-Za-z0-9_]/g, "_")}_${process.pid}_${Math.floor(Math.random() * 1e9)}`;

@@ -33,6 +33,12 @@ export interface Collector {
   /** The property an event names, from a short-lived cache (null when unknown). */
   property(uniqueId: string): Promise<PropertyRow | null>;
   collect(body: TrackerEvent, conn: Connection, property: PropertyRow): Promise<DropReason | null>;
+  /**
+   * Several events in one durable write (POST /api/batch): each is enriched and dropped by the
+   * same rules as collect(); the kept ones are pushed together (a push is never split), and the
+   * call resolves once all of them are stored, with each event's drop reason or null, in order.
+   */
+  collectMany(events: readonly { body: TrackerEvent; property: PropertyRow }[], conn: Connection): Promise<(DropReason | null)[]>;
   /** Forgets cached settings of a property (after a settings change or deletion). */
   invalidate(uniqueId: string): void;
   /** Refuses new events and resolves once every accepted one is stored. */
@@ -127,6 +133,20 @@ export function createCollector(
       if (!result.ok) return result.reason;
       await queue.push([{ row: result.row, profile: result.profile }]);
       return null;
+    },
+    async collectMany(events, conn) {
+      const items: Item[] = [];
+      const out: (DropReason | null)[] = [];
+      for (const { body, property } of events) {
+        const result = await deps.enricher.enrich(body, { ...conn, property: settingsOf(property) });
+        if (!result.ok) out.push(result.reason);
+        else {
+          items.push({ row: result.row, profile: result.profile });
+          out.push(null);
+        }
+      }
+      if (items.length > 0) await queue.push(items);
+      return out;
     },
     drain: () => queue.drain(),
   };

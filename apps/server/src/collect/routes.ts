@@ -3,11 +3,13 @@
 // event is durable, or was dropped on purpose (the X-Lookout-Dropped header says why).
 import { QueueClosedError, QueueFullError } from "@lookout/ingest";
 import { TrackerEventSchema } from "@lookout/schema";
+import { IngestBacklogError } from "@lookout/storage";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { AppDeps } from "../app-deps.js";
 import { clientIpResolver } from "../http/client-ip.js";
 import { HttpError, tooMany } from "../http/errors.js";
 import type { RouteDoc } from "../http/route-table.js";
+import { registerBatchRoute } from "./batch-route.js";
 import { TokenBuckets } from "./rate-limit.js";
 
 export const EVENT_BODY_LIMIT = 16 * 1024;
@@ -42,7 +44,7 @@ const EVENT_DOC: RouteDoc = {
     202: `Durable, or dropped on purpose: the ${DROPPED_HEADER} header says why.`,
     413: "The body is larger than 16 KB.",
     429: "Past the per-address or per-property rate (Retry-After).",
-    503: "The write queue is full or the collector is restarting (Retry-After).",
+    503: "The write queue is full, the collector is restarting, or (scale-out) the ingest backlog is full (Retry-After).",
   },
 };
 
@@ -50,10 +52,13 @@ function cors(reply: FastifyReply): void {
   reply.headers(CORS_HEADERS);
 }
 
-export function registerEventRoute(app: FastifyInstance, { config, collector }: AppDeps): void {
+export function registerEventRoute(app: FastifyInstance, deps: AppDeps): void {
+  const { config, collector } = deps;
   const clientIp = clientIpResolver(config.trustedProxies);
   const perIp = new TokenBuckets(config.collectRate.perIp);
   const perProperty = new TokenBuckets(config.collectRate.perProperty);
+  // POST /api/batch shares the buckets: a property's rate is one, however its events arrive.
+  registerBatchRoute(app, deps, { clientIp, perIp, perProperty });
 
   app.options("/api/event", async (_req, reply) => {
     return reply.code(204).headers(PREFLIGHT_HEADERS).send();
@@ -92,6 +97,17 @@ export function registerEventRoute(app: FastifyInstance, { config, collector }: 
           throw new HttpError(503, "overloaded", "The collector is busy; retry shortly.", undefined, {
             "retry-after": String(Math.max(1, Math.ceil(err.retryAfterMs / 1000))),
           });
+        }
+        if (IngestBacklogError.is(err)) {
+          throw new HttpError(
+            503,
+            "backlog_full",
+            "The event store is unreachable and the backlog is full; retry later.",
+            undefined,
+            {
+              "retry-after": String(Math.max(1, Math.ceil(err.retryAfterMs / 1000))),
+            },
+          );
         }
         if (err instanceof QueueClosedError) {
           throw new HttpError(503, "shutting_down", "The collector is restarting; retry shortly.", undefined, {

@@ -13,6 +13,16 @@ const EnvSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   SMTP_URL: z.string().url().optional(),
   REDIS_URL: z.string().url().optional(),
+  CLICKHOUSE_URL: z
+    .string()
+    .url()
+    .refine((u) => /^https?:$/.test(new URL(u).protocol), "an http:// or https:// URL (ClickHouse's HTTP interface)")
+    .refine(
+      (u) => /^\/?([A-Za-z_][A-Za-z0-9_]*)?\/?$/.test(new URL(u).pathname),
+      "the path names the database: letters, digits, _",
+    )
+    .optional(),
+  LOOKOUT_INGEST_BACKLOG_ROWS: z.coerce.number().int().min(1000).default(2_000_000),
   LOOKOUT_MAIL_FROM: z.string().default("Lookout <no-reply@lookout.local>"),
   LOOKOUT_ADMIN_EMAIL: z.string().email().optional(),
   LOOKOUT_ADMIN_PASSWORD: z.string().min(10).max(256).optional(),
@@ -44,6 +54,13 @@ export type Config = {
   databaseUrl: string | undefined;
   smtpUrl: string | undefined;
   redisUrl: string | undefined;
+  /**
+   * The ClickHouse event store (scale-out, DESIGN.md §1): http://user:password@host:8123/database
+   * (database default "lookout"); unset, events go to DuckDB in the data directory.
+   */
+  clickhouseUrl: string | undefined;
+  /** With ClickHouse: acknowledged events waiting in the local ingest log past which the collector answers 503. */
+  ingestBacklogRows: number;
   mailFrom: string;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
@@ -77,6 +94,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     smtpUrl: e.SMTP_URL,
     redisUrl: e.REDIS_URL,
+    clickhouseUrl: e.CLICKHOUSE_URL,
+    ingestBacklogRows: e.LOOKOUT_INGEST_BACKLOG_ROWS,
     mailFrom: e.LOOKOUT_MAIL_FROM,
     adminEmail: e.LOOKOUT_ADMIN_EMAIL,
     adminPassword: e.LOOKOUT_ADMIN_PASSWORD,

@@ -58,11 +58,17 @@ export const DDL_DIFFERENCES: Record<SqlDialect, DialectDdl> = {
       float64: "Float64",
       map: "Nested(key String, value String)",
     },
-    internalEventColumns: [],
+    // Milliseconds of `ts` (DateTime is whole seconds and 18.16 has no DateTime64): clickhouse-sql.ts.
+    // `ingest_batch`: the id of the ingest-log record a row came in (clickhouse-ingest.ts): a
+    // retried delivery skips the records already there, so none lands twice.
+    internalEventColumns: [
+      ["ts_ms", "UInt16"],
+      ["ingest_batch", "String"],
+    ],
     eventsLayout: "ENGINE = MergeTree() PARTITION BY toYYYYMM(ts) ORDER BY (property, ts)",
+    // Not used: the ClickHouse adapter keeps one row per upsert, folded on read (clickhouse-sql.ts).
     visitorsKey: "",
-    // Replacing on last_seen keeps the newest profile; the adapter merges fields before writing.
-    visitorsLayout: "ENGINE = ReplacingMergeTree(last_seen) ORDER BY (property, client_id)",
+    visitorsLayout: "ENGINE = MergeTree() ORDER BY (property, client_id)",
   },
 };
 

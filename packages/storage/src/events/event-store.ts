@@ -58,6 +58,24 @@ export class QueryTimeoutError extends Error {
   }
 }
 
+/**
+ * The store's backlog of acknowledged rows not yet delivered to its engine is at its bound (the
+ * ClickHouse ingest log while ClickHouse is unreachable): the caller answers 503 with Retry-After.
+ */
+export class IngestBacklogError extends Error {
+  readonly code = "ingest_backlog";
+  constructor(
+    readonly backlogRows: number,
+    readonly retryAfterMs = 5000,
+  ) {
+    super(`the ingest backlog is full (${backlogRows} rows waiting for the event store)`);
+    this.name = "IngestBacklogError";
+  }
+  static is(err: unknown): err is IngestBacklogError {
+    return !!err && typeof err === "object" && (err as { code?: unknown }).code === "ingest_backlog";
+  }
+}
+
 export interface EventStore {
   readonly dialect: SqlDialect;
   /** Creates tables if missing. Idempotent. */

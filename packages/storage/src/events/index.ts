@@ -1,6 +1,14 @@
 // The event store: the EventStore interface, its DuckDB adapter, the DDL of both dialects, the
 // conformance suite every adapter runs, and runStats (QuerySpec -> compiled SQL -> shaped results).
 
+export { type ClickHouseIngestOptions, ingestBacklog, openClickHouseIngestStore } from "./clickhouse-ingest.js";
+export {
+  CLICKHOUSE_CANNOT,
+  type ClickHouseEventStore,
+  type ClickHouseOptions,
+  openClickHouseEventStore,
+  parseClickHouseUrl,
+} from "./clickhouse-store.js";
 export * from "./ddl.js";
 export type { DuckDbEventStore, DuckDbOptions } from "./duckdb-options.js";
 export { openDuckDbEventStore, ROLLUP_VERSION as DUCKDB_ROLLUP_VERSION } from "./duckdb-store.js";

@@ -1,11 +1,8 @@
-// runStats on DuckDB against a reference model: random small traffic (visitors with several
+// runStats on every engine (DuckDB, ClickHouse) against a reference model: random small traffic (visitors with several
 // visits, before, inside and after the range) and random specs, answered once by the compiled SQL
 // over the rollups (with their prev_* fast paths) and once by a plain in-memory reading of
 // DESIGN.md §4 and the filter semantics of @lookout/query filters.ts. Any difference is a bug in
 // one of the two.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import {
   type EventRow,
   type Filter,
@@ -19,10 +16,9 @@ import {
 } from "@lookout/schema";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DuckDbEventStore } from "./duckdb-options.js";
-import { openDuckDbEventStore } from "./duckdb-store.js";
 import { event } from "./fixtures.js";
 import { type AggregateResult, type BreakdownRow, runStats, type TimeseriesPoint } from "./stats.js";
+import { type TestStore, testEngines } from "./test-engines.js";
 
 type ValueOf<A> = A extends fc.Arbitrary<infer T> ? T : never;
 
@@ -392,84 +388,87 @@ const goalsArb = fc.record({
 
 // --- the check ----------------------------------------------------------------------------------
 
-let store: DuckDbEventStore;
-let dir: string;
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "lookout-model-"));
-  store = await openDuckDbEventStore(join(dir, "events.duckdb"), { rollupDelayMs: 0 });
-});
-afterAll(async () => {
-  await store?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const ENGINES = await testEngines();
 
-describe("runStats agrees with the reference model", () => {
-  let run = 0;
-  it("on random traffic and random specs", { timeout: 120_000 }, async () => {
-    await fc.assert(
-      fc.asyncProperty(trafficArb, fc.array(specArb, { minLength: 3, maxLength: 3 }), goalsArb, async (traffic, specs, g) => {
-        const property = `model-${++run}`;
-        const events = toEvents(property, traffic);
-        // Appended in two out-of-order halves, as late events would arrive.
-        const half = Math.floor(events.length / 2);
-        await store.append(events.slice(half));
-        await store.append(events.slice(0, half));
-        const visits = visitsOf(events);
-        const ctx = { timezone: TZ, now: NOW };
-        const [a, b, t] = specs as [Spec, Spec, Spec];
-        const base = { property, date_range: RANGE, metrics: a.metrics, filters: a.filters, goal: a.goal };
-
-        const agg = (await runStats(
-          store,
-          { kind: "aggregate", ...base, comparison: "previous_period" },
-          ctx,
-        )) as AggregateResult;
-        const cur = modelAggregate(visits, a);
-        const prev = modelAggregate(visits, a, FROM - 5 * DAY, FROM);
-        for (const m of a.metrics) {
-          expect([m, agg[m]?.value, agg[m]?.comparison]).toEqual([m, cur[m], prev[m]]);
-        }
-
-        const dim = DIMS[run % DIMS.length] as string;
-        const bspec = { ...b, metrics: [...new Set<Metric>(["visitors", ...b.metrics])] };
-        const rows = (await runStats(
-          store,
-          { kind: "breakdown", property, date_range: RANGE, dimensions: [dim], ...bspec } as QuerySpecInput,
-          ctx,
-        )) as BreakdownRow[];
-        expect(rows).toEqual(modelBreakdown(visits, bspec, dim));
-
-        const chart = (await runStats(
-          store,
-          {
-            kind: "timeseries",
-            property,
-            date_range: RANGE,
-            interval: "day",
-            metrics: t.metrics,
-            filters: t.filters,
-            goal: t.goal,
-          },
-          ctx,
-        )) as TimeseriesPoint[];
-        const days = [0, 1, 2, 3, 4].map((i) => {
-          // Local midnights; the DST change (Sunday 10 March) makes the last day 23 hours long.
-          const from = FROM + i * DAY;
-          const to = i === 4 ? TO : FROM + (i + 1) * DAY;
-          return modelAggregate(visits, t, from, to);
-        });
-        expect(chart.map(({ date: _, ...rest }) => rest)).toEqual(days);
-
-        // Goals: every goal of the pool subset, custom-event and pageview, under b's filters.
-        const gmetrics = [...new Set<GoalMetric>(["visitors", ...g.metrics])];
-        const goalRows = (await runStats(
-          store,
-          { kind: "goals", property, date_range: RANGE, metrics: gmetrics, filters: b.filters, goals: g.goals },
-          ctx,
-        )) as BreakdownRow[];
-        expect(goalRows).toEqual(modelGoals(visits, b, g.goals, gmetrics));
-      }),
-      { numRuns: 40 },
-    );
+describe.each(ENGINES)("runStats on $name agrees with the reference model", (engine) => {
+  let store: TestStore;
+  beforeAll(async () => {
+    if (!engine.skip) store = await engine.open("model");
   });
+  afterAll(async () => {
+    await store?.close();
+    engine.cleanup();
+  });
+  let run = 0;
+  it.skipIf(engine.skip !== undefined)(
+    `on random traffic and random specs${engine.skip ? ` (${engine.skip})` : ""}`,
+    { timeout: 120_000 },
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(trafficArb, fc.array(specArb, { minLength: 3, maxLength: 3 }), goalsArb, async (traffic, specs, g) => {
+          const property = `model-${++run}`;
+          const events = toEvents(property, traffic);
+          // Appended in two out-of-order halves, as late events would arrive.
+          const half = Math.floor(events.length / 2);
+          await store.append(events.slice(half));
+          await store.append(events.slice(0, half));
+          const visits = visitsOf(events);
+          const ctx = { timezone: TZ, now: NOW };
+          const [a, b, t] = specs as [Spec, Spec, Spec];
+          const base = { property, date_range: RANGE, metrics: a.metrics, filters: a.filters, goal: a.goal };
+
+          const agg = (await runStats(
+            store,
+            { kind: "aggregate", ...base, comparison: "previous_period" },
+            ctx,
+          )) as AggregateResult;
+          const cur = modelAggregate(visits, a);
+          const prev = modelAggregate(visits, a, FROM - 5 * DAY, FROM);
+          for (const m of a.metrics) {
+            expect([m, agg[m]?.value, agg[m]?.comparison]).toEqual([m, cur[m], prev[m]]);
+          }
+
+          const dim = DIMS[run % DIMS.length] as string;
+          const bspec = { ...b, metrics: [...new Set<Metric>(["visitors", ...b.metrics])] };
+          const rows = (await runStats(
+            store,
+            { kind: "breakdown", property, date_range: RANGE, dimensions: [dim], ...bspec } as QuerySpecInput,
+            ctx,
+          )) as BreakdownRow[];
+          expect(rows).toEqual(modelBreakdown(visits, bspec, dim));
+
+          const chart = (await runStats(
+            store,
+            {
+              kind: "timeseries",
+              property,
+              date_range: RANGE,
+              interval: "day",
+              metrics: t.metrics,
+              filters: t.filters,
+              goal: t.goal,
+            },
+            ctx,
+          )) as TimeseriesPoint[];
+          const days = [0, 1, 2, 3, 4].map((i) => {
+            // Local midnights; the DST change (Sunday 10 March) makes the last day 23 hours long.
+            const from = FROM + i * DAY;
+            const to = i === 4 ? TO : FROM + (i + 1) * DAY;
+            return modelAggregate(visits, t, from, to);
+          });
+          expect(chart.map(({ date: _, ...rest }) => rest)).toEqual(days);
+
+          // Goals: every goal of the pool subset, custom-event and pageview, under b's filters.
+          const gmetrics = [...new Set<GoalMetric>(["visitors", ...g.metrics])];
+          const goalRows = (await runStats(
+            store,
+            { kind: "goals", property, date_range: RANGE, metrics: gmetrics, filters: b.filters, goals: g.goals },
+            ctx,
+          )) as BreakdownRow[];
+          expect(goalRows).toEqual(modelGoals(visits, b, g.goals, gmetrics));
+        }),
+        { numRuns: 40 },
+      );
+    },
+  );
 });

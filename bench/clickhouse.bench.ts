@@ -1,0 +1,173 @@
+// ClickHouse dashboard benchmark (DESIGN.md §8, issue #22): the same generated traffic loaded into
+// ClickHouse (one node on this machine) and DuckDB in the same run, and the whole dashboard set
+// (bench/dashboard-set.ts) fired in parallel on each, side by side. Budget: ClickHouse's p95 of the
+// whole set under 1 s at 10M events (reported at every size; judged at 10M and above).
+//
+//   tsx bench/clickhouse.bench.ts                         1M events
+//   tsx bench/clickhouse.bench.ts --events 10M [--runs 20] [--seed 42]
+//
+// ClickHouse: CLICKHOUSE_URL when set (a database `bench_<size>` is dropped and filled), else a
+// clickhouse-server of its own in a temporary directory (Debian's 18.16, as the tests start it).
+// DuckDB: a fresh file, loaded with rollups deferred and rebuilt once (the dashboard bench's
+// "bulk"). Both get the events in the same batches. Writes bench/results/clickhouse.json.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { type EventStore, openClickHouseEventStore, openDuckDbEventStore, runStats } from "@lookout/storage";
+import { type ClickHouseServer, startClickHouse } from "@lookout/storage/test-services";
+import { EVENTS_PER_VISITOR, generateEvents } from "@lookout/traffic";
+import { dashboardSpecs } from "./dashboard-set.js";
+
+const BENCH = dirname(fileURLToPath(import.meta.url));
+const BUDGET_MS = 1000;
+const JUDGED_FROM = 10_000_000;
+
+const { values: args } = parseArgs({
+  options: {
+    events: { type: "string", multiple: true },
+    runs: { type: "string", default: "20" },
+    seed: { type: "string", default: "42" },
+  },
+  allowPositionals: true,
+  strict: false, // npm run bench passes every argument to every benchmark
+});
+
+function count(s: string): number {
+  const m = /^(\d+(?:\.\d+)?(?:e\d+)?)([kKmM]?)$/.exec(s.trim().replace(/_/g, ""));
+  if (!m) throw new Error(`--events: not a count: ${s}`);
+  const mult = m[2] === "" ? 1 : m[2]?.toLowerCase() === "k" ? 1e3 : 1e6;
+  return Math.round(Number(m[1]) * mult);
+}
+const sizes = (args.events as string[] | undefined)?.flatMap((e) => e.split(",")).map(count) ?? [1_000_000];
+const RUNS = Math.max(5, Number(args.runs));
+const SEED = Number(args.seed);
+const PROPERTY = "bench.example";
+const END = new Date("2024-06-01T00:00:00Z");
+const CTX = { timezone: "America/New_York", now: new Date(END.getTime() - 1) };
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] as number;
+};
+const r1 = (x: number) => Math.round(x * 10) / 10;
+const fmt = (n: number) => n.toLocaleString("en");
+
+async function measure(store: EventStore) {
+  const entries = Object.entries(dashboardSpecs(PROPERTY));
+  const dashboard = () => Promise.all(entries.map(([, spec]) => runStats(store, spec, CTX)));
+  for (let i = 0; i < 3; i++) await dashboard();
+  const perQuery: Record<string, number> = {};
+  for (const [name, spec] of entries) {
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now();
+      await runStats(store, spec, CTX);
+      times.push(performance.now() - t);
+    }
+    perQuery[name] = r1(pct(times, 50));
+  }
+  const totals: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    await dashboard();
+    totals.push(performance.now() - t);
+  }
+  const top = (await runStats(store, entries[0]?.[1] as never, CTX)) as Record<string, { value: number }>;
+  return {
+    p50_ms: r1(pct(totals, 50)),
+    p95_ms: r1(pct(totals, 95)),
+    per_query_p50_ms: perQuery,
+    visitors: top.visitors?.value ?? 0,
+    visits: top.visits?.value ?? 0,
+    pageviews: top.pageviews?.value ?? 0,
+  };
+}
+
+let own: ClickHouseServer | undefined;
+const base = process.env.CLICKHOUSE_URL ? new URL(process.env.CLICKHOUSE_URL).origin : (own = await startClickHouse()).url;
+const tmp = mkdtempSync(join(tmpdir(), "lookout-chbench-"));
+const results: Record<string, unknown> = {};
+try {
+  for (const n of sizes) {
+    const database = `bench_${n}`;
+    await fetch(base, { method: "POST", body: `DROP DATABASE IF EXISTS ${database}` });
+    const ch = await openClickHouseEventStore(`${base}/${database}`, { queryTimeoutMs: 120_000 });
+    const duckPath = join(tmp, `events-${n}.duckdb`);
+    const duck = await openDuckDbEventStore(duckPath, { rollupDelayMs: 2_000_000_000 });
+    const load = { clickhouse: 0, duckdb: 0 };
+    let done = 0;
+    for (const batch of generateEvents({
+      property: PROPERTY,
+      days: 90,
+      visitors: Math.ceil(n / EVENTS_PER_VISITOR),
+      seed: SEED,
+      end: END,
+      maxEvents: n,
+      batchSize: 50_000,
+    })) {
+      let t = performance.now();
+      await ch.append(batch);
+      load.clickhouse += performance.now() - t;
+      t = performance.now();
+      await duck.append(batch);
+      load.duckdb += performance.now() - t;
+      done += batch.length;
+      if (done % 1_000_000 < batch.length) process.stdout.write(`  loaded ${fmt(done)} events\r`);
+    }
+    let t = performance.now();
+    await duck.rebuildRollups();
+    load.duckdb += performance.now() - t;
+    process.stdout.write("\n");
+    t = performance.now();
+    const chm = await measure(ch);
+    const duckm = await measure(duck);
+    const judged = n >= JUDGED_FROM;
+    const r = {
+      events: done,
+      load_events_per_second: {
+        clickhouse: Math.round(done / (load.clickhouse / 1000)),
+        duckdb_bulk_with_rollup_rebuild: Math.round(done / (load.duckdb / 1000)),
+      },
+      clickhouse: chm,
+      duckdb: duckm,
+      budget_ms: BUDGET_MS,
+      within_budget: judged ? chm.p95_ms < BUDGET_MS : null,
+      same_numbers: chm.visitors === duckm.visitors && chm.visits === duckm.visits && chm.pageviews === duckm.pageviews,
+      load_average: loadavg().map(r1),
+    };
+    results[String(n)] = r;
+    console.log(
+      `${fmt(done)} events: dashboard p50/p95 ClickHouse ${chm.p50_ms}/${chm.p95_ms} ms, DuckDB ${duckm.p50_ms}/${duckm.p95_ms} ms ` +
+        `(ClickHouse budget ${BUDGET_MS} ms ${judged ? (r.within_budget ? "pass" : "MISS") : "judged from 10M"}); ` +
+        `same top numbers: ${r.same_numbers}; load ${fmt(r.load_events_per_second.clickhouse)} ev/s ClickHouse, ` +
+        `${fmt(r.load_events_per_second.duckdb_bulk_with_rollup_rebuild)} ev/s DuckDB`,
+    );
+    await ch.close();
+    await duck.close();
+    rmSync(duckPath, { force: true });
+    rmSync(`${duckPath}.wal`, { force: true });
+  }
+} finally {
+  await own?.stop();
+  rmSync(tmp, { recursive: true, force: true });
+}
+
+const out = join(BENCH, "results", "clickhouse.json");
+mkdirSync(dirname(out), { recursive: true });
+writeFileSync(
+  out,
+  `${JSON.stringify(
+    {
+      at: new Date().toISOString(),
+      machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? "", node: process.version },
+      clickhouse: own ? "own clickhouse-server (Debian 18.16)" : "CLICKHOUSE_URL",
+      budget_rule: "p95 of the whole dashboard set fired in parallel, ClickHouse under 1 s at 10M events",
+      sizes: results,
+    },
+    null,
+    2,
+  )}\n`,
+);
+console.log(`-> ${out}`);

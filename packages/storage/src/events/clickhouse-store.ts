@@ -1,0 +1,348 @@
+// The scale-out EventStore on ClickHouse (DESIGN.md §1), written for Debian's 18.16 and talking HTTP
+// through @clickhouse/client's plain query / insert / command (JSONEachRow): the client's newer
+// conveniences (server-side query parameters) need 19.x+, so clickhouse-sql.ts binds them.
+//
+// - append: one INSERT per batch; rows are checked in JS first, so a bad row rejects the batch
+//   before anything is sent (an 18.16 INSERT of one block is all or nothing).
+// - sync: nothing to wait for: an INSERT is visible to reads once it returns, and there are no
+//   rollups (the dialect derives visits from `events` per query).
+// - deleteProperty: ALTER TABLE ... DELETE is an asynchronous mutation in 18.16 (no mutations_sync
+//   yet): the call waits until system.mutations reports it done, so reads afterwards are correct.
+// - query timeouts: max_execution_time stops the query in the engine (18.16 checks it between
+//   blocks); the call itself rejects at the limit and sends KILL QUERY for good measure, since an
+//   18.16 server does not cancel a query when its HTTP client goes away.
+import { type ClickHouseClient, ClickHouseLogLevel, createClient } from "@clickhouse/client";
+import type { EventRow, VisitorProfile } from "@lookout/schema";
+import { randomUUID } from "node:crypto";
+import {
+  bindParams,
+  CH_VISITORS_DDL,
+  chEventsDdl,
+  EVENT_SELECT,
+  eventFromJson,
+  eventJson,
+  identifier,
+  literal,
+  profileJson,
+} from "./clickhouse-sql.js";
+import {
+  type CompiledQuery,
+  type EventStore,
+  type EventsQuery,
+  type QueryOptions,
+  QueryTimeoutError,
+  type RecentSession,
+} from "./event-store.js";
+
+export interface ClickHouseOptions {
+  /** Default time limit of query(), in ms (0: none). Default 10 s, as DuckDB's. */
+  queryTimeoutMs?: number;
+  /** How long deleteProperty() waits for its mutations, in ms. Default 5 minutes. */
+  mutationTimeoutMs?: number;
+}
+
+/**
+ * What this adapter cannot do that another can, by name, with the reason (DESIGN.md §1: declared,
+ * never silently skipped). Suites skip exactly the tests named here and print the reason.
+ */
+export const CLICKHOUSE_CANNOT = {
+  dayRollups:
+    "ClickHouse keeps no day rollups: the dialect derives visits from events per query (18.16 has no " +
+    "aggregating projections), so dayRollupThrough() is absent and stats never read day_rollup.",
+} as const;
+
+/** Rows of one ingest-log record, under the record's id (clickhouse-ingest.ts). */
+export interface IngestRecord {
+  id: string;
+  rows: readonly EventRow[];
+}
+
+export interface ClickHouseEventStore extends EventStore {
+  readonly cannot: typeof CLICKHOUSE_CANNOT;
+  /**
+   * Appends records exactly once: records whose id is already stored are skipped, the rest go in
+   * one INSERT (all or nothing in 18.16 for one block), so a retry after a lost answer, or a replay
+   * of the log after a crash, cannot duplicate a record.
+   */
+  appendOnce(records: readonly IngestRecord[]): Promise<void>;
+  /** The server's version string (e.g. "18.16.1"). */
+  readonly serverVersion: string;
+  readonly database: string;
+}
+
+/** `CLICKHOUSE_URL` -> the server's base URL and the database (the URL's path, default "lookout"). */
+export function parseClickHouseUrl(raw: string): { url: string; database: string; username: string; password: string } {
+  const u = new URL(raw);
+  const database = decodeURIComponent(u.pathname.replace(/^\/+|\/+$/g, "")) || "lookout";
+  const username = decodeURIComponent(u.username) || "default";
+  const password = decodeURIComponent(u.password);
+  return { url: `${u.protocol}//${u.host}`, database: identifier(database), username, password };
+}
+
+const MAX_EVENTS = 10_000;
+const TIMEOUT_CODE = /Code: 159\b|TIMEOUT_EXCEEDED/;
+
+/** Opens (and migrates) the ClickHouse event store at `url` (http://host:8123/<database>). */
+export async function openClickHouseEventStore(url: string, opts: ClickHouseOptions = {}): Promise<ClickHouseEventStore> {
+  const cfg = parseClickHouseUrl(url);
+  const common = {
+    url: cfg.url,
+    username: cfg.username,
+    password: cfg.password,
+    log: { level: ClickHouseLogLevel.OFF },
+    request_timeout: 300_000,
+    // Counts as JSON numbers, not strings (the default quotes 64-bit integers).
+    clickhouse_settings: { output_format_json_quote_64bit_integers: 0 },
+  } as const;
+  // A client on the server's default database, for CREATE DATABASE before the store's own exists.
+  const admin = createClient({ ...common, database: "default" });
+  const client = createClient({ ...common, database: cfg.database });
+  let serverVersion: string;
+  try {
+    const v = await rows<{ v: string }>(admin, "SELECT version() AS v");
+    serverVersion = String(v[0]?.v ?? "");
+  } catch (err) {
+    await Promise.all([admin.close(), client.close()]);
+    throw new Error(`ClickHouse is not reachable at ${cfg.url}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const store = new ChStore(client, admin, cfg.database, serverVersion, opts);
+  try {
+    await store.migrate();
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  return store;
+}
+
+async function rows<T>(c: ClickHouseClient, sql: string, extra: Record<string, unknown> = {}): Promise<T[]> {
+  const rs = await c.query({ query: sql, format: "JSONEachRow", ...extra });
+  return (await rs.json()) as T[];
+}
+
+class ChStore implements ClickHouseEventStore {
+  readonly dialect = "clickhouse" as const;
+  readonly cannot = CLICKHOUSE_CANNOT;
+  #closed = false;
+  #pending = new Set<Promise<unknown>>();
+  #version = 0;
+
+  constructor(
+    private readonly client: ClickHouseClient,
+    private readonly admin: ClickHouseClient,
+    readonly database: string,
+    readonly serverVersion: string,
+    private readonly opts: ClickHouseOptions,
+  ) {}
+
+  /** Runs `fn` unless closed, and lets close() wait for it. */
+  #track<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.#closed) return Promise.reject(new Error("event store is closed"));
+    const p = fn();
+    this.#pending.add(p);
+    const done = () => this.#pending.delete(p);
+    p.then(done, done);
+    return p;
+  }
+
+  async migrate(): Promise<void> {
+    await this.admin.command({ query: `CREATE DATABASE IF NOT EXISTS ${this.database}` });
+    for (const ddl of [chEventsDdl(), CH_VISITORS_DDL]) await this.client.command({ query: ddl });
+  }
+
+  append(batch: readonly EventRow[]): Promise<void> {
+    return this.#track(async () => {
+      if (batch.length === 0) return;
+      const values = batch.map(eventJson); // throws on a bad row: nothing is sent
+      await this.client.insert({ table: "events", values, format: "JSONEachRow" });
+    });
+  }
+
+  appendOnce(records: readonly IngestRecord[]): Promise<void> {
+    return this.#track(async () => {
+      const live = records.filter((r) => r.rows.length > 0);
+      if (live.length === 0) return;
+      // Where the records' rows can be: the sort key (property, ts) narrows the check to them.
+      const props = new Set<string>();
+      let min = Number.POSITIVE_INFINITY;
+      let max = 0;
+      for (const r of live)
+        for (const row of r.rows) {
+          props.add(row.property);
+          const t = row.ts.getTime();
+          if (t < min) min = t;
+          if (t > max) max = t;
+        }
+      const inList = (xs: Iterable<string>) => [...xs].map(literal).join(", ");
+      const present = new Set(
+        (
+          await rows<{ b: string }>(
+            this.client,
+            `SELECT DISTINCT ingest_batch AS b FROM events WHERE property IN (${inList(props)}) ` +
+              `AND ts >= toDateTime(${Math.floor(min / 1000)}, 'UTC') AND ts <= toDateTime(${Math.floor(max / 1000)}, 'UTC') ` +
+              `AND ingest_batch IN (${inList(live.map((r) => r.id))})`,
+          )
+        ).map((r) => r.b),
+      );
+      const values: Record<string, unknown>[] = [];
+      for (const r of live) {
+        if (present.has(r.id)) continue;
+        for (const row of r.rows) values.push({ ...eventJson(row), ingest_batch: r.id });
+      }
+      if (values.length > 0) await this.client.insert({ table: "events", values, format: "JSONEachRow" });
+    });
+  }
+
+  upsertVisitors(profiles: readonly VisitorProfile[]): Promise<void> {
+    return this.#track(async () => {
+      if (profiles.length === 0) return;
+      // µs of the write, then the position in the batch: later upserts (and later rows of a batch)
+      // carry larger versions. Monotonic within this process even if the clock steps back.
+      const base = Math.max(Date.now() * 1000, this.#version + 1);
+      this.#version = base + profiles.length;
+      const values = profiles.map((p, i) => profileJson(p, base + i));
+      await this.client.insert({ table: "visitors", values, format: "JSONEachRow" });
+    });
+  }
+
+  sync(): Promise<void> {
+    return this.#closed ? Promise.reject(new Error("event store is closed")) : Promise.resolve();
+  }
+
+  query<T = Record<string, unknown>>(q: CompiledQuery, opts: QueryOptions = {}): Promise<T[]> {
+    return this.#track(async () => {
+      const limit = opts.timeoutMs ?? this.opts.queryTimeoutMs ?? 10_000;
+      const sql = bindParams(q);
+      if (!(limit > 0)) return rows<T>(this.client, sql);
+      const queryId = randomUUID();
+      const run = rows<T>(this.client, sql, {
+        query_id: queryId,
+        clickhouse_settings: {
+          // Whole seconds in 18.16; the call's own timer below keeps the exact limit.
+          max_execution_time: Math.max(1, Math.ceil(limit / 1000)),
+          timeout_overflow_mode: "throw",
+        },
+      });
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          reject(new QueryTimeoutError(limit));
+          void this.admin.command({ query: `KILL QUERY WHERE query_id = ${literal(queryId)} ASYNC` }).catch(() => {});
+        }, limit);
+      });
+      try {
+        return await Promise.race([run, timeout]);
+      } catch (err) {
+        if (err instanceof QueryTimeoutError) {
+          run.catch(() => {});
+          throw err;
+        }
+        if (TIMEOUT_CODE.test(err instanceof Error ? err.message : String(err))) throw new QueryTimeoutError(limit);
+        throw err;
+      } finally {
+        clearTimeout(timer);
+      }
+    });
+  }
+
+  events(property: string, q: EventsQuery = {}): Promise<EventRow[]> {
+    return this.#track(async () => {
+      const where = [`property = ${literal(property)}`];
+      const tms = "(toUInt64(ts) * 1000 + ts_ms)";
+      if (q.clientId !== undefined) where.push(`client_id = ${literal(q.clientId)}`);
+      // The whole-second bound lets the sort key skip; the millisecond one is exact.
+      if (q.from) {
+        const ms = q.from.getTime();
+        where.push(`ts >= toDateTime(${Math.floor(ms / 1000)}, 'UTC')`, `${tms} >= ${ms}`);
+      }
+      if (q.to) {
+        const ms = q.to.getTime();
+        where.push(`ts <= toDateTime(${Math.floor(ms / 1000)}, 'UTC')`, `${tms} < ${ms}`);
+      }
+      const limit = Math.min(Math.max(1, Math.floor(q.limit ?? 1000)), MAX_EVENTS);
+      const dir = q.newestFirst ? "DESC" : "ASC";
+      const sql = `SELECT ${EVENT_SELECT} FROM events WHERE ${where.join(" AND ")} ORDER BY ts ${dir}, ts_ms ${dir} LIMIT ${limit}`;
+      return (await rows<Record<string, unknown>>(this.client, sql)).map(eventFromJson);
+    });
+  }
+
+  visitor(property: string, clientId: string): Promise<VisitorProfile | null> {
+    return this.#track(async () => {
+      const sql =
+        "SELECT email, name, traits.key AS tk, traits.value AS tv, first_seen_ms, last_seen_ms FROM visitors " +
+        `WHERE property = ${literal(property)} AND client_id = ${literal(clientId)} ORDER BY version`;
+      const ups = await rows<{
+        email: string;
+        name: string;
+        tk: string[];
+        tv: string[];
+        first_seen_ms: number;
+        last_seen_ms: number;
+      }>(this.client, sql);
+      if (ups.length === 0) return null;
+      // The EventStore's merge rules, applied in upsert order.
+      let email = "";
+      let name = "";
+      const traits: Record<string, string> = {};
+      let first = Number.POSITIVE_INFINITY;
+      let last = 0;
+      for (const u of ups) {
+        if (u.email) email = u.email;
+        if (u.name) name = u.name;
+        u.tk.forEach((k, i) => {
+          traits[k] = u.tv[i] ?? "";
+        });
+        first = Math.min(first, Number(u.first_seen_ms));
+        last = Math.max(last, Number(u.last_seen_ms));
+      }
+      return { property, client_id: clientId, email, name, traits, first_seen: new Date(first), last_seen: new Date(last) };
+    });
+  }
+
+  recentSessions(since: Date): Promise<RecentSession[]> {
+    return this.#track(async () => {
+      const ms = since.getTime();
+      const tms = "(toUInt64(ts) * 1000 + ts_ms)";
+      const sql =
+        `SELECT property, visitor_id, argMax(session_id, ${tms}) AS session_id, max(${tms}) AS last_ms FROM events ` +
+        `WHERE ts >= toDateTime(${Math.floor(ms / 1000)}, 'UTC') AND ${tms} >= ${ms} GROUP BY property, visitor_id`;
+      const out = await rows<{ property: string; visitor_id: string; session_id: string; last_ms: number }>(this.client, sql);
+      return out.map((r) => ({
+        property: r.property,
+        visitor_id: r.visitor_id,
+        session_id: r.session_id,
+        last_ts: new Date(Number(r.last_ms)),
+      }));
+    });
+  }
+
+  deleteProperty(property: string): Promise<void> {
+    return this.#track(async () => {
+      for (const table of ["events", "visitors"]) {
+        await this.client.command({ query: `ALTER TABLE ${table} DELETE WHERE property = ${literal(property)}` });
+      }
+      await this.#awaitMutations();
+    });
+  }
+
+  /** Waits until no mutation of this database's tables is pending (18.16: mutations are asynchronous). */
+  async #awaitMutations(): Promise<void> {
+    const deadline = Date.now() + (this.opts.mutationTimeoutMs ?? 300_000);
+    for (let wait = 20; ; wait = Math.min(wait * 2, 500)) {
+      const pending = await rows<{ n: number }>(
+        this.admin,
+        `SELECT count() AS n FROM system.mutations WHERE database = ${literal(this.database)} AND is_done = 0`,
+      );
+      if (Number(pending[0]?.n ?? 0) === 0) return;
+      if (Date.now() > deadline) throw new Error("ClickHouse mutations still pending after the deletion's time limit");
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.allSettled([...this.#pending]);
+    await Promise.all([this.client.close(), this.admin.close()]);
+  }
+}

@@ -1,0 +1,57 @@
+// Test support: the event engines a suite runs on, each opening a fresh, empty, migrated store.
+// DuckDB always (a file in a temporary directory); ClickHouse on the test run's server in a
+// database per store, or skipped with the printed reason where it cannot be had (never under
+// CI=true: requireClickHouse then throws). Suites that test what an engine cannot do skip exactly
+// that test, named in the store's `cannot` record with its reason.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { clickHouseTestDatabase, requireClickHouse } from "../test-services.js";
+import { CLICKHOUSE_CANNOT, openClickHouseEventStore } from "./clickhouse-store.js";
+import type { DuckDbEventStore } from "./duckdb-options.js";
+import { openDuckDbEventStore } from "./duckdb-store.js";
+import type { EventStore } from "./event-store.js";
+
+/** A store under test: DuckDB's extras are optional, so suites can call them where they exist. */
+export type TestStore = EventStore & Partial<Pick<DuckDbEventStore, "buildDayRollups">>;
+
+export interface TestEngine {
+  name: "duckdb" | "clickhouse";
+  /** Why this engine's tests are skipped (it cannot be started here), or undefined. */
+  skip: string | undefined;
+  /** What the engine cannot do, by name, with the reason. */
+  cannot: Partial<Record<string, string>>;
+  open(label: string): Promise<TestStore>;
+  /** Removes what open() created (call after closing the stores). */
+  cleanup(): void;
+}
+
+export async function testEngines(): Promise<TestEngine[]> {
+  const dirs: string[] = [];
+  const duck: TestEngine = {
+    name: "duckdb",
+    skip: undefined,
+    cannot: {},
+    open: async (label) => {
+      const dir = mkdtempSync(join(tmpdir(), `lookout-${label}-`));
+      dirs.push(dir);
+      return openDuckDbEventStore(join(dir, "events.duckdb"), { rollupDelayMs: 0 });
+    },
+    cleanup: () => {
+      for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+    },
+  };
+  const ch = await requireClickHouse();
+  const click: TestEngine = {
+    name: "clickhouse",
+    skip: "skip" in ch ? ch.skip : undefined,
+    cannot: CLICKHOUSE_CANNOT,
+    open: async (label) => {
+      if (!("url" in ch)) throw new Error(ch.skip);
+      return openClickHouseEventStore(`${ch.url}/${clickHouseTestDatabase(label)}`);
+    },
+    // Each database lives as long as the test run's server (a temporary directory).
+    cleanup: () => {},
+  };
+  return [duck, click];
+}
