@@ -44,7 +44,11 @@ export const VISITOR_LIMITS = {
 } as const;
 const L = VISITOR_LIMITS;
 
-const Cursor = z.string().min(1).max(L.cursorLength).regex(/^[A-Za-z0-9_-]+$/, "is not a cursor");
+const Cursor = z
+  .string()
+  .min(1)
+  .max(L.cursorLength)
+  .regex(/^[A-Za-z0-9_-]+$/, "is not a cursor");
 const Iso = z.string().describe("ISO 8601 UTC timestamp");
 
 export const VisitorListQuerySchema = z.object({
@@ -149,7 +153,12 @@ const DateOnly = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be YYYY-MM-DD");
 
 export const VisitorHistoryQuerySchema = z.object({
   cursor: Cursor.optional(),
-  event: text().trim().min(1).max(L.eventNameLength).optional().describe("Only visits with this event name, and only those events."),
+  event: text()
+    .trim()
+    .min(1)
+    .max(L.eventNameLength)
+    .optional()
+    .describe("Only visits with this event name, and only those events."),
   from: DateOnly.optional().describe("First day (property timezone), inclusive."),
   to: DateOnly.optional().describe("Last day (property timezone), inclusive."),
   limit: z.coerce.number().int().min(1).max(L.historyPage).default(20),
