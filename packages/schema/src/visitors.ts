@@ -13,9 +13,9 @@
 // next_cursor back unchanged; null means there is no more.
 import { z } from "zod";
 import { text } from "./strings.js";
+import { CLIENT_ID_RE } from "./tracker.js";
 
 /** A client id as the API takes it in a path: 1 to 128 visible ASCII characters (tracker.ts's rule). */
-export const CLIENT_ID_RE = /^[\x21-\x7e]{1,128}$/;
 export const VisitorClientIdSchema = z.string().regex(CLIENT_ID_RE, "is not a client id (1 to 128 visible ASCII characters)");
 
 export const VISITOR_ORDERS = ["last_seen", "first_seen", "visits", "events"] as const;

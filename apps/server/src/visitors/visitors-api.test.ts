@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Backend, createTestApp, type TestApp } from "../test-support.js";
 
 const DAY = 86_400_000;
+const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
 /** Midnight UTC `n` days ago: the history lies in the last week, inside the 12-month calendar. */
 const dayAgo = (n: number) => Math.floor(Date.now() / DAY) * DAY - n * DAY;
 const at = (days: number, hms: string) => {
@@ -219,6 +220,34 @@ describe.each<Backend>(["pglite", "postgres"])("visitors API on %s", (backend) =
       },
     });
     expect((await call("GET", url("user-42"))).json().online).toBe(true);
+  });
+
+  it("takes a server-side sender's short id and identify, and shows the e-mail on the visitor page", async () => {
+    const send = (body: Record<string, unknown>) =>
+      t.app.inject({
+        method: "POST",
+        url: "/api/event",
+        headers: { "content-type": "text/plain", "user-agent": CHROME },
+        payload: JSON.stringify({ p: site, u: "https://shop.test/app", ...body }),
+      });
+    expect((await send({ n: "pageview", c: "u/7" })).statusCode).toBe(202);
+    expect((await send({ n: "identify", c: "u/7", e: "seven@example.com", t: { name: "Seven", tier: "gold" } })).statusCode).toBe(
+      202,
+    );
+    expect((await send({ n: "pageview", c: "has space" })).statusCode).toBe(400);
+    await t.events.sync();
+    const r = await call("GET", url("u/7"));
+    expect(r.statusCode).toBe(200);
+    expect(r.json()).toMatchObject({
+      client_id: "u/7",
+      email: "seven@example.com",
+      name: "Seven",
+      identified: true,
+      traits: { tier: "gold" },
+      pageviews: 1,
+    });
+    // Gone again, so that the list tests below see the hand-built visitors only.
+    expect((await call("DELETE", url("u/7"))).json()).toEqual({ deleted_events: 2 });
   });
 
   it("pages through the merged history newest visit first without gaps or repeats", async () => {
