@@ -24,19 +24,22 @@ export default function ProductAnalyticsPage() {
   return (
     <>
       <PageHeader title="Product Analytics">{part === "insights" && <DateRangePicker />}</PageHeader>
-      <CNav as="nav" variant="underline-border" className="mb-4 product-analytics-nav" aria-label="Product analytics">
-        {PARTS.map((p) => (
-          <CNavItem key={p.id}>
-            <Link
-              to={p.to}
-              className={`nav-link${p.id === part ? " active" : ""}`}
-              aria-current={p.id === part ? "page" : undefined}
-            >
-              {p.label}
-            </Link>
-          </CNavItem>
-        ))}
-      </CNav>
+      <nav aria-label="Product analytics" className="mb-4">
+        {/* CNav calls its list "navigation"; the <nav> around it is that, the list stays a list. */}
+        <CNav variant="underline-border" className="product-analytics-nav" role="list">
+          {PARTS.map((p) => (
+            <CNavItem key={p.id}>
+              <Link
+                to={p.to}
+                className={`nav-link${p.id === part ? " active" : ""}`}
+                aria-current={p.id === part ? "page" : undefined}
+              >
+                {p.label}
+              </Link>
+            </CNavItem>
+          ))}
+        </CNav>
+      </nav>
       <RequireProperty>
         {(property) =>
           part === "visitors" ? (

@@ -200,6 +200,7 @@ export function VisitHistory({
   const filter = readHistoryParams(params);
   const history = useVisitorHistory(propertyId, clientId, filter, true);
   const visits = history.data?.pages.flatMap((p) => p.results) ?? [];
+  const listKey = history.isPlaceholderData ? "previous" : JSON.stringify(filter);
   const apply = (h: HistoryParams) => setParams((p) => writeHistoryParams(p, h), { replace: true });
   return (
     <CCard className="mb-4 visitor-history">
@@ -228,7 +229,14 @@ export function VisitHistory({
               aria-label="Visits, newest first"
             >
               {visits.map((v, i) => (
-                <VisitRow key={`${v.client_id}/${v.session_id}`} visit={v} clientId={clientId} initiallyOpen={i === 0} />
+                // A new filter's answer is a new list (its first visit opens, as on arrival); "Load
+                // more" keeps what was opened.
+                <VisitRow
+                  key={`${listKey}/${v.client_id}/${v.session_id}`}
+                  visit={v}
+                  clientId={clientId}
+                  initiallyOpen={i === 0}
+                />
               ))}
             </ol>
             {history.error && (

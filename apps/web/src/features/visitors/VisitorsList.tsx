@@ -185,7 +185,7 @@ function Controls({
             ))}
           </CFormSelect>
         </div>
-        <div className="btn-group btn-group-sm" role="radiogroup" aria-label="Show visitors">
+        <div className="btn-group btn-group-sm visitors-identified" role="radiogroup" aria-label="Show visitors">
           {VISITOR_IDENTIFIED.map((k) => (
             <CButton
               key={k}
