@@ -112,7 +112,19 @@ function timeOnPage(events: VisitorEvent[], pings: { ts: number; ms: number }[],
   });
 }
 
-export function createVisitorService(deps: { events: EventStore; meta: MetaStore; presence: Presence; now?: () => number }) {
+/** The property fields the visitors domain reads. */
+type Site = Pick<PropertyRow, "unique_id" | "timezone" | "account_id">;
+
+export interface VisitorServiceDeps {
+  events: EventStore;
+  /** Audit lines of deletions and exports. */
+  meta: Pick<MetaStore, "audit">;
+  /** Who is online now. */
+  presence: Pick<Presence, "list">;
+  now?: () => number;
+}
+
+export function createVisitorService(deps: VisitorServiceDeps) {
   const { events, meta, presence } = deps;
   const now = deps.now ?? Date.now;
   const d = events.dialect;
@@ -178,7 +190,7 @@ export function createVisitorService(deps: { events: EventStore; meta: MetaStore
     };
   }
 
-  async function listRows(property: PropertyRow, q: Omit<VisitorListQuery, "limit">, limit: number) {
+  async function listRows(property: Site, q: Omit<VisitorListQuery, "limit">, limit: number) {
     const after = q.cursor ? decodeCursor(ListCursorSchema, q.cursor) : undefined;
     if (after && after.order !== q.order) {
       throw new DomainError("invalid_parameter", "cursor: belongs to another order; start again without it.", {
@@ -208,17 +220,17 @@ export function createVisitorService(deps: { events: EventStore; meta: MetaStore
   }
 
   return {
-    list(property: PropertyRow, q: VisitorListQuery): Promise<VisitorListAnswer> {
+    list(property: Site, q: VisitorListQuery): Promise<VisitorListAnswer> {
       return listRows(property, q, q.limit);
     },
 
     /** The list as CSV (at most VISITOR_LIMITS.csvRows visitors, in the list's order). */
-    async csv(property: PropertyRow, q: Omit<VisitorListQuery, "cursor" | "limit">): Promise<string> {
+    async csv(property: Site, q: Omit<VisitorListQuery, "cursor" | "limit">): Promise<string> {
       const { results } = await listRows(property, { ...q, cursor: undefined }, L.csvRows);
       return [VISITOR_CSV_COLUMNS, ...results.map((v) => VISITOR_CSV_COLUMNS.map((c) => v[c]))].map(csvLine).join("");
     },
 
-    async detail(property: PropertyRow, clientId: string): Promise<VisitorDetail> {
+    async detail(property: Site, clientId: string): Promise<VisitorDetail> {
       const pid = property.unique_id;
       const { ids, own } = await person(pid, clientId);
       const tz = property.timezone;
@@ -306,7 +318,7 @@ export function createVisitorService(deps: { events: EventStore; meta: MetaStore
       };
     },
 
-    async history(property: PropertyRow, clientId: string, q: VisitorHistoryQuery): Promise<VisitorHistoryAnswer> {
+    async history(property: Site, clientId: string, q: VisitorHistoryQuery): Promise<VisitorHistoryAnswer> {
       const pid = property.unique_id;
       const after = q.cursor ? decodeCursor(HistoryCursorSchema, q.cursor) : undefined;
       const tz = property.timezone;
@@ -401,7 +413,7 @@ export function createVisitorService(deps: { events: EventStore; meta: MetaStore
     },
 
     /** Deletes this client id's events and profile (not the person's other ids); audited. */
-    async remove(actor: Actor, property: PropertyRow, clientId: string): Promise<{ deleted_events: number }> {
+    async remove(actor: Actor, property: Site, clientId: string): Promise<{ deleted_events: number }> {
       const own = (await profiles(property.unique_id, [clientId])).get(clientId) ?? null;
       if (!(await known(property.unique_id, clientId, own))) throw notFound();
       const deleted = await events.deleteVisitor(property.unique_id, clientId);
@@ -415,7 +427,7 @@ export function createVisitorService(deps: { events: EventStore; meta: MetaStore
     },
 
     /** This client id's profile and events, oldest first (bounded); audited. */
-    async export(actor: Actor, property: PropertyRow, clientId: string): Promise<VisitorExport> {
+    async export(actor: Actor, property: Site, clientId: string): Promise<VisitorExport> {
       const pid = property.unique_id;
       const own = (await profiles(pid, [clientId])).get(clientId) ?? null;
       const rows = await run(visitorEventsSql(d, pid, clientId, L.exportEvents + 1));
