@@ -53,7 +53,7 @@ const FNS: Record<SqlDialect, VisitorFns> = {
     epochMs: (e) => `(toUInt64(toUnixTimestamp(${e})) * 1000)`,
     visitors: "visitors FINAL",
     mapColumns: (c, as) => `${c}.key AS ${as}_keys, ${c}.value AS ${as}_values`,
-    limitPer: (key, _order, n, total) => ({ qualify: "", limit: `LIMIT ${int(n)} BY ${key} LIMIT ${int(total)}` }),
+    limitPer: (key, _order, n, total) => ({ qualify: "", limit: `LIMIT ${int(n)} BY ${key} LIMIT 0, ${int(total)}` }),
   },
 };
 
