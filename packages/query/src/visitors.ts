@@ -6,6 +6,9 @@
 // before printing, every statement has a LIMIT. The `visitors` profile table is keyed by the
 // property's id in both engines (DuckDB has no pkey there), so its reads compare the id itself.
 //
+// No output alias repeats the name of a column its SELECT reads (ClickHouse reads such an alias as
+// cyclic): those outputs are named a_<column>.
+//
 // Timestamps come back as epoch milliseconds (integers): the same in both engines, and exact
 // enough to serve as keyset positions (DuckDB keeps milliseconds; ClickHouse 18.16 seconds).
 import { EVENT_COLUMN_NAMES, type VisitorOrder } from "@lookout/schema";
@@ -99,7 +102,7 @@ class Stmt {
 
   /** `visitors WHERE property = <id>[ AND where]`. */
   profiles(where: readonly string[]): string {
-    return `${this.f.visitors} WHERE ${["property = " + this.propertyId, ...where].join(" AND ")}`;
+    return `${this.f.visitors} WHERE ${[`property = ${this.propertyId}`, ...where].join(" AND ")}`;
   }
 
   done(sql: string): CompiledQuery {
@@ -167,12 +170,12 @@ export function facetsSql(dialect: SqlDialect, property: string, ids: readonly s
   );
 }
 
-/** Per client id of the person: its latest device, browser, OS and when it was last seen. */
+/** Per client id of the person: its latest device, browser, OS and when it was last seen (rows: client_id, a_device, a_browser, a_os, last_ms). */
 export function perClientSql(dialect: SqlDialect, property: string, ids: readonly string[]): CompiledQuery {
   const q = new Stmt(dialect, property);
   const { f } = q;
   const sql =
-    `SELECT client_id, ${f.argMax("device", "ts")} AS device, ${f.argMax("browser", "ts")} AS browser, ${f.argMax("os", "ts")} AS os, ` +
+    `SELECT client_id, ${f.argMax("device", "ts")} AS a_device, ${f.argMax("browser", "ts")} AS a_browser, ${f.argMax("os", "ts")} AS a_os, ` +
     `${f.epochMs("max(ts)")} AS last_ms FROM ${q.events(ids)} GROUP BY client_id ORDER BY last_ms DESC, client_id ${q.d.limit(int(ids.length), 0)}`;
   return q.done(sql);
 }
@@ -212,7 +215,7 @@ export function topPagesSql(dialect: SqlDialect, property: string, ids: readonly
 export function topEventsSql(dialect: SqlDialect, property: string, ids: readonly string[], n: number): CompiledQuery {
   const q = new Stmt(dialect, property);
   return q.done(
-    `SELECT name, count() AS events, sum(revenue) AS revenue FROM ${q.events(ids, [CUSTOM])} GROUP BY name ORDER BY events DESC, name ${q.d.limit(int(n), 0)}`,
+    `SELECT name, count() AS events, sum(revenue) AS a_revenue FROM ${q.events(ids, [CUSTOM])} GROUP BY name ORDER BY events DESC, name ${q.d.limit(int(n), 0)}`,
   );
 }
 
@@ -241,9 +244,9 @@ function historyWhere(q: Stmt, o: Pick<HistoryOptions, "from" | "to">): string[]
 }
 
 /**
- * A page of the person's visits, newest first (rows: session_id, client_id, start_ms, end_ms,
- * pageviews, engaged_ms, events_total, entry_page, entry_source, channel, device, browser, os,
- * country, region, city). Asks for limit + 1 rows: the extra one says there is more.
+ * A page of the person's visits, newest first (rows: session_id, a_client_id, start_ms, end_ms,
+ * pageviews, a_engaged_ms, events_total, entry_page, entry_source, and the first event's a_channel,
+ * a_device, a_browser, a_os, a_country, a_region, a_city). Asks for limit + 1 rows: the extra one says there is more.
  */
 export function historyVisitsSql(
   dialect: SqlDialect,
@@ -259,15 +262,15 @@ export function historyVisitsSql(
   }
   const shown = o.event !== undefined ? `name = ${p.add(o.event)}` : "name <> 'engagement'";
   const start = f.epochMs("min(ts)");
-  const first = (c: string) => `${f.argMin(c, "ts")} AS ${c}`;
+  const first = (c: string) => `${f.argMin(c, "ts")} AS a_${c}`;
   let having = "";
   if (o.after) {
     const t = int(o.after.ts);
     having = ` HAVING (${start} < ${t} OR (${start} = ${t} AND session_id < ${p.add(o.after.session_id)}))`;
   }
   const sql =
-    `SELECT session_id, ${f.argMin("client_id", "ts")} AS client_id, ${start} AS start_ms, ${f.epochMs("max(ts)")} AS end_ms, ` +
-    `${d.countIf("name = 'pageview'")} AS pageviews, ${f.sumIf("engaged_ms", "name = 'engagement'")} AS engaged_ms, ` +
+    `SELECT session_id, ${f.argMin("client_id", "ts")} AS a_client_id, ${start} AS start_ms, ${f.epochMs("max(ts)")} AS end_ms, ` +
+    `${d.countIf("name = 'pageview'")} AS pageviews, ${f.sumIf("engaged_ms", "name = 'engagement'")} AS a_engaged_ms, ` +
     `${d.countIf(shown)} AS events_total, coalesce(${f.argMinIf("path", "ts", "name = 'pageview'")}, '') AS entry_page, ` +
     `${f.argMin("referrer_source", "ts")} AS entry_source, ${["channel", "device", "browser", "os", "country", "region", "city"].map(first).join(", ")} ` +
     `FROM ${q.events(ids, where)} GROUP BY session_id${having} ORDER BY start_ms DESC, session_id DESC ${d.limit(int(o.limit + 1), 0)}`;
@@ -327,8 +330,8 @@ export interface VisitorListOptions {
 
 /**
  * A page of the property's visitors by client id, `order` descending then client id descending
- * (rows: client_id, sort_key, first_ms, last_ms, visits, pageviews, events, revenue, and the latest
- * event's country, region, city, device, browser, os). limit + 1 rows: the extra one says there is more.
+ * (rows: client_id, sort_key, first_ms, last_ms, visits, pageviews, events, a_revenue, and the
+ * latest event's a_country, a_region, a_city, a_device, a_browser, a_os). limit + 1 rows: the extra one says there is more.
  */
 export function visitorListSql(dialect: SqlDialect, property: string, o: VisitorListOptions): CompiledQuery {
   const q = new Stmt(dialect, property);
@@ -355,11 +358,11 @@ export function visitorListSql(dialect: SqlDialect, property: string, o: Visitor
     const k = int(o.after.key);
     having = ` HAVING (${key} < ${k} OR (${key} = ${k} AND client_id < ${p.add(o.after.client_id)}))`;
   }
-  const latest = ["country", "region", "city", "device", "browser", "os"].map((c) => `${f.argMax(c, "ts")} AS ${c}`).join(", ");
+  const latest = ["country", "region", "city", "device", "browser", "os"].map((c) => `${f.argMax(c, "ts")} AS a_${c}`).join(", ");
   const sql =
     `SELECT client_id, ${key} AS sort_key, ${f.epochMs("min(ts)")} AS first_ms, ${f.epochMs("max(ts)")} AS last_ms, ` +
     `${d.uniq("session_id")} AS visits, ${d.countIf("name = 'pageview'")} AS pageviews, ${d.countIf(CUSTOM)} AS events, ` +
-    `sum(revenue) AS revenue, ${latest} FROM ${tableRead(q.s, "events", where)} GROUP BY client_id${having} ` +
+    `sum(revenue) AS a_revenue, ${latest} FROM ${tableRead(q.s, "events", where)} GROUP BY client_id${having} ` +
     `ORDER BY sort_key DESC, client_id DESC ${d.limit(int(o.limit + 1), 0)}`;
   return q.done(sql);
 }
