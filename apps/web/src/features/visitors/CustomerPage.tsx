@@ -5,7 +5,7 @@
 // property: the server answers both alike) gets a plain notice with the way back to the list.
 import { cilUser } from "@coreui/icons";
 import { CButton, CCard, CCardBody, CPlaceholder } from "@coreui/react";
-import type { CurrentProperty } from "@lookout/schema";
+import { CLIENT_ID_RE, type CurrentProperty } from "@lookout/schema";
 import { Link, useParams } from "react-router-dom";
 import { EmptyState } from "../../components/EmptyState";
 import { PageHeader } from "../../components/PageHeader";
@@ -35,22 +35,32 @@ function ProfileSkeleton() {
   );
 }
 
+function NotKnown({ clientId }: { clientId: string }) {
+  return (
+    <EmptyState
+      icon={cilUser}
+      title="This visitor is not known"
+      lead={
+        <>
+          This property has no visitor with the client id <code className="text-break">{clientId}</code>: it may have been
+          deleted, or it belongs to another property.
+        </>
+      }
+    >
+      <CButton as={Link} to={VISITORS_LIST_PATH} color="primary">
+        See all visitors
+      </CButton>
+    </EmptyState>
+  );
+}
+
 function Visitor({ property, clientId }: { property: CurrentProperty; clientId: string }) {
   const propertyId = property.unique_id;
-  const visitor = useVisitor(propertyId, clientId);
-  if (visitor.error instanceof HttpError && visitor.error.status === 404) {
-    return (
-      <EmptyState
-        icon={cilUser}
-        title="This visitor is not known"
-        lead="This property has no visitor with this client id: it may have been deleted, or it belongs to another property."
-      >
-        <CButton as={Link} to={VISITORS_LIST_PATH} color="primary">
-          See all visitors
-        </CButton>
-      </EmptyState>
-    );
-  }
+  // A client id is 1 to 128 visible ASCII characters: anything else is not asked about at all.
+  const wellFormed = CLIENT_ID_RE.test(clientId);
+  const visitor = useVisitor(propertyId, clientId, wellFormed);
+  const status = visitor.error instanceof HttpError ? visitor.error.status : null;
+  if (!wellFormed || status === 404 || status === 400) return <NotKnown clientId={clientId} />;
   if (visitor.error && !visitor.data)
     return <PanelError error={visitor.error} what="this visitor" onRetry={() => void visitor.refetch()} />;
   const v = visitor.data;

@@ -30,8 +30,8 @@ function EventRow({ e }: { e: VisitorEvent }) {
           </>
         ) : (
           <>
-            <span className="visit-event-kind small text-body-secondary">Event</span>{" "}
-            <strong className="text-break visit-event-name">{e.name}</strong>
+            <span className="visit-event-kind small text-body-secondary">{e.name === "identify" ? "Identified" : "Event"}</span>{" "}
+            {e.name !== "identify" && <strong className="text-break visit-event-name">{e.name}</strong>}
             {e.path && <span className="small font-monospace text-break text-body-secondary"> on {e.path}</span>}
             {e.revenue !== 0 && (
               <span className="ms-2 visit-event-revenue fw-semibold">{formatMoney(e.revenue, e.revenue_currency)}</span>

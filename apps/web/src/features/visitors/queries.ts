@@ -25,11 +25,12 @@ export function useVisitorList(propertyId: string, p: ListParams) {
 }
 
 /** The profile; refreshed every minute while open, so "online now" and last seen stay true. */
-export function useVisitor(propertyId: string, clientId: string) {
+export function useVisitor(propertyId: string, clientId: string, enabled = true) {
   return useQuery({
     queryKey: visitorKeys.one(propertyId, clientId),
     queryFn: ({ signal }) => getVisitor(propertyId, clientId, signal),
     refetchInterval: 60_000,
+    enabled,
   });
 }
 
