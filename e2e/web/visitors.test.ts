@@ -2,13 +2,14 @@
 // Live View, shows "online now" and goes offline through the socket; identify's e-mail and avatar
 // appear on their page; a long hand-built history pages by "Load more visits" without gaps or
 // repeats and filters by event name through the URL; a person's second device is listed and merged;
-// the list searches, filters and links; a visitor is deleted after typing their client id and is
+// an admin exports one client id's data as JSON; the list searches, filters, links and exports its
+// CSV; a visitor is deleted after typing their client id and is
 // gone from the list and their page. Both themes at desktop and phone width are photographed
 // (/tmp/shots-visitors and test-artifacts) and checked with axe-core.
 // Callbacks passed to page.evaluate run in the browser, hence the DOM types.
 /// <reference lib="dom" />
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eventRow, type EventRow } from "@lookout/schema";
@@ -337,6 +338,20 @@ describe("visitors", () => {
     expect(await page.getByLabel("Event name").inputValue()).toBe("Purchase");
     await page.getByRole("button", { name: "Clear" }).click();
     await expect.poll(() => page.url(), SLOW).not.toContain("event=");
+
+    // An admin's export: everything stored about this client id (not the phone's), as JSON.
+    const download = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Export JSON" }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^visitor-.*\.json$/);
+    const exported = JSON.parse(readFileSync((await file.path()) as string, "utf8")) as {
+      client_id: string;
+      profile: { email: string } | null;
+      events: { client_id?: string }[];
+    };
+    expect(exported.client_id).toBe(LONG_ID);
+    expect(exported.profile?.email).toBe(GRACE);
+    expect(exported.events.length).toBe(LONG_VISITS * 3 + Math.ceil(LONG_VISITS / 3));
   });
 
   it("looks right in both themes at both widths (visitor page and list)", { timeout: 120_000 }, async () => {
@@ -367,6 +382,15 @@ describe("visitors", () => {
     await page.waitForURL(/order=visits/);
     await expect.poll(() => links.first().getAttribute("data-clientid"), SLOW).toBe(LONG_ID);
     expect(await links.first().getAttribute("href")).toBe(`/customers/${encodeURIComponent(LONG_ID)}`);
+
+    // The CSV is the server's, of this search.
+    const download = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Export CSV" }).click();
+    const csv = readFileSync((await (await download).path()) as string, "utf8")
+      .trim()
+      .split(/\r?\n/);
+    expect(csv[0]).toMatch(/^client_id,email,name,/);
+    expect(csv.length).toBe(3);
 
     // Reloading keeps the whole view.
     await page.reload();
