@@ -1,11 +1,11 @@
 // Visitors (issue #21) in the browser: a visitor arrives on the demo site and is opened from the
 // Live View, shows "online now" and goes offline through the socket; identify's e-mail and avatar
 // appear on their page; a long hand-built history pages by "Load more visits" without gaps or
-// repeats and filters by event name through the URL; a person's second device is listed and merged;
-// an admin exports one client id's data as JSON; the list searches, filters, links and exports its
-// CSV; a visitor is deleted after typing their client id and is
-// gone from the list and their page. Both themes at desktop and phone width are photographed
-// (/tmp/shots-visitors and test-artifacts) and checked with axe-core.
+// repeats and filters by event name through the URL; a person's second device is listed and
+// merged; an admin exports one client id's data as JSON; the list searches, filters, links and
+// exports its CSV; a visitor is deleted after typing their client id and is gone from the list and
+// their page. Both themes at desktop and phone width are photographed (/tmp/shots-visitors and
+// test-artifacts) and checked with axe-core.
 // Callbacks passed to page.evaluate run in the browser, hence the DOM types.
 /// <reference lib="dom" />
 import { createHash } from "node:crypto";
