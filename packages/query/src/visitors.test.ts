@@ -18,6 +18,7 @@ import {
   perClientSql,
   personIdsSql,
   profilesSql,
+  spanSql,
   topEventsSql,
   topPagesSql,
   visitorEventsSql,
@@ -33,7 +34,9 @@ function statements(d: SqlDialect): [string, CompiledQuery][] {
   return [
     ["profiles", profilesSql(d, P, IDS)],
     ["personIds", personIdsSql(d, P, HOSTILE[0] as string, 50)],
+    ["span", spanSql(d, P, IDS)],
     ["figures", figuresSql(d, P, IDS)],
+    ["figures within a span", figuresSql(d, P, { ids: IDS, span: { from: NOW - 86_400_000, to: NOW } })],
     ["facets", facetsSql(d, P, IDS)],
     ["perClient", perClientSql(d, P, IDS)],
     ["firstSource", firstSourceSql(d, P, IDS)],

@@ -74,6 +74,20 @@ export function mapOf(row: Record<string, unknown>, as: string): Record<string, 
 
 const CUSTOM = `name NOT IN (${NON_CUSTOM_EVENT_NAMES.map((n) => `'${n}'`).join(", ")})`;
 
+/** Where a person's events lie in time: their first and last event (epoch ms, both inclusive). */
+export interface Span {
+  from: number;
+  to: number;
+}
+
+/**
+ * The client ids whose events a statement reads, and optionally their span: the events table is
+ * in time order, so a span lets the engine skip every block outside it (min/max zone maps), where
+ * a client id alone has to be compared on every row of the property.
+ */
+export type Who = readonly string[] | { ids: readonly string[]; span: Span };
+const idsOf = (w: Who): readonly string[] => ("span" in w ? w.ids : w);
+
 /** One statement's parameters and reads. */
 class Stmt {
   readonly d: Dialect;
@@ -90,9 +104,11 @@ class Stmt {
     this.propertyId = this.p.add(property);
   }
 
-  /** `events WHERE <property> AND client_id IN (...)[ AND where]`. */
-  events(ids: readonly string[], where: readonly string[] = []): string {
-    return tableRead(this.s, "events", [this.clientIn(ids), ...where]);
+  /** `events WHERE <property>[ AND <span>] AND client_id IN (...)[ AND where]`. */
+  events(who: Who, where: readonly string[] = []): string {
+    // Timestamps bind as whole seconds: the span widens to the seconds around it.
+    const span = "span" in who ? [`ts >= ${this.p.ts(who.span.from)}`, `ts < ${this.p.ts(who.span.to + 1000)}`] : [];
+    return tableRead(this.s, "events", [...span, this.clientIn(idsOf(who)), ...where]);
   }
 
   clientIn(ids: readonly string[], column = "client_id"): string {
@@ -136,7 +152,7 @@ export function personIdsSql(dialect: SqlDialect, property: string, email: strin
  * The person's figures in one row, from their visits: visits, pageviews, custom events, engaged
  * ms, revenue, first/last seen, the average visit duration, and where the latest event came from.
  */
-export function figuresSql(dialect: SqlDialect, property: string, ids: readonly string[]): CompiledQuery {
+export function figuresSql(dialect: SqlDialect, property: string, ids: Who): CompiledQuery {
   const q = new Stmt(dialect, property);
   const { d, f } = q;
   const visit =
@@ -159,7 +175,7 @@ export const VISITOR_FACETS = ["device", "browser", "os", "screen", "language", 
 export type VisitorFacet = (typeof VISITOR_FACETS)[number];
 
 /** Per facet and value, the visits it was seen in (rows: facet index, value, visits). */
-export function facetsSql(dialect: SqlDialect, property: string, ids: readonly string[]): CompiledQuery {
+export function facetsSql(dialect: SqlDialect, property: string, ids: Who): CompiledQuery {
   const q = new Stmt(dialect, property);
   const parts = VISITOR_FACETS.map(
     (c, i) =>
@@ -170,18 +186,27 @@ export function facetsSql(dialect: SqlDialect, property: string, ids: readonly s
   );
 }
 
+/** Where the person's events lie and how many there are (rows: first_ms, last_ms, n; n = 0 when none). */
+export function spanSql(dialect: SqlDialect, property: string, ids: readonly string[]): CompiledQuery {
+  const q = new Stmt(dialect, property);
+  const { f } = q;
+  return q.done(
+    `SELECT ${f.epochMs("min(ts)")} AS first_ms, ${f.epochMs("max(ts)")} AS last_ms, count() AS n FROM ${q.events(ids)} ${q.d.limit(1, 0)}`,
+  );
+}
+
 /** Per client id of the person: its latest device, browser, OS and when it was last seen (rows: client_id, a_device, a_browser, a_os, last_ms). */
-export function perClientSql(dialect: SqlDialect, property: string, ids: readonly string[]): CompiledQuery {
+export function perClientSql(dialect: SqlDialect, property: string, ids: Who): CompiledQuery {
   const q = new Stmt(dialect, property);
   const { f } = q;
   const sql =
     `SELECT client_id, ${f.argMax("device", "ts")} AS a_device, ${f.argMax("browser", "ts")} AS a_browser, ${f.argMax("os", "ts")} AS a_os, ` +
-    `${f.epochMs("max(ts)")} AS last_ms FROM ${q.events(ids)} GROUP BY client_id ORDER BY last_ms DESC, client_id ${q.d.limit(int(ids.length), 0)}`;
+    `${f.epochMs("max(ts)")} AS last_ms FROM ${q.events(ids)} GROUP BY client_id ORDER BY last_ms DESC, client_id ${q.d.limit(int(idsOf(ids).length), 0)}`;
   return q.done(sql);
 }
 
 /** The person's first event that is not an engagement ping: where they first came from. */
-export function firstSourceSql(dialect: SqlDialect, property: string, ids: readonly string[]): CompiledQuery {
+export function firstSourceSql(dialect: SqlDialect, property: string, ids: Who): CompiledQuery {
   const q = new Stmt(dialect, property);
   const sql =
     `SELECT ${q.f.epochMs("ts")} AS ts_ms, referrer, referrer_source, channel, path, utm_source, utm_medium, utm_campaign, utm_term, utm_content ` +
@@ -193,7 +218,7 @@ export function firstSourceSql(dialect: SqlDialect, property: string, ids: reado
 export function activeDaysSql(
   dialect: SqlDialect,
   property: string,
-  ids: readonly string[],
+  ids: Who,
   timezone: string,
   from: number,
   to: number,
@@ -205,14 +230,14 @@ export function activeDaysSql(
   );
 }
 
-export function topPagesSql(dialect: SqlDialect, property: string, ids: readonly string[], n: number): CompiledQuery {
+export function topPagesSql(dialect: SqlDialect, property: string, ids: Who, n: number): CompiledQuery {
   const q = new Stmt(dialect, property);
   return q.done(
     `SELECT path, count() AS pageviews FROM ${q.events(ids, ["name = 'pageview'"])} GROUP BY path ORDER BY pageviews DESC, path ${q.d.limit(int(n), 0)}`,
   );
 }
 
-export function topEventsSql(dialect: SqlDialect, property: string, ids: readonly string[], n: number): CompiledQuery {
+export function topEventsSql(dialect: SqlDialect, property: string, ids: Who, n: number): CompiledQuery {
   const q = new Stmt(dialect, property);
   return q.done(
     `SELECT name, count() AS events, sum(revenue) AS a_revenue FROM ${q.events(ids, [CUSTOM])} GROUP BY name ORDER BY events DESC, name ${q.d.limit(int(n), 0)}`,
@@ -248,12 +273,7 @@ function historyWhere(q: Stmt, o: Pick<HistoryOptions, "from" | "to">): string[]
  * pageviews, a_engaged_ms, events_total, entry_page, entry_source, and the first event's a_channel,
  * a_device, a_browser, a_os, a_country, a_region, a_city). Asks for limit + 1 rows: the extra one says there is more.
  */
-export function historyVisitsSql(
-  dialect: SqlDialect,
-  property: string,
-  ids: readonly string[],
-  o: HistoryOptions,
-): CompiledQuery {
+export function historyVisitsSql(dialect: SqlDialect, property: string, ids: Who, o: HistoryOptions): CompiledQuery {
   const q = new Stmt(dialect, property);
   const { d, f, p } = q;
   const where = historyWhere(q, o);
@@ -284,7 +304,7 @@ export function historyVisitsSql(
 export function historyEventsSql(
   dialect: SqlDialect,
   property: string,
-  ids: readonly string[],
+  ids: Who,
   sessionIds: readonly string[],
   o: Pick<HistoryOptions, "event" | "from" | "to">,
   perVisit: number,
@@ -303,7 +323,7 @@ export function historyEventsSql(
 export function historyPingsSql(
   dialect: SqlDialect,
   property: string,
-  ids: readonly string[],
+  ids: Who,
   sessionIds: readonly string[],
   max: number,
 ): CompiledQuery {

@@ -25,16 +25,19 @@ import {
   perClientSql,
   personIdsSql,
   profilesSql,
+  spanSql,
   startOfDay,
   topEventsSql,
   topPagesSql,
   VISITOR_FACETS,
   visitorEventsSql,
   visitorListSql,
+  type Who,
 } from "@lookout/query";
 import {
   csvLine,
   type Facet,
+  VISITOR_LIMITS as L,
   type Visit,
   type VisitorDetail,
   type VisitorEvent,
@@ -44,12 +47,11 @@ import {
   type VisitorListAnswer,
   type VisitorListQuery,
   type VisitorSummary,
-  VISITOR_LIMITS as L,
 } from "@lookout/schema";
 import { type EventStore, type MetaStore, type PropertyRow, QueryTimeoutError } from "@lookout/storage";
-import type { Presence } from "../live/presence.js";
 import type { Actor } from "../http/authenticate.js";
 import { DomainError } from "../http/domain-errors.js";
+import type { Presence } from "../live/presence.js";
 import { decodeCursor, encodeCursor, HistoryCursorSchema, ListCursorSchema } from "./cursor.js";
 
 type Row = Record<string, unknown>;
@@ -164,9 +166,19 @@ export function createVisitorService(deps: VisitorServiceDeps) {
     return { ids, own };
   }
 
+  /**
+   * The person's ids with where their events lie (one scan; every later read of the page skips
+   * the blocks outside it), or just the ids when they have no events.
+   */
+  async function located(property: string, ids: readonly string[]): Promise<{ who: Who; events: number }> {
+    const r = (await run(spanSql(d, property, ids)))[0];
+    const n = num(r?.n);
+    return n === 0 ? { who: ids, events: 0 } : { who: { ids, span: { from: num(r?.first_ms), to: num(r?.last_ms) } }, events: n };
+  }
+
   /** Whether the client id has events or a profile (else: 404, like a foreign id). */
   async function known(property: string, clientId: string, own: Profile | null): Promise<boolean> {
-    return own !== null || (await run(perClientSql(d, property, [clientId]))).length > 0;
+    return own !== null || (await located(property, [clientId])).events > 0;
   }
 
   function summary(r: Row, p: Profile | undefined): VisitorSummary {
@@ -238,14 +250,16 @@ export function createVisitorService(deps: VisitorServiceDeps) {
       const today = localDay(tz, t);
       const from = startOfDay(tz, addDays(addMonths(today, -12), 1));
       const to = startOfDay(tz, addDays(today, 1));
+      const { who, events: n } = await located(pid, ids);
+      if (n === 0 && !own) throw notFound();
       const [fig, facets, clients, first, days, pages, evs, profs] = await Promise.all([
-        run(figuresSql(d, pid, ids)),
-        run(facetsSql(d, pid, ids)),
-        run(perClientSql(d, pid, ids)),
-        run(firstSourceSql(d, pid, ids)),
-        run(activeDaysSql(d, pid, ids, tz, from, to)),
-        run(topPagesSql(d, pid, ids, L.top)),
-        run(topEventsSql(d, pid, ids, L.top)),
+        run(figuresSql(d, pid, who)),
+        run(facetsSql(d, pid, who)),
+        run(perClientSql(d, pid, who)),
+        run(firstSourceSql(d, pid, who)),
+        run(activeDaysSql(d, pid, who, tz, from, to)),
+        run(topPagesSql(d, pid, who, L.top)),
+        run(topEventsSql(d, pid, who, L.top)),
         profiles(pid, ids),
       ]);
       const f = fig[0] ?? {};
@@ -330,14 +344,16 @@ export function createVisitorService(deps: VisitorServiceDeps) {
         throw new DomainError("invalid_parameter", "to: must not be before from", { param: "to" });
       }
       const { ids, own } = await person(pid, clientId);
-      if (!(await known(pid, clientId, own))) throw notFound();
+      const { who, events: n } = await located(pid, ids);
+      // The person's other ids have events only if this one is known: no events here and no profile is a 404.
+      if (n === 0 && !own) throw notFound();
       const range = {
         ...(q.event !== undefined ? { event: q.event } : {}),
         ...(from !== undefined ? { from } : {}),
         ...(to !== undefined ? { to } : {}),
       };
       const visitRows = await run(
-        historyVisitsSql(d, pid, ids, {
+        historyVisitsSql(d, pid, who, {
           ...range,
           ...(after ? { after: { ts: after.ts, session_id: after.session_id } } : {}),
           limit: q.limit,
@@ -345,12 +361,17 @@ export function createVisitorService(deps: VisitorServiceDeps) {
       );
       const page = visitRows.slice(0, q.limit);
       const sids = page.map((r) => str(r.session_id));
+      // The shown visits' events lie between the first start and the last end of the page.
+      const pageSpan: Who = {
+        ids,
+        span: { from: Math.min(...page.map((r) => num(r.start_ms))), to: Math.max(...page.map((r) => num(r.end_ms))) },
+      };
       const [eventRows, pingRows] =
         sids.length === 0
           ? [[], []]
           : await Promise.all([
-              run(historyEventsSql(d, pid, ids, sids, range, L.eventsPerVisit)),
-              run(historyPingsSql(d, pid, ids, sids, 20_000)),
+              run(historyEventsSql(d, pid, pageSpan, sids, range, L.eventsPerVisit)),
+              run(historyPingsSql(d, pid, pageSpan, sids, 20_000)),
             ]);
       const bySession = new Map<string, { events: VisitorEvent[]; times: number[] }>();
       for (const r of eventRows) {
