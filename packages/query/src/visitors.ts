@@ -72,6 +72,8 @@ export function mapOf(row: Record<string, unknown>, as: string): Record<string, 
   return out;
 }
 
+/** A row's revenue currency, NULL without one: min = max over rows then means "all in one currency". */
+const CURRENCY = "CASE WHEN revenue_currency <> '' THEN revenue_currency END";
 const CUSTOM = `name NOT IN (${NON_CUSTOM_EVENT_NAMES.map((n) => `'${n}'`).join(", ")})`;
 
 /** Where a person's events lie in time: their first and last event (epoch ms, both inclusive). */
@@ -158,11 +160,13 @@ export function figuresSql(dialect: SqlDialect, property: string, ids: Who): Com
   const visit =
     `SELECT session_id AS v_sid, min(ts) AS v_start, max(ts) AS v_end, ${d.countIf("name = 'pageview'")} AS v_pv, ` +
     `${d.countIf(CUSTOM)} AS v_ev, ${f.sumIf("engaged_ms", "name = 'engagement'")} AS v_eng, sum(revenue) AS v_rev, ` +
+    `min(${CURRENCY}) AS v_cmin, max(${CURRENCY}) AS v_cmax, ` +
     `${f.argMax("country", "ts")} AS v_country, ${f.argMax("region", "ts")} AS v_region, ${f.argMax("city", "ts")} AS v_city ` +
     `FROM ${q.events(ids)} GROUP BY session_id`;
   const sql =
     `SELECT count() AS visits, coalesce(sum(v_pv), 0) AS pageviews, coalesce(sum(v_ev), 0) AS events, ` +
     `coalesce(sum(v_eng), 0) AS engaged_ms, coalesce(sum(v_rev), 0) AS revenue, ` +
+    `coalesce(CASE WHEN min(v_cmin) = max(v_cmax) THEN min(v_cmin) END, '') AS revenue_currency, ` +
     `${f.epochMs("min(v_start)")} AS first_ms, ${f.epochMs("max(v_end)")} AS last_ms, ` +
     `coalesce(avg(${f.epochMs("v_end")} - ${f.epochMs("v_start")}), 0) AS avg_visit_ms, ` +
     `${f.argMax("v_country", "v_end")} AS country, ${f.argMax("v_region", "v_end")} AS region, ${f.argMax("v_city", "v_end")} AS city ` +
@@ -240,7 +244,7 @@ export function topPagesSql(dialect: SqlDialect, property: string, ids: Who, n: 
 export function topEventsSql(dialect: SqlDialect, property: string, ids: Who, n: number): CompiledQuery {
   const q = new Stmt(dialect, property);
   return q.done(
-    `SELECT name, count() AS events, sum(revenue) AS a_revenue FROM ${q.events(ids, [CUSTOM])} GROUP BY name ORDER BY events DESC, name ${q.d.limit(int(n), 0)}`,
+    `SELECT name, count() AS events, sum(revenue) AS a_revenue, coalesce(CASE WHEN min(${CURRENCY}) = max(${CURRENCY}) THEN min(${CURRENCY}) END, '') AS a_currency FROM ${q.events(ids, [CUSTOM])} GROUP BY name ORDER BY events DESC, name ${q.d.limit(int(n), 0)}`,
   );
 }
 

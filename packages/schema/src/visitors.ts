@@ -130,6 +130,8 @@ export const VisitorDetailSchema = z.object({
   /** Visit duration (last event minus first) averaged over visits, seconds. */
   avg_visit_seconds: z.number(),
   revenue: z.number(),
+  /** The currency of all of the revenue when it is in one, else "" (none, or several). */
+  revenue_currency: z.string(),
   country: z.string(),
   region: z.string(),
   city: z.string(),
@@ -145,7 +147,9 @@ export const VisitorDetailSchema = z.object({
   /** Days with events over the last 12 months (property timezone), oldest first; days without none. */
   active_days: z.array(z.object({ date: z.string(), events: z.number().int() })),
   top_pages: z.array(z.object({ path: z.string(), pageviews: z.number().int() })),
-  top_events: z.array(z.object({ name: z.string(), events: z.number().int(), revenue: z.number() })),
+  top_events: z.array(
+    z.object({ name: z.string(), events: z.number().int(), revenue: z.number(), revenue_currency: z.string() }),
+  ),
 });
 export type VisitorDetail = z.infer<typeof VisitorDetailSchema>;
 
@@ -176,7 +180,10 @@ export const VisitorEventSchema = z.object({
   revenue_currency: z.string(),
   session_id: z.string(),
   client_id: z.string(),
-  /** Pageviews: engaged time on this page until the next pageview of the visit, seconds; else null. */
+  /**
+   * Pageviews: engaged time on this page (engagement pings until the next pageview of the visit),
+   * seconds; null for other events and for a pageview without pings (unknown, not zero).
+   */
   time_on_page_seconds: z.number().nullable(),
 });
 export type VisitorEvent = z.infer<typeof VisitorEventSchema>;

@@ -104,13 +104,14 @@ function day(param: "from" | "to", s: string) {
   return d;
 }
 
-/** Time on page: the engagement pings of the visit from a pageview until the next one. */
+/** Time on page: the engagement pings of the visit from a pageview until the next one (null without any). */
 function timeOnPage(events: VisitorEvent[], pings: { ts: number; ms: number }[], times: number[]): void {
   const pageviews = events.map((e, i) => ({ e, i, ts: times[i] as number })).filter((x) => x.e.name === "pageview");
   pageviews.forEach((pv, j) => {
     const until = pageviews[j + 1]?.ts ?? Number.POSITIVE_INFINITY;
-    const ms = pings.filter((p) => p.ts >= pv.ts && p.ts < until).reduce((a, p) => a + p.ms, 0);
-    pv.e.time_on_page_seconds = Math.round(ms / 1000);
+    const mine = pings.filter((p) => p.ts >= pv.ts && p.ts < until);
+    // No ping: the time is unknown (the tab closed first, or pings were off), not zero.
+    pv.e.time_on_page_seconds = mine.length === 0 ? null : Math.round(mine.reduce((a, p) => a + p.ms, 0) / 1000);
   });
 }
 
@@ -293,6 +294,7 @@ export function createVisitorService(deps: VisitorServiceDeps) {
         engaged_seconds: Math.round(num(f.engaged_ms) / 1000),
         avg_visit_seconds: Math.round(num(f.avg_visit_ms) / 100) / 10,
         revenue: num(f.revenue),
+        revenue_currency: str(f.revenue_currency),
         country: str(f.country),
         region: str(f.region),
         city: str(f.city),
@@ -328,7 +330,12 @@ export function createVisitorService(deps: VisitorServiceDeps) {
         online: ids.some((id) => live.has(id)),
         active_days: days.map((r) => ({ date: str(r.day), events: num(r.events) })),
         top_pages: pages.map((r) => ({ path: str(r.path), pageviews: num(r.pageviews) })),
-        top_events: evs.map((r) => ({ name: str(r.name), events: num(r.events), revenue: num(r.a_revenue) })),
+        top_events: evs.map((r) => ({
+          name: str(r.name),
+          events: num(r.events),
+          revenue: num(r.a_revenue),
+          revenue_currency: str(r.a_currency),
+        })),
       };
     },
 

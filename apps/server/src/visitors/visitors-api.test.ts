@@ -149,6 +149,7 @@ describe.each<Backend>(["pglite", "postgres"])("visitors API on %s", (backend) =
       engaged_seconds: 50,
       avg_visit_seconds: 140,
       revenue: 49.5,
+      revenue_currency: "EUR",
       country: "FR",
       region: "IDF",
       city: "Paris",
@@ -180,8 +181,8 @@ describe.each<Backend>(["pglite", "postgres"])("visitors API on %s", (backend) =
       { path: "/pricing", pageviews: 1 },
     ]);
     expect(v.top_events).toEqual([
-      { name: "purchase", events: 1, revenue: 49.5 },
-      { name: "signup", events: 1, revenue: 0 },
+      { name: "purchase", events: 1, revenue: 49.5, revenue_currency: "EUR" },
+      { name: "signup", events: 1, revenue: 0, revenue_currency: "" },
     ]);
     // The phone's page is the same person, seen from the phone.
     const phone = (await call("GET", url("alice-phone"))).json();

@@ -170,10 +170,8 @@ function modelHistory(t: Traffic, id: string) {
         let top: number | null = null;
         if (e.name === "pageview") {
           const until = pvs[pvs.indexOf(e) + 1]?.ts.getTime() ?? Number.POSITIVE_INFINITY;
-          const ms = evs
-            .filter((p) => p.name === "engagement" && p.ts.getTime() >= e.ts.getTime() && p.ts.getTime() < until)
-            .reduce((a, p) => a + p.engaged_ms, 0);
-          top = Math.round(ms / 1000);
+          const pings = evs.filter((p) => p.name === "engagement" && p.ts.getTime() >= e.ts.getTime() && p.ts.getTime() < until);
+          top = pings.length === 0 ? null : Math.round(pings.reduce((a, p) => a + p.engaged_ms, 0) / 1000);
         }
         return [e.name, e.path, top];
       }),
