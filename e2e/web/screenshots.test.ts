@@ -35,6 +35,7 @@ beforeAll(async () => {
   ]);
   browser = await launchPlainBrowser();
   session = await login(web.server);
+  await seedVisitor(web.server.url, web.propertyIds[VISITOR_PROPERTY] as string);
 });
 
 afterAll(async () => {
@@ -48,6 +49,8 @@ interface Shot {
   signedIn: boolean;
   /** Whether a current property is chosen before the shot. */
   property?: boolean;
+  /** Which property is chosen (the first unless given). */
+  propertyIndex?: number;
   /** What shows once the screen has loaded; signed-in screens default to the picker or an empty state. */
   ready?: string;
   /** Something to do on the page before the shot (open a menu...). */
@@ -60,6 +63,39 @@ const SECTION_READY = ".settings-main .card-body";
 const settled = async (page: Page) => {
   await page.waitForLoadState("networkidle");
   await page.waitForFunction(() => !document.querySelector(".settings-main .spinner-border, .settings-main .placeholder-glow"));
+};
+
+/** The visitor screens' shots use the third property, which has one identified visitor (seedVisitor). */
+const VISITOR_PROPERTY = 2;
+const VISITOR_ID = "shot-visitor-0001";
+const SITE_URLS = ["https://shop.example", "https://a-rather-long-subdomain.blog.example.org", "https://intranet.example"];
+const CHROME_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
+
+/** A visitor's pageviews, a custom event with props and revenue, and identify, through the collector. */
+async function seedVisitor(url: string, property: string) {
+  const site = SITE_URLS[VISITOR_PROPERTY];
+  const events = [
+    { name: "pageview", url: `${site}/`, title: "Intranet home", referrer: "https://www.google.com/" },
+    { name: "pageview", url: `${site}/handbook/onboarding`, title: "Onboarding" },
+    { name: "Download", url: `${site}/handbook/onboarding`, props: { file: "handbook.pdf" } },
+    { name: "Purchase", url: `${site}/shop`, props: { plan: "team" }, revenue: { amount: 49, currency: "EUR" } },
+    { name: "identify", url: `${site}/shop`, email: "grace@example.com", traits: { name: "Grace Hopper", plan: "team" } },
+  ];
+  for (const e of events) {
+    const r = await fetch(`${url}/api/event`, {
+      method: "POST",
+      headers: { "content-type": "text/plain", "user-agent": CHROME_UA },
+      body: JSON.stringify({ property, client_id: VISITOR_ID, screen_width: 1280, language: "en-GB", ...e }),
+    });
+    expect(r.status).toBe(202);
+    expect(r.headers.get("x-lookout-dropped")).toBeNull();
+  }
+}
+
+/** The visitor page has loaded its history too. */
+const settledVisitors = async (page: Page) => {
+  await page.locator(".visits > .visit").first().waitFor();
+  await page.waitForLoadState("networkidle");
 };
 
 const SHOTS: Shot[] = [
@@ -93,6 +129,24 @@ const SHOTS: Shot[] = [
   { name: "product-analytics", path: "/product-analytics", signedIn: true, property: true },
   { name: "insight", path: "/product-analytics/insights/weekly-signups", signedIn: true, property: true },
   { name: "customer", path: "/customers/c-8f3a2b", signedIn: true, property: true },
+  {
+    name: "customer-identified",
+    path: `/customers/${VISITOR_ID}`,
+    signedIn: true,
+    property: true,
+    propertyIndex: VISITOR_PROPERTY,
+    ready: ".activity-calendar canvas",
+    prepare: settledVisitors,
+  },
+  { name: "visitors-empty", path: "/product-analytics?tab=visitors", signedIn: true, property: true, ready: ".visitors-empty" },
+  {
+    name: "visitors",
+    path: "/product-analytics?tab=visitors",
+    signedIn: true,
+    property: true,
+    propertyIndex: VISITOR_PROPERTY,
+    ready: ".visitor-link",
+  },
   { name: "reports", path: "/reports", signedIn: true, property: true, ready: SECTION_READY, prepare: settled },
   ...SECTION_IDS.map((id) => ({
     name: `settings-${id}`,
@@ -155,7 +209,11 @@ async function shoot(watched: WatchedPage, shot: Shot, theme: "light" | "dark", 
       if (property) localStorage.setItem("currentProperty", JSON.stringify(property));
       else localStorage.removeItem("currentProperty");
     },
-    { property: shot.property ? { unique_id: web.propertyIds[0], website_url: "https://shop.example" } : null },
+    {
+      property: shot.property
+        ? { unique_id: web.propertyIds[shot.propertyIndex ?? 0], website_url: SITE_URLS[shot.propertyIndex ?? 0] }
+        : null,
+    },
   );
   await page.goto(`${web.server.url}${shot.path}`);
   await page.locator("main h1").first().waitFor();

@@ -27,6 +27,7 @@ import { reportRoutes } from "./reports/routes.js";
 import { sharingRoutes } from "./sharing/routes.js";
 import { statsRoutes } from "./stats/routes.js";
 import { registerWebRoutes } from "./web/routes.js";
+import { visitorRoutes } from "./visitors/routes.js";
 
 export const API_BODY_LIMIT = 64 * 1024;
 
@@ -49,6 +50,9 @@ export async function buildApp(deps: AppDeps, opts: { webDist?: string } = {}): 
       disableRequestLogging: deps.config.logLevel !== "debug" && deps.config.logLevel !== "trace",
     }),
     return503OnClosing: true,
+    // A visitor's client id in a path (1-128 visible ASCII characters) URL-encoded is up to 384
+    // characters; Fastify's default of 100 would answer 414 (visitors/routes.ts).
+    maxParamLength: 512,
   });
   recordRoutes(app);
   installErrorHandling(app);
@@ -68,6 +72,7 @@ export async function buildApp(deps: AppDeps, opts: { webDist?: string } = {}): 
       ...demoRoutes(deps),
       ...statsRoutes(deps),
       ...goalRoutes(deps),
+      ...visitorRoutes(deps),
       ...apiKeyRoutes(deps),
       ...meRoutes(deps),
       ...accountRoutes(deps),

@@ -20,3 +20,4 @@ export { COMPILERS, type CompilerRegistry, compileQuery } from "./kinds/index.js
 export { type GroupKey, type PlanInput, planQuery, type QueryPlan } from "./plan.js";
 export * from "./tables.js";
 export * from "./tz.js";
+export * from "./visitors.js";

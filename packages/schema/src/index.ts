@@ -22,3 +22,4 @@ export * from "./shared-links.js";
 export * from "./stats-answers.js";
 export * from "./strings.js";
 export * from "./tracker.js";
+export * from "./visitors.js";

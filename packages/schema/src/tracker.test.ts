@@ -75,7 +75,11 @@ describe("TrackerEventSchema", () => {
       [{ ...ok, referrer: "r".repeat(L.referrer + 1) }, `referrer is longer than ${L.referrer} characters`],
       [{ ...ok, screen_width: -1 }, "screen_width must not be negative"],
       [{ ...ok, screen_width: "wide" }, "screen_width must be a number"],
-      [{ ...ok, client_id: "short" }, "client_id must be 8 to 64 letters, digits, '-' or '_'"],
+      [{ ...ok, client_id: "" }, "client_id must be 1 to 128 visible ASCII characters (no spaces)"],
+      [{ ...ok, client_id: "user 42" }, "client_id must be 1 to 128 visible ASCII characters (no spaces)"],
+      [{ ...ok, client_id: "x".repeat(129) }, "client_id must be 1 to 128 visible ASCII characters (no spaces)"],
+      [{ ...ok, client_id: "usér" }, "client_id must be 1 to 128 visible ASCII characters (no spaces)"],
+      [{ ...ok, client_id: "a\u0000b" }, "client_id must be 1 to 128 visible ASCII characters (no spaces)"],
       [{ ...ok, props: [1] }, "props must be an object of string, number or boolean values"],
       [{ ...ok, props: { a: { b: 1 } } }, "props.a must be a string, number or boolean"],
       [{ ...ok, props: { ["k".repeat(L.propKey + 1)]: 1 } }, `props keys must be 1 to ${L.propKey} characters`],
@@ -105,6 +109,13 @@ describe("TrackerEventSchema", () => {
   )("rejects: %s", (message, body) => {
     expect(messages(body)).toContain(message);
   });
+
+  it.each(["user-42", "x", "7", "!~{}<>'\"%/?#", "x".repeat(128), "abcdefgh12345678"])(
+    "accepts the client id %j (1 to 128 visible ASCII characters: server-side senders' own ids)",
+    (id) => {
+      expect(TrackerEventSchema.parse({ ...ok, client_id: id }).client_id).toBe(id);
+    },
+  );
 
   it("names every missing required field", () => {
     expect(messages({})).toEqual([

@@ -9,7 +9,8 @@ export const TRACKER_LIMITS = {
   url: 2000,
   referrer: 2000,
   title: 1000,
-  clientId: 64,
+  /** Server-side senders use their own user ids (`user-42`): any visible ASCII, 1 to 128 characters. */
+  clientId: 128,
   propKey: 300,
   propValue: 2000,
   props: 30,
@@ -44,6 +45,13 @@ const LONG_NAMES = Object.values(TRACKER_ALIASES) as LongName[];
 const ALIAS_OF = Object.fromEntries(Object.entries(TRACKER_ALIASES).map(([a, l]) => [l, a])) as Record<LongName, string>;
 
 const L = TRACKER_LIMITS;
+
+/**
+ * A client id: the tracker's random id, or a server-side sender's own id. Visible ASCII only, so
+ * that an id is one token wherever it goes (a URL path encoded, a CSV cell, a log line); it is
+ * shown as text only, never as HTML.
+ */
+export const CLIENT_ID_RE = /^[\x21-\x7e]{1,128}$/;
 const hasOwn = (o: object, k: string) => Object.hasOwn(o, k);
 const REQUIRED: readonly LongName[] = ["property", "name", "url"];
 /** Every accepted key (long name or alias) -> its field, with a bit per field to spot both names. */
@@ -177,7 +185,7 @@ const BodySchema = z
       .optional(),
     client_id: z
       .string({ error: "client_id must be a string" })
-      .regex(/^[A-Za-z0-9_-]{8,64}$/, "client_id must be 8 to 64 letters, digits, '-' or '_'")
+      .regex(CLIENT_ID_RE, `client_id must be 1 to ${L.clientId} visible ASCII characters (no spaces)`)
       .optional(),
     props: scalarMap("props"),
     revenue: RevenueSchema.optional().refine((v) => v === undefined || Math.abs(v.amount) <= L.revenueAmount, {

@@ -286,6 +286,39 @@ export function eventStoreConformance(name: string, open: () => Promise<EventSto
       expect(values(await aggregate(a))).toEqual({ visitors: 1, visits: 1, pageviews: 1 });
     });
 
+    it("deleteVisitor() removes one client id's events and profile from every statistic, and nothing else", async () => {
+      const a = prop("delvis");
+      const ev = (v: string, s: string, t: string, over: Partial<EventRow> = {}) =>
+        event({ property: a, ts: at(t), visitor_id: v, client_id: v, session_id: s, ...over });
+      await store.append([
+        ev("gone", "g1", "2024-05-09 10:00:00"),
+        ev("gone", "g1", "2024-05-09 10:01:00", { name: "signup" }),
+        ev("gone", "g2", "2024-05-09 12:00:00", { path: "/x" }),
+        ev("stays", "s1", "2024-05-09 10:00:30"),
+        ev("stays", "s1", "2024-05-09 10:02:00", { name: "signup" }),
+      ]);
+      await store.upsertVisitors([
+        profile({ property: a, client_id: "gone", email: "g@example.com" }),
+        profile({ property: a, client_id: "stays" }),
+      ]);
+      await store.sync();
+      const metrics: QuerySpecInput["metrics"] = ["visitors", "visits", "pageviews", "events"];
+      expect(values(await aggregate(a, metrics))).toEqual({ visitors: 2, visits: 3, pageviews: 3, events: 2 });
+      expect(await store.deleteVisitor(a, "gone")).toBe(3);
+      await store.sync();
+      expect(await store.events(a, { clientId: "gone" })).toEqual([]);
+      expect(await store.visitor(a, "gone")).toBeNull();
+      expect(await store.visitor(a, "stays")).not.toBeNull();
+      expect(values(await aggregate(a, metrics))).toEqual({ visitors: 1, visits: 1, pageviews: 1, events: 1 });
+      const pages = (await runStats(
+        store,
+        { kind: "breakdown", property: a, dimensions: ["page"], metrics: ["visitors"] },
+        CTX,
+      )) as BreakdownRow[];
+      expect(pages.map((r) => r.page)).toEqual(["/"]);
+      expect(await store.deleteVisitor(a, "nobody")).toBe(0);
+    });
+
     it("one property's data never shows in another's stats, even with the same visitor and visit ids", async () => {
       const a = prop("iso-a");
       const b = prop("iso-b");

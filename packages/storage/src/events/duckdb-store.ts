@@ -178,6 +178,34 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
       if (k !== undefined) await rollups.run((c) => transaction(() => days.forget(c, k), c));
     },
 
+    // The visit rollups are per visitor (prev_* chains never cross visitors), so removing this
+    // visitor's rows leaves every other row right. The day rollups mix visitors: the property's are
+    // dropped and fill again (queries read the visit rollups meanwhile: the same numbers, slower).
+    deleteVisitor: async (property, clientId) => {
+      // Rolled up first, so that no pending rollup step writes this visitor's visits back.
+      await store.sync();
+      const deleted = await write(async () => {
+        let n = 0;
+        await transaction(async () => {
+          const p = { p: property, c: clientId };
+          const counted = await rows(writer, "SELECT count(*) AS n FROM events WHERE property = $p AND client_id = $c", p);
+          n = Number(counted[0]?.n ?? 0);
+          if (n > 0) {
+            const visitor = "vkey IN (SELECT DISTINCT vkey FROM events WHERE property = $p AND client_id = $c)";
+            for (const t of ["sessions", "session_pages", "session_events"]) {
+              await writer.run(`DELETE FROM ${t} WHERE property = $p AND ${visitor}`, p);
+            }
+            await writer.run("DELETE FROM events WHERE property = $p AND client_id = $c", p);
+          }
+          await writer.run("DELETE FROM visitors WHERE property = $p AND client_id = $c", p);
+        });
+        return n;
+      });
+      const k = keys.get(property);
+      if (deleted > 0 && k !== undefined) await rollups.run((c) => transaction(() => days.forget(c, k), c));
+      return deleted;
+    },
+
     rebuildRollups: () =>
       days.paused(async () => {
         await rollups.settled();

@@ -18,6 +18,7 @@ export const THREAD_METHODS = [
   "recentSessions",
   "dayRollupThrough",
   "deleteProperty",
+  "deleteVisitor",
   "rebuildRollups",
   "checkpoint",
   "buildDayRollups",

@@ -4,6 +4,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { QuerySpecInput } from "@lookout/schema";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDuckDbEventStoreOnThread } from "./duckdb-thread-store.js";
 import { at, event } from "./fixtures.js";
@@ -48,6 +49,43 @@ describe("DuckDB store on its own thread", () => {
       expect(stats).toMatchObject({ visitors: { value: 1 } });
       await store.deleteProperty(p);
       expect(store.dayRollupThrough?.(p, "UTC")).toBeUndefined();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("deleteVisitor() drops the day rollups it made stale: the numbers drop by that visitor at once, and again once refilled", async () => {
+    const store = await openDuckDbEventStoreOnThread(join(tempDir(), "events.duckdb"), { rollupDelayMs: 0 });
+    try {
+      const p = "thread-delete-visitor";
+      const ev = (v: string, t: string, name = "pageview") =>
+        event({ property: p, ts: at(t), visitor_id: v, client_id: v, session_id: `${v}-s`, name });
+      await store.append([
+        ev("gone", "2024-05-01 10:00:00"),
+        ev("gone", "2024-05-01 10:01:00", "signup"),
+        ev("stays", "2024-05-01 11:00:00"),
+      ]);
+      const spec: QuerySpecInput = {
+        kind: "aggregate",
+        property: p,
+        metrics: ["visitors", "visits", "pageviews", "events"],
+        date_range: { preset: "custom", from: "2024-04-01", to: "2024-05-31" },
+      };
+      const ctx = { timezone: "UTC", now: at("2024-06-01 12:00:00") };
+      const values = async () => {
+        const r = (await runStats(store, spec, ctx)) as Record<string, { value: number }>;
+        return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v.value]));
+      };
+      store.dayRollupThrough?.(p, "UTC");
+      await until(() => store.dayRollupThrough?.(p, "UTC") !== undefined);
+      expect(await values()).toEqual({ visitors: 2, visits: 2, pageviews: 2, events: 1 });
+      expect(await store.deleteVisitor(p, "gone")).toBe(2);
+      // The day rollups held the deleted visitor: their mark is gone, so queries read the visit rollups.
+      expect(store.dayRollupThrough?.(p, "UTC")).toBeUndefined();
+      expect(await values()).toEqual({ visitors: 1, visits: 1, pageviews: 1, events: 0 });
+      await until(() => store.dayRollupThrough?.(p, "UTC") !== undefined);
+      expect(store.dayRollupThrough?.(p, "UTC")).toBeGreaterThanOrEqual(at("2024-05-02 00:00:00").getTime());
+      expect(await values()).toEqual({ visitors: 1, visits: 1, pageviews: 1, events: 0 });
     } finally {
       await store.close();
     }

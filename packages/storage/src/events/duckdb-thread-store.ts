@@ -114,6 +114,7 @@ export async function openDuckDbEventStoreOnThread(path: string, options: Thread
     visitor: (property, clientId) => call("visitor", property, clientId),
     recentSessions: (since) => call("recentSessions", since),
     deleteProperty: (property) => call("deleteProperty", property),
+    deleteVisitor: (property, clientId) => call("deleteVisitor", property, clientId),
     rebuildRollups: () => call("rebuildRollups"),
     checkpoint: () => call("checkpoint"),
     buildDayRollups: (property, timezone) => call("buildDayRollups", property, timezone),

@@ -116,6 +116,12 @@ export interface EventStore {
    * without day rollups leave it out.
    */
   dayRollupThrough?(property: string, timezone: string): number | undefined;
+  /**
+   * Deletes every event and the profile of one client id of a property (a visitor's deletion
+   * request; never the person's other ids), and brings the derived tables in line so that no
+   * statistic counts them any more. Resolves to the number of events deleted.
+   */
+  deleteVisitor(property: string, clientId: string): Promise<number>;
   /** Deletes every event and profile of a property (property deletion). */
   deleteProperty(property: string): Promise<void>;
   close(): Promise<void>;

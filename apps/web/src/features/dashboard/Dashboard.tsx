@@ -6,6 +6,7 @@ import { cilBan, cilChartLine } from "@coreui/icons";
 import { CButton, CCard, CCardBody, CCardHeader, CPlaceholder } from "@coreui/react";
 import type { CurrentProperty, Filter } from "@lookout/schema";
 import { useCallback, useMemo, useRef } from "react";
+import { Link } from "react-router-dom";
 import { EmptyState } from "../../components/EmptyState";
 import { propertyLabel } from "../../components/RequireProperty";
 import { HttpError } from "../../lib/http";
@@ -120,6 +121,14 @@ export function Dashboard({ property, share }: { property: CurrentProperty; shar
           <PanelError error={agg.error} what="the top stats" onRetry={() => void agg.refetch()} />
         </div>
       ) : null}
+      {!share && (
+        // Who these visitors are, one by one (features/visitors); not on a shared page.
+        <div className="d-flex justify-content-end mb-2 small">
+          <Link to="/product-analytics?tab=visitors" className="dashboard-visitors-link">
+            See each visitor
+          </Link>
+        </div>
+      )}
       <TopStats
         propertyId={id}
         share={share}
