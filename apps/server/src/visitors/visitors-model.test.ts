@@ -1,4 +1,4 @@
-// The visitors domain on DuckDB against a plain-TypeScript model: random traffic of a few visitors
+// The visitors domain on every event engine (DuckDB, ClickHouse) against a plain-TypeScript model: random traffic of a few visitors
 // (events in time order, sessions assigned by the collector's own sessionizer: a gap of 30 minutes
 // or more starts a visit), some identified with e-mails shared across client ids (one person), and
 // the service's answers (SQL from @lookout/query plus its shaping) compared with a direct reading
@@ -7,7 +7,7 @@
 // of the two.
 import { createSessionizer } from "@lookout/ingest";
 import { type EventRow, eventRow, VISITOR_ORDERS, type VisitorOrder, type VisitorProfile } from "@lookout/schema";
-import { type DuckDbEventStore, openDuckDbEventStore } from "@lookout/storage";
+import { type TestStore, testEngines } from "@lookout/storage/test-engines";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createVisitorService } from "./service.js";
@@ -193,70 +193,77 @@ function modelList(t: Traffic, order: VisitorOrder): string[] {
 
 // --- the comparison -------------------------------------------------------------------------------
 
-describe("visitors on DuckDB against the model", () => {
-  let store: DuckDbEventStore;
+const ENGINES = await testEngines();
+
+describe.each(ENGINES)("visitors on $name against the model", (engine) => {
+  let store: TestStore;
   let n = 0;
   beforeAll(async () => {
-    store = await openDuckDbEventStore(":memory:");
+    if (!engine.skip) store = await engine.open("visitors-model");
   });
   afterAll(async () => {
     await store?.close();
+    engine.cleanup();
   });
 
-  it("answers every person's figures, history and the list as the definitions say", async () => {
-    const service = createVisitorService({
-      events: store,
-      meta: { audit: { record: async () => undefined } } as never,
-      presence: { list: () => [] },
-      now: () => NOW,
-    });
-    await fc.assert(
-      fc.asyncProperty(trafficArb, fc.integer({ min: 1, max: 3 }), async (traffic, pageSize) => {
-        const property = `model-${++n}`;
-        const site = { unique_id: property, timezone: TZ, account_id: "acc" };
-        const t = build(property, traffic);
-        await store.append(t.rows);
-        await store.upsertVisitors(t.profiles);
-        await store.sync();
-        for (const [id] of traffic) {
-          const want = modelFigures(t, id);
-          const got = await service.detail(site, id);
-          expect({
-            ...got,
-            revenue: Math.round(got.revenue * 100) / 100,
-            also_seen_as: got.also_seen_as.map((a) => a.client_id),
-          }).toMatchObject(want);
+  it.skipIf(engine.skip !== undefined)(
+    "answers every person's figures, history and the list as the definitions say",
+    async () => {
+      const service = createVisitorService({
+        events: store,
+        meta: { audit: { record: async () => undefined } } as never,
+        presence: { list: () => [] },
+        now: () => NOW,
+      });
+      await fc.assert(
+        fc.asyncProperty(trafficArb, fc.integer({ min: 1, max: 3 }), async (traffic, pageSize) => {
+          const property = `model-${++n}`;
+          const site = { unique_id: property, timezone: TZ, account_id: "acc" };
+          const t = build(property, traffic);
+          await store.append(t.rows);
+          await store.upsertVisitors(t.profiles);
+          await store.sync();
+          for (const [id] of traffic) {
+            const want = modelFigures(t, id);
+            const got = await service.detail(site, id);
+            expect({
+              ...got,
+              revenue: Math.round(got.revenue * 100) / 100,
+              also_seen_as: got.also_seen_as.map((a) => a.client_id),
+            }).toMatchObject(want);
 
-          const pages: ReturnType<typeof modelHistory> = [];
-          let cursor: string | undefined;
-          for (let i = 0; i < 100; i++) {
-            const page = await service.history(site, id, { limit: pageSize, ...(cursor ? { cursor } : {}) });
-            expect(page.results.length).toBeLessThanOrEqual(pageSize);
-            pages.push(
-              ...page.results.map((v) => ({
-                session_id: v.session_id,
-                duration_seconds: v.duration_seconds,
-                events: v.events.map((e) => [e.name, e.path, e.time_on_page_seconds]),
-              })),
-            );
-            if (!page.next_cursor) break;
-            cursor = page.next_cursor;
+            const pages: ReturnType<typeof modelHistory> = [];
+            let cursor: string | undefined;
+            for (let i = 0; i < 100; i++) {
+              const page = await service.history(site, id, { limit: pageSize, ...(cursor ? { cursor } : {}) });
+              expect(page.results.length).toBeLessThanOrEqual(pageSize);
+              pages.push(
+                ...page.results.map((v) => ({
+                  session_id: v.session_id,
+                  duration_seconds: v.duration_seconds,
+                  events: v.events.map((e) => [e.name, e.path, e.time_on_page_seconds]),
+                })),
+              );
+              if (!page.next_cursor) break;
+              cursor = page.next_cursor;
+            }
+            expect(pages).toEqual(modelHistory(t, id));
           }
-          expect(pages).toEqual(modelHistory(t, id));
-        }
-        for (const order of VISITOR_ORDERS) {
-          const seen: string[] = [];
-          let cursor: string | undefined;
-          for (let i = 0; i < 100; i++) {
-            const page = await service.list(site, { order, identified: "all", limit: pageSize, ...(cursor ? { cursor } : {}) });
-            seen.push(...page.results.map((v) => v.client_id));
-            if (!page.next_cursor) break;
-            cursor = page.next_cursor;
+          for (const order of VISITOR_ORDERS) {
+            const seen: string[] = [];
+            let cursor: string | undefined;
+            for (let i = 0; i < 100; i++) {
+              const page = await service.list(site, { order, identified: "all", limit: pageSize, ...(cursor ? { cursor } : {}) });
+              seen.push(...page.results.map((v) => v.client_id));
+              if (!page.next_cursor) break;
+              cursor = page.next_cursor;
+            }
+            expect(seen, order).toEqual(modelList(t, order));
           }
-          expect(seen, order).toEqual(modelList(t, order));
-        }
-      }),
-      { numRuns: Number(process.env.VISITOR_MODEL_RUNS ?? 15), endOnFailure: true },
-    );
-  }, 240_000);
+        }),
+        { numRuns: Number(process.env.VISITOR_MODEL_RUNS ?? 15), endOnFailure: true },
+      );
+    },
+    240_000,
+  );
 });

@@ -225,6 +225,12 @@ class LoggedStore implements ClickHouseEventStore {
     await this.ch.deleteProperty(property);
   }
 
+  async deleteVisitor(property: string, clientId: string): Promise<number> {
+    // The visitor's rows still on their way would land after the deletion: deliver them first.
+    await this.sync();
+    return this.ch.deleteVisitor(property, clientId);
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     // One last delivery; what it cannot deliver stays in the log for the next start.

@@ -325,6 +325,19 @@ class ChStore implements ClickHouseEventStore {
     });
   }
 
+  deleteVisitor(property: string, clientId: string): Promise<number> {
+    return this.#track(async () => {
+      const where = `property = ${literal(property)} AND client_id = ${literal(clientId)}`;
+      const counted = await rows<{ n: number }>(this.client, `SELECT count() AS n FROM events WHERE ${where}`);
+      // No rollups to bring in line here: every statistic derives visits from events per query.
+      for (const table of ["events", "visitors"]) {
+        await this.client.command({ query: `ALTER TABLE ${table} DELETE WHERE ${where}` });
+      }
+      await this.#awaitMutations();
+      return Number(counted[0]?.n ?? 0);
+    });
+  }
+
   /** Waits until no mutation of this database's tables is pending (18.16: mutations are asynchronous). */
   async #awaitMutations(): Promise<void> {
     const deadline = Date.now() + (this.opts.mutationTimeoutMs ?? 300_000);
