@@ -19,4 +19,5 @@ export * from "./roles.js";
 export * from "./shared-links.js";
 export * from "./stats-answers.js";
 export * from "./strings.js";
+export * from "./team.js";
 export * from "./tracker.js";
