@@ -26,6 +26,7 @@ import { propertyRoutes } from "./properties/routes.js";
 import { reportRoutes } from "./reports/routes.js";
 import { sharingRoutes } from "./sharing/routes.js";
 import { statsRoutes } from "./stats/routes.js";
+import { teamRoutes } from "./team/routes.js";
 import { registerWebRoutes } from "./web/routes.js";
 
 export const API_BODY_LIMIT = 64 * 1024;
@@ -71,6 +72,7 @@ export async function buildApp(deps: AppDeps, opts: { webDist?: string } = {}): 
       ...apiKeyRoutes(deps),
       ...meRoutes(deps),
       ...accountRoutes(deps),
+      ...teamRoutes(deps),
       ...sharingRoutes(deps),
       ...reportRoutes(deps),
       ...docsRoutes(),

@@ -136,10 +136,7 @@ export const AccountListAnswerSchema = z.array(AccountListItemSchema);
 
 /** POST /api/v1/accounts: a new account, the caller its owner. */
 export const AccountCreateBodySchema = z.object({
-  name: text()
-    .trim()
-    .min(1, "Enter a name.")
-    .max(ACCOUNT_NAME_MAX, `The name must be at most ${ACCOUNT_NAME_MAX} characters.`),
+  name: text().trim().min(1, "Enter a name.").max(ACCOUNT_NAME_MAX, `The name must be at most ${ACCOUNT_NAME_MAX} characters.`),
 });
 export type AccountCreateBody = z.infer<typeof AccountCreateBodySchema>;
 
@@ -147,7 +144,10 @@ export type AccountCreateBody = z.infer<typeof AccountCreateBodySchema>;
 
 /** GET /api/v1/accounts/{accountId}/activity?cursor= */
 export const ActivityQuerySchema = z.object({
-  cursor: z.string().regex(/^[0-9]{1,18}$/, "is not a cursor").optional(),
+  cursor: z
+    .string()
+    .regex(/^[0-9]{1,18}$/, "is not a cursor")
+    .optional(),
 });
 
 /** One entry of the account's audit log. */
