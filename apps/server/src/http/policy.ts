@@ -16,6 +16,16 @@ export async function roleFor(meta: MetaStore, actor: Actor, accountId: string):
   return actor.via === "api_key" && role ? "viewer" : role;
 }
 
+/**
+ * An API key only reads (DESIGN.md §7): any call other than a GET is refused before its access
+ * rule is asked, whatever the route (leaving or switching an account, creating one, logging out).
+ */
+export function authorizeMethod(actor: Actor | null, method: string): void {
+  if (actor?.via === "api_key" && method !== "GET" && method !== "HEAD") {
+    throw new DomainError("forbidden", "An API key can only read.");
+  }
+}
+
 /** The actor's role in the account, or 403 when it does not allow `action`. */
 export async function authorizeAccount(meta: MetaStore, actor: Actor, accountId: string, action: Action): Promise<Role> {
   const role = await roleFor(meta, actor, accountId);

@@ -16,7 +16,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandle
 import { z } from "zod";
 import { type Actor, authenticate, identify } from "./authenticate.js";
 import { zodMessage } from "./errors.js";
-import { type Action, authorizeAccount, authorizeProperty } from "./policy.js";
+import { type Action, authorizeAccount, authorizeMethod, authorizeProperty } from "./policy.js";
 import type { RouteDoc, RouteSchemas } from "./route-table.js";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -186,6 +186,7 @@ function mountRoute(app: FastifyInstance, meta: MetaStore, def: Route, check: bo
           : access === "optional"
             ? await identify(meta, req)
             : await authenticate(meta, req, def.share === true);
+      authorizeMethod(actor, def.method);
       const input: Input<unknown, unknown, unknown> = {
         params: def.params ? def.params.parse(req.params) : undefined,
         query: parseQuery(req.query as Record<string, unknown>),
