@@ -1,5 +1,6 @@
 // "Create account" from the avatar menu: a name, then the new account (the user its owner)
-// becomes the current one, empty, ready for its first property.
+// becomes the current one, empty, ready for its first property. Loaded when first opened: the
+// header is on every screen's first load (DESIGN.md §8's budget), this form is rarely used.
 import {
   CAlert,
   CButton,
@@ -21,7 +22,13 @@ import { useForm } from "react-hook-form";
 import { messageOf } from "../../lib/http";
 import { useCreateAccount } from "./queries";
 
-export function CreateAccountModal({ onClose, onCreated }: { onClose: () => void; onCreated: (a: AccountListItem) => void }) {
+export default function CreateAccountModal({
+  onClose,
+  onCreated,
+}: {
+  onClose: () => void;
+  onCreated: (a: AccountListItem) => void;
+}) {
   const id = useId();
   const create = useCreateAccount();
   const { register, handleSubmit, formState } = useForm<AccountCreateBody>({

@@ -5,56 +5,32 @@ import { cilAccountLogout, cilCheckAlt, cilCreditCard, cilPeople, cilPlus, cilSe
 import CIcon from "@coreui/icons-react";
 import {
   CBadge,
-  CButton,
   CDropdown,
   CDropdownDivider,
   CDropdownHeader,
   CDropdownItem,
   CDropdownMenu,
   CDropdownToggle,
-  CModal,
-  CModalBody,
-  CModalFooter,
-  CModalHeader,
-  CModalTitle,
 } from "@coreui/react";
-import { useId, useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Link } from "react-router-dom";
 import { CustomerAvatar } from "../../components/CustomerAvatar";
 import { messageOf } from "../../lib/http";
-import { CreateAccountModal } from "../accounts/CreateAccountModal";
 import { useSwitchAccount } from "../accounts/use-switch-account";
 import { useSignedInSession } from "../auth/session";
 import { useMe } from "../me/queries";
 import { ROLE_LABEL } from "../team/member-rules";
 import "./account-menu.css";
 
+// Modals load when first needed: the header is part of every first load (DESIGN.md §8's budget).
+const CreateAccountModal = lazy(() => import("../accounts/CreateAccountModal"));
+const SwitchFailedModal = lazy(() => import("./SwitchFailedModal"));
+
 const SHORTCUTS = [
   { to: "/settings", label: "Settings", icon: cilSettings },
   { to: "/team", label: "Team", icon: cilPeople },
   { to: "/billing", label: "Billing", icon: cilCreditCard },
 ];
-
-function SwitchFailed({ message, onClose }: { message: string; onClose: () => void }) {
-  const id = useId();
-  return (
-    <CModal visible onClose={onClose} aria-labelledby={`${id}-title`} alignment="center">
-      <CModalHeader>
-        <CModalTitle id={`${id}-title`}>The account could not be opened</CModalTitle>
-      </CModalHeader>
-      <CModalBody>
-        <p className="mb-0" role="alert">
-          {message}
-        </p>
-      </CModalBody>
-      <CModalFooter>
-        <CButton color="primary" onClick={onClose}>
-          Close
-        </CButton>
-      </CModalFooter>
-    </CModal>
-  );
-}
 
 export function AccountMenu() {
   const { email, accountId } = useSignedInSession();
@@ -89,7 +65,7 @@ export function AccountMenu() {
                 aria-current={isCurrent ? "true" : undefined}
                 disabled={switcher.isPending}
                 onClick={() => {
-                  if (!isCurrent) switcher.mutate(a.id);
+                  if (!isCurrent) void switcher.switchTo(a.id);
                 }}
               >
                 <span className="account-check" aria-hidden="true">
@@ -118,21 +94,23 @@ export function AccountMenu() {
           </CDropdownItem>
         </CDropdownMenu>
       </CDropdown>
-      {creating && (
-        <CreateAccountModal
-          onClose={() => setCreating(false)}
-          onCreated={(a) => {
-            setCreating(false);
-            switcher.mutate(a.id);
-          }}
-        />
-      )}
-      {switcher.error && (
-        <SwitchFailed
-          message={messageOf(switcher.error, "Check your connection and try again.")}
-          onClose={() => switcher.reset()}
-        />
-      )}
+      <Suspense fallback={null}>
+        {creating && (
+          <CreateAccountModal
+            onClose={() => setCreating(false)}
+            onCreated={(a) => {
+              setCreating(false);
+              void switcher.switchTo(a.id);
+            }}
+          />
+        )}
+        {switcher.error != null && (
+          <SwitchFailedModal
+            message={messageOf(switcher.error, "Check your connection and try again.")}
+            onClose={() => switcher.reset()}
+          />
+        )}
+      </Suspense>
     </>
   );
 }

@@ -26,7 +26,7 @@ import { useSession } from "../auth/session";
 import { switchAccount } from "../accounts/api";
 import { acceptInvitation, previewInvitation } from "./api";
 import { closedInvitation, INVITE_NOT_FOUND, sameEmail } from "./invite-texts";
-import { ROLE_LABEL } from "./member-rules";
+import { withArticle } from "./member-rules";
 
 const JOIN_FAILED = "The invitation could not be accepted. Please try again.";
 
@@ -39,16 +39,13 @@ const NewMemberSchema = z
   .refine((f) => f.repeat === f.password, { message: "The two passwords do not match.", path: ["repeat"] });
 type NewMember = z.infer<typeof NewMemberSchema>;
 
-const article = (role: string) => (role === "admin" || role === "owner" ? "an" : "a");
-
 function Summary({ preview }: { preview: InvitationPreview }) {
   const inviter = preview.inviter_name.trim() || "An admin";
   return (
     <div className="mb-4">
       <p className="mb-2">
         <strong className="text-break">{inviter}</strong> invited you to join{" "}
-        <strong className="text-break">{preview.account_name}</strong> as {article(preview.role)}{" "}
-        <strong>{ROLE_LABEL[preview.role].toLowerCase()}</strong>.
+        <strong className="text-break">{preview.account_name}</strong> as <strong>{withArticle(preview.role)}</strong>.
       </p>
       <p className="mb-0 small text-body-secondary">
         Invitation for <span className="text-break text-body">{preview.email}</span>

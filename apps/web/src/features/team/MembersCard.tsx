@@ -11,7 +11,7 @@ import { CustomerAvatar } from "../../components/CustomerAvatar";
 import { type DataColumn, DataTable, type dataTableFeatures } from "../../components/DataTable";
 import { messageOf } from "../../lib/http";
 import { formatWhen } from "../me/when";
-import { canManage, grantableRoles, ROLE_LABEL } from "./member-rules";
+import { canManage, grantableRoles, ROLE_LABEL, withArticle } from "./member-rules";
 import { useChangeRole, useRemoveMember } from "./queries";
 
 const column = createColumnHelper<typeof dataTableFeatures, Member>();
@@ -58,10 +58,7 @@ export function MembersCard(props: { accountId: string; members: Member[]; viewe
     const onRole = (m: Member, role: Role) => {
       if (role === m.role) return;
       setDone("");
-      change.mutate(
-        { userId: m.user_id, role },
-        { onSuccess: () => setDone(`${displayName(m)} is now ${role === "admin" || role === "owner" ? "an" : "a"} ${role}.`) },
-      );
+      change.mutate({ userId: m.user_id, role }, { onSuccess: () => setDone(`${displayName(m)} is now ${withArticle(role)}.`) });
     };
     const cols = [
       column.accessor("email", {

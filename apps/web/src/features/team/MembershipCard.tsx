@@ -2,7 +2,7 @@
 // opens, or they are signed out when none is left), and for owners, hand the account to another
 // member (typed confirmation: that member becomes an owner, the caller an admin). The last owner
 // cannot leave: an account always keeps an owner (DESIGN.md §7).
-import { CButton, CCard, CCardBody, CFormLabel, CFormSelect } from "@coreui/react";
+import { CAlert, CButton, CCard, CCardBody, CFormLabel, CFormSelect } from "@coreui/react";
 import type { Member, Role } from "@lookout/schema";
 import { useId, useState } from "react";
 import { useNavigate } from "react-router-dom";
@@ -105,7 +105,7 @@ export function MembershipCard(props: {
         const next = data?.accounts.find((a) => a.id !== accountId);
         setLeaving(false);
         // No account left to open: the session has nothing to show, so it ends.
-        if (next) switcher.mutate(next.id);
+        if (next) void switcher.switchTo(next.id);
         else navigate("/logout");
       },
     });
@@ -114,6 +114,12 @@ export function MembershipCard(props: {
     <CCard className="mb-4">
       <CCardBody className="p-3 p-md-4">
         <h2 className="h5 mb-3">Your membership</h2>
+        {switcher.error != null && (
+          <CAlert color="warning" role="alert">
+            You left this account, but your next account could not be opened: {messageOf(switcher.error, "check your connection")}
+            . Choose one from the avatar menu.
+          </CAlert>
+        )}
         {viewerRole === "owner" && (
           <section className="mb-4" aria-labelledby="team-transfer-title">
             <h3 id="team-transfer-title" className="h6">

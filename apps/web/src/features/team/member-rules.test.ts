@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canLeave, canManage, grantableRoles, ownerCount } from "./member-rules";
+import { canLeave, canManage, grantableRoles, ownerCount, withArticle } from "./member-rules";
 
 describe("grantableRoles", () => {
   it("lets owners give every role and admins every role below owner", () => {
@@ -51,5 +51,16 @@ describe("ownerCount", () => {
   it("counts the owners", () => {
     expect(ownerCount([{ role: "owner" }, { role: "admin" }, { role: "owner" }])).toBe(2);
     expect(ownerCount([])).toBe(0);
+  });
+});
+
+describe("withArticle", () => {
+  it("puts the right article before each role", () => {
+    expect(["owner", "admin", "editor", "viewer"].map((r) => withArticle(r as never))).toEqual([
+      "an owner",
+      "an admin",
+      "an editor",
+      "a viewer",
+    ]);
   });
 });

@@ -41,3 +41,8 @@ export function canLeave(role: Role | null | undefined, owners: number): boolean
 export function ownerCount(members: readonly { role: Role }[]): number {
   return members.filter((m) => m.role === "owner").length;
 }
+
+/** "an editor", "a viewer": the role in a sentence. */
+export function withArticle(role: Role): string {
+  return `${/^[aeiou]/.test(role) ? "an" : "a"} ${role}`;
+}
