@@ -309,6 +309,25 @@ describe.each<Backend>(["pglite", "postgres"])("team API on %s", (backend) => {
     expect((await call("POST", "/api/v1/accounts", patToken, { name: "" })).statusCode).toBe(400);
   });
 
+  it("an API key only reads its one account: no writes, no other account named", async () => {
+    const key = (await t.meta.apiKeys.create({ userId: ids.viewer!, accountId: acc, name: "k" })).key;
+    const me = await call("GET", "/api/auth/me", key);
+    expect(me.statusCode).toBe(200);
+    expect(me.json().accounts.map((a: { id: string }) => a.id)).toEqual([acc]);
+    expect((await call("GET", "/api/v1/accounts", key)).json().map((a: { id: string }) => a.id)).toEqual([acc]);
+    expect((await call("GET", `${base()}/members`, key)).statusCode).toBe(200);
+    for (const [method, url] of [
+      ["POST", `${base()}/leave`],
+      ["POST", `${base()}/switch`],
+      ["POST", "/api/v1/accounts"],
+    ] as const) {
+      expect(
+        (await call(method, url, key, method === "POST" && url.endsWith("accounts") ? { name: "x" } : undefined)).statusCode,
+      ).toBe(403);
+    }
+    expect(await t.meta.accounts.roleOf(ids.viewer!, acc)).toBe("viewer");
+  });
+
   it("pages through the account's activity, newest first, for admins", async () => {
     const toggler = await t.user(`toggle-${backend}@example.com`);
     await t.meta.accounts.addMember(acc, toggler.id, "viewer");
