@@ -366,11 +366,11 @@ describe.each<Backend>(["pglite", "postgres"])("team API on %s", (backend) => {
   });
 });
 
-describe("team: a removed member's sockets", () => {
+describe.each<Backend>(["pglite", "postgres"])("team on %s: a removed member's sockets", (backend) => {
   let t: TestApp;
   let url: string;
   beforeAll(async () => {
-    t = await createTestApp("pglite");
+    t = await createTestApp(backend);
     await t.app.listen({ port: 0, host: "127.0.0.1" });
     url = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api`;
   });
