@@ -300,6 +300,24 @@ describe("team", () => {
     await expect.poll(async () => (await storage(page, ["accountId"])).accountId).toBe(sideId);
     expect((await login(server(), OWNER.email, OWNER.password)).accountId).toBe(sideId);
 
+    // An existing user (a member of the first account) invited to this one joins while signed in.
+    const ownerNow = await login(server(), OWNER.email, OWNER.password);
+    const joinToken = await inviteByApi(ownerNow.token, sideId, "ed@example.com", "viewer");
+    const ed: WatchedPage = await openPage(suite.browser);
+    try {
+      await signIn(ed.page, server(), await login(server(), "ed@example.com", PASSWORD));
+      await ed.page.goto(`${server().url}/invite/${joinToken}`);
+      await ed.page.getByRole("button", { name: "Join Side project" }).click();
+      await ed.page.waitForURL(`${server().url}/dashboard`);
+      expect((await storage(ed.page, ["accountId"])).accountId).toBe(sideId);
+      await ed.page.goto(`${server().url}/team`);
+      await memberRow(ed.page, "ed@example.com").waitFor();
+      expect(await memberRow(ed.page, "ed@example.com").textContent()).toContain("Viewer");
+      expect(ed.problems).toEqual([]);
+    } finally {
+      await ed.close();
+    }
+
     // The menu with two accounts, looked at and checked.
     await menu();
     await page.waitForTimeout(200);

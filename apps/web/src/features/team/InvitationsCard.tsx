@@ -26,9 +26,21 @@ export function InvitationsList({ accountId }: { accountId: string }) {
     const cols = [
       column.accessor("email", {
         header: "E-mail",
-        cell: ({ getValue }) => <span className="text-break fw-semibold">{getValue()}</span>,
+        cell: ({ row, getValue }) => (
+          <>
+            <span className="team-member-id fw-semibold">{getValue()}</span>
+            {/* Phones show the role here, not in a column of its own. */}
+            <div className="d-sm-none mt-1">
+              <RoleBadge role={row.original.role} />
+            </div>
+          </>
+        ),
       }),
-      column.accessor("role", { header: "Role", cell: ({ getValue }) => <RoleBadge role={getValue()} /> }),
+      column.accessor("role", {
+        header: "Role",
+        meta: { phoneHidden: true },
+        cell: ({ getValue }) => <RoleBadge role={getValue()} />,
+      }),
       column.accessor("invited_by", {
         header: "Invited by",
         meta: { phoneHidden: true },

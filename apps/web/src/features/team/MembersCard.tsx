@@ -45,6 +45,14 @@ function RoleSelect(props: { member: Member; choices: Role[]; busy: boolean; onC
   );
 }
 
+function RemoveButton({ member, onClick }: { member: Member; onClick: () => void }) {
+  return (
+    <CButton color="danger" variant="outline" size="sm" aria-label={`Remove ${displayName(member)}`} onClick={onClick}>
+      Remove
+    </CButton>
+  );
+}
+
 export function MembersCard(props: { accountId: string; members: Member[]; viewerId: string; viewerRole: Role | null }) {
   const { accountId, members, viewerId, viewerRole } = props;
   const change = useChangeRole(accountId);
@@ -55,6 +63,10 @@ export function MembersCard(props: { accountId: string; members: Member[]; viewe
 
   const columns = useMemo(() => {
     const choices = grantableRoles(viewerRole);
+    const askRemove = (m: Member) => {
+      resetRemove();
+      setRemoving(m);
+    };
     const onRole = (m: Member, role: Role) => {
       if (role === m.role) return;
       setDone("");
@@ -65,15 +77,16 @@ export function MembersCard(props: { accountId: string; members: Member[]; viewe
         header: "Member",
         cell: ({ row }) => {
           const m = row.original;
+          const named = m.name.trim() !== "";
           return (
             <div className="d-flex align-items-center gap-2 min-w-0">
               <CustomerAvatar email={m.email} />
-              <div className="min-w-0">
-                <div className="fw-semibold text-break">
-                  {displayName(m)}
+              <div className="min-w-0 team-member-id">
+                <div className="fw-semibold">
+                  {named ? m.name : m.email}
                   {m.user_id === viewerId && <span className="text-body-secondary fw-normal"> (you)</span>}
                 </div>
-                <div className="small text-body-secondary text-break">{m.email}</div>
+                {named && <div className="small text-body-secondary">{m.email}</div>}
               </div>
             </div>
           );
@@ -85,7 +98,15 @@ export function MembersCard(props: { accountId: string; members: Member[]; viewe
           const m = row.original;
           if (!canManage(viewerRole, m.role, m.user_id === viewerId)) return <RoleBadge role={m.role} />;
           const busy = change.isPending && change.variables?.userId === m.user_id;
-          return <RoleSelect member={m} choices={choices} busy={busy} onChange={(r) => onRole(m, r)} />;
+          return (
+            <>
+              <RoleSelect member={m} choices={choices} busy={busy} onChange={(r) => onRole(m, r)} />
+              {/* Phones have no room for an actions column: the button sits under the role. */}
+              <div className="d-sm-none mt-2">
+                <RemoveButton member={m} onClick={() => askRemove(m)} />
+              </div>
+            </>
+          );
         },
       }),
       column.accessor("joined_at", {
@@ -101,24 +122,11 @@ export function MembersCard(props: { accountId: string; members: Member[]; viewe
       column.display({
         id: "actions",
         header: () => <span className="visually-hidden">Actions</span>,
-        meta: { end: true },
+        meta: { end: true, phoneHidden: true },
         cell: ({ row }) => {
           const m = row.original;
           if (!canManage(viewerRole, m.role, m.user_id === viewerId)) return null;
-          return (
-            <CButton
-              color="danger"
-              variant="outline"
-              size="sm"
-              aria-label={`Remove ${displayName(m)}`}
-              onClick={() => {
-                resetRemove();
-                setRemoving(m);
-              }}
-            >
-              Remove
-            </CButton>
-          );
+          return <RemoveButton member={m} onClick={() => askRemove(m)} />;
         },
       }) as never,
     ];

@@ -22,7 +22,7 @@ function TransferOwnership({ accountId, candidates }: { accountId: string; candi
   const [done, setDone] = useState("");
   const target = candidates.find((m) => m.user_id === chosen);
   if (candidates.length === 0) {
-    return <p className="text-body-secondary mb-0">Invite someone first: ownership goes to another member.</p>;
+    return <p className="text-body-secondary small mb-0">Invite someone first: ownership goes to another member.</p>;
   }
   return (
     <>
