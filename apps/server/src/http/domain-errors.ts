@@ -50,6 +50,8 @@ export const DOMAIN_ERROR_STATUS = {
   last_owner: 409,
   /** An e-mailed link needs an address: LOOKOUT_PUBLIC_URL unset and no owner signed in yet. */
   public_url_missing: 409,
+  /** The mail server refused or could not be reached: nothing was sent (an invitation is withdrawn). */
+  mail_failed: 502,
   rate_limited: 429,
   /** The event store cancelled a query at its time limit. */
   query_timeout: 503,

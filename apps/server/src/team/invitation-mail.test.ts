@@ -91,4 +91,31 @@ describe("invitation e-mails over SMTP", () => {
     expect(accept.statusCode, accept.body).toBe(200);
     expect(accept.json()).toMatchObject({ accountId: owner.accountId, role: "editor", email: invited });
   });
+
+  it("answers 502 when the mail server is unreachable, and leaves no pending invitation", async () => {
+    // A port that was just free: nothing listens there.
+    const probe = new SMTPServer({ authOptional: true });
+    await new Promise<void>((r) => probe.listen(0, "127.0.0.1", () => r()));
+    const port = (probe.server.address() as AddressInfo).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const down = await createTestApp("pglite", {
+      mailer: smtpMailer(`smtp://127.0.0.1:${port}`, "Lookout <no-reply@lookout.test>"),
+      env: { LOOKOUT_PUBLIC_URL: "https://stats.example.com" },
+    });
+    try {
+      const owner = await down.user("down-owner@example.com");
+      const { token } = await down.login(owner.email, owner.password);
+      const r = await down.app.inject({
+        method: "POST",
+        url: `/api/v1/accounts/${owner.accountId}/invitations`,
+        headers: { authorization: `Bearer ${token}` },
+        payload: { email: "nobody-gets-this@example.com", role: "viewer" },
+      });
+      expect(r.statusCode, r.body).toBe(502);
+      expect(r.json()).toMatchObject({ code: "mail_failed" });
+      expect(await down.meta.invitations.listPending(owner.accountId)).toEqual([]);
+    } finally {
+      await down.close();
+    }
+  });
 });

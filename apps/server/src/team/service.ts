@@ -132,7 +132,7 @@ export function createTeamService({ meta, mailer, auth, config }: TeamDeps) {
       );
     }
     const link = `${base}/invite/${encodeURIComponent(input.token)}`;
-    await mailer.send({
+    await mailSafely(input.to, {
       to: input.to,
       subject: `${input.inviter} invited you to ${input.account} on Lookout`,
       text:
@@ -140,6 +140,15 @@ export function createTeamService({ meta, mailer, auth, config }: TeamDeps) {
         `Open this link within ${INVITATION_TTL_HOURS} hours to accept:\n${link}\n\n` +
         `The link works once. If you did not expect this invitation, ignore this e-mail.\n`,
     });
+  }
+
+  /** Sends, or answers 502 saying the mail server failed (not a 500: the request was fine). */
+  async function mailSafely(to: string, mail: Parameters<Mailer["send"]>[0]): Promise<void> {
+    try {
+      await mailer.send(mail);
+    } catch {
+      throw new DomainError("mail_failed", `The invitation e-mail to ${to} could not be sent. Please try again later.`);
+    }
   }
 
   async function inviterName(actor: Actor): Promise<string> {
@@ -253,7 +262,13 @@ export function createTeamService({ meta, mailer, auth, config }: TeamDeps) {
           invitedBy: actor.userId,
           ttlMs: INVITATION_TTL_MS,
         });
-        await sendInvitation({ to: email, token, account, inviter, role });
+        try {
+          await sendInvitation({ to: email, token, account, inviter, role });
+        } catch (err) {
+          // A link nobody received must not stay pending.
+          await meta.invitations.revoke(accountId, row.id);
+          throw err;
+        }
         await meta.audit.record({
           action: "invitation.create",
           userId: actor.userId,
