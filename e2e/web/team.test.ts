@@ -219,6 +219,8 @@ describe("team", () => {
 
     await page.goto(`${server().url}/invite/${revokedToken}`);
     await page.getByRole("heading", { name: "This invitation was revoked" }).waitFor();
+    const closedViolations = await axeViolations(page);
+    expect(closedViolations, describeViolations(closedViolations)).toEqual([]);
     await page.goto(`${server().url}/invite/an-unknown-invitation-token-of-some-length`);
     await page.getByRole("heading", { name: "This invitation link does not work" }).waitFor();
   });
@@ -239,6 +241,15 @@ describe("team", () => {
 
     await page.goto(`${server().url}/settings?section=account`);
     await page.getByText("Your role (viewer) can see these settings but not change them.").waitFor();
+
+    // Leaving asks first; with no other account left, the session ends on the login screen.
+    await page.goto(`${server().url}/team`);
+    await page.getByRole("button", { name: "Leave account" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Leave account" }).click();
+    await page.waitForURL(`${server().url}/login`);
+    const owner = await login(server(), OWNER.email, OWNER.password);
+    const members = (await api(owner.token, "GET", `/api/v1/accounts/${owner.accountId}/members`)) as { email: string }[];
+    expect(members.map((m) => m.email)).not.toContain("reader@example.com");
   });
 
   it("passes axe-core on /team in both themes at desktop and phone widths", { timeout: 120_000 }, async () => {
@@ -250,6 +261,8 @@ describe("team", () => {
   });
 
   it("creates an account and switches between accounts from the avatar menu", { timeout: 90_000 }, async () => {
+    // Someone with a login already (a member of the first account), to invite into the new one.
+    await memberWithRole("sam@example.com", "viewer");
     const current = await suite.open();
     const { page } = current;
     const owner = await signIn(page, server());
@@ -300,22 +313,22 @@ describe("team", () => {
     await expect.poll(async () => (await storage(page, ["accountId"])).accountId).toBe(sideId);
     expect((await login(server(), OWNER.email, OWNER.password)).accountId).toBe(sideId);
 
-    // An existing user (a member of the first account) invited to this one joins while signed in.
+    // The existing user invited to this account joins while signed in.
     const ownerNow = await login(server(), OWNER.email, OWNER.password);
-    const joinToken = await inviteByApi(ownerNow.token, sideId, "ed@example.com", "viewer");
-    const ed: WatchedPage = await openPage(suite.browser);
+    const joinToken = await inviteByApi(ownerNow.token, sideId, "sam@example.com", "viewer");
+    const sam: WatchedPage = await openPage(suite.browser);
     try {
-      await signIn(ed.page, server(), await login(server(), "ed@example.com", PASSWORD));
-      await ed.page.goto(`${server().url}/invite/${joinToken}`);
-      await ed.page.getByRole("button", { name: "Join Side project" }).click();
-      await ed.page.waitForURL(`${server().url}/dashboard`);
-      expect((await storage(ed.page, ["accountId"])).accountId).toBe(sideId);
-      await ed.page.goto(`${server().url}/team`);
-      await memberRow(ed.page, "ed@example.com").waitFor();
-      expect(await memberRow(ed.page, "ed@example.com").textContent()).toContain("Viewer");
-      expect(ed.problems).toEqual([]);
+      await signIn(sam.page, server(), await login(server(), "sam@example.com", PASSWORD));
+      await sam.page.goto(`${server().url}/invite/${joinToken}`);
+      await sam.page.getByRole("button", { name: "Join Side project" }).click();
+      await sam.page.waitForURL(`${server().url}/dashboard`);
+      expect((await storage(sam.page, ["accountId"])).accountId).toBe(sideId);
+      await sam.page.goto(`${server().url}/team`);
+      await memberRow(sam.page, "sam@example.com").waitFor();
+      expect(await memberRow(sam.page, "sam@example.com").textContent()).toContain("Viewer");
+      expect(sam.problems).toEqual([]);
     } finally {
-      await ed.close();
+      await sam.close();
     }
 
     // The menu with two accounts, looked at and checked.
@@ -324,5 +337,20 @@ describe("team", () => {
     await page.screenshot({ path: `${SHOTS}/account-menu-light-desktop.png` });
     const violations = await axeViolations(page);
     expect(violations, describeViolations(violations)).toEqual([]);
+
+    // The owner hands the side project to Sam, typing Sam's address to confirm, and becomes an admin.
+    await page.keyboard.press("Escape");
+    await page.goto(`${server().url}/team`);
+    await memberRow(page, "sam@example.com").waitFor();
+    await page.getByLabel("New owner").selectOption({ label: "The viewer (sam@example.com)" });
+    await page.getByRole("button", { name: "Transfer ownership" }).click();
+    const confirm = page.getByRole("dialog");
+    await confirm.getByText("becomes an owner of this account").waitFor();
+    expect(await confirm.getByRole("button", { name: "Transfer ownership" }).isDisabled()).toBe(true);
+    await confirm.getByLabel("Type sam@example.com to confirm").fill("sam@example.com");
+    await confirm.getByRole("button", { name: "Transfer ownership" }).click();
+    await page.getByText("sam@example.com is now an owner, and you are an admin.").waitFor();
+    await expect.poll(() => memberRow(page, OWNER.email).textContent()).toContain("Admin");
+    await expect.poll(() => memberRow(page, "sam@example.com").textContent()).toContain("Owner");
   });
 });

@@ -14,12 +14,12 @@ import { useMe } from "../me/queries";
 import { canLeave, ownerCount } from "./member-rules";
 import { useLeaveAccount, useTransferOwnership } from "./queries";
 
-function TransferOwnership({ accountId, candidates }: { accountId: string; candidates: Member[] }) {
+function TransferOwnership(props: { accountId: string; candidates: Member[]; onDone: (message: string) => void }) {
+  const { accountId, candidates, onDone } = props;
   const id = useId();
   const transfer = useTransferOwnership(accountId);
   const [chosen, setChosen] = useState("");
   const [confirming, setConfirming] = useState(false);
-  const [done, setDone] = useState("");
   const target = candidates.find((m) => m.user_id === chosen);
   if (candidates.length === 0) {
     return <p className="text-body-secondary small mb-0">Invite someone first: ownership goes to another member.</p>;
@@ -51,9 +51,6 @@ function TransferOwnership({ accountId, candidates }: { accountId: string; candi
           Transfer ownership
         </CButton>
       </form>
-      <p className="small text-body-secondary mt-2 mb-0" aria-live="polite">
-        {done}
-      </p>
       {confirming && target && (
         <TypedConfirmModal
           title="Transfer ownership?"
@@ -62,15 +59,21 @@ function TransferOwnership({ accountId, candidates }: { accountId: string; candi
           busy={transfer.isPending}
           error={transfer.error ? messageOf(transfer.error, "The ownership could not be transferred.") : null}
           onClose={() => setConfirming(false)}
-          onConfirm={() =>
-            transfer.mutate(target.user_id, {
-              onSuccess: () => {
+          onConfirm={() => {
+            // mutateAsync, not mutate's callbacks: those do not run once this section unmounts,
+            // which it does as soon as the refreshed role (now admin) arrives.
+            transfer
+              .mutateAsync(target.user_id)
+              .then(() => {
                 setConfirming(false);
                 setChosen("");
-                setDone(`${target.email} is now an owner, and you are an admin.`);
-              },
-            })
-          }
+                // Said by the card: this section goes away with the caller's owner role.
+                onDone(`${target.email} is now an owner, and you are an admin.`);
+              })
+              .catch(() => {
+                // Shown in the modal from the mutation's error.
+              });
+          }}
         >
           <p className="mb-0">
             <strong className="text-break">{target.email}</strong> becomes an owner of this account: billing, deleting the account
@@ -95,6 +98,7 @@ export function MembershipCard(props: {
   const switcher = useSwitchAccount();
   const navigate = useNavigate();
   const [leaving, setLeaving] = useState(false);
+  const [notice, setNotice] = useState("");
   const owners = ownerCount(members);
   const mayLeave = canLeave(viewerRole, owners);
 
@@ -114,6 +118,13 @@ export function MembershipCard(props: {
     <CCard className="mb-4">
       <CCardBody className="p-3 p-md-4">
         <h2 className="h5 mb-3">Your membership</h2>
+        <div aria-live="polite">
+          {notice && (
+            <CAlert color="success" className="py-2">
+              {notice}
+            </CAlert>
+          )}
+        </div>
         {switcher.error != null && (
           <CAlert color="warning" role="alert">
             You left this account, but your next account could not be opened: {messageOf(switcher.error, "check your connection")}
@@ -131,6 +142,7 @@ export function MembershipCard(props: {
             <TransferOwnership
               accountId={accountId}
               candidates={members.filter((m) => m.user_id !== viewerId && m.role !== "owner")}
+              onDone={setNotice}
             />
           </section>
         )}
