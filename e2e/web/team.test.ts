@@ -204,6 +204,11 @@ describe("team", () => {
     await page.getByLabel("E-mail addresses").fill("late@example.com");
     await page.getByRole("button", { name: "Send invitations" }).click();
     await page.getByText("Invitation sent to late@example.com.").waitFor();
+    const firstToken = await waitForToken("late@example.com");
+    // Resend mails a new link.
+    await page.getByRole("button", { name: "Resend the invitation to late@example.com" }).click();
+    await page.getByText("A new link was sent to late@example.com.").waitFor();
+    await expect.poll(() => mailedToken(server(), "late@example.com")).not.toBe(firstToken);
     const revokedToken = await waitForToken("late@example.com");
     await page.getByRole("button", { name: "Revoke the invitation to late@example.com" }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Revoke invitation" }).click();
