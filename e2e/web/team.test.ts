@@ -262,6 +262,24 @@ describe("team", () => {
     const { page } = current;
     await signIn(page, server());
     await page.goto(`${server().url}/team`);
+
+    // Several addresses at once (two batches of 13): one invitation each, and more activity than a page.
+    for (const batch of [0, 1]) {
+      const emails = Array.from({ length: 13 }, (_, i) => `guest${batch * 13 + i}@example.com`);
+      await page.getByLabel("E-mail addresses").fill(emails.join("\n"));
+      await page.getByRole("button", { name: "Send invitations" }).click();
+      await page.getByText(`Invitation sent to ${emails.join(", ")}.`).waitFor();
+    }
+    const pending = page.locator("section", { hasText: "Pending invitations" }).locator("tbody tr", { hasText: "guest" });
+    await expect.poll(() => pending.count()).toBe(26);
+    const entries = page.locator(".team-activity-entry");
+    // A first page (the server's page size), then the older entries after it.
+    await page.getByRole("button", { name: "Load more" }).waitFor();
+    const firstPage = await entries.count();
+    expect(firstPage).toBeGreaterThan(0);
+    await page.getByRole("button", { name: "Load more" }).click();
+    await expect.poll(() => entries.count()).toBeGreaterThan(firstPage);
+
     await checkEverywhere(page, "team", ".team-members table");
   });
 
