@@ -349,7 +349,23 @@ describe("team", () => {
       await sam.page.goto(`${server().url}/team`);
       await memberRow(sam.page, "sam@example.com").waitFor();
       expect(await memberRow(sam.page, "sam@example.com").textContent()).toContain("Viewer");
+
       expect(sam.problems).toEqual([]);
+      // Removed from it meanwhile, Sam's next visit opens the account Sam still belongs to. (The
+      // property list of the stale account is refused first, which SPEC.md §8 logs to the console.)
+      await api(
+        ownerNow.token,
+        "DELETE",
+        `/api/v1/accounts/${sideId}/members/${(await storage(sam.page, ["accountId2"])).accountId2}`,
+      );
+      await sam.page.reload();
+      await expect.poll(async () => (await storage(sam.page, ["accountId"])).accountId).toBe(owner.accountId);
+      await sam.page.waitForURL(`${server().url}/dashboard`);
+      expect(sam.problems.filter((p) => !p.includes("Could not load the properties"))).toEqual([]);
+      // Back in, for the transfer below: invited again and accepted with Sam's own session.
+      const again = await inviteByApi(ownerNow.token, sideId, "sam@example.com", "viewer");
+      const samLogin = await login(server(), "sam@example.com", PASSWORD);
+      await api(samLogin.token, "POST", "/api/v1/invitations/accept", { token: again });
     } finally {
       await sam.close();
     }

@@ -1,6 +1,7 @@
 // The header's avatar menu (SPEC.md §2): who is signed in, the accounts they belong to with their
 // role in each (choosing one switches the current account: features/accounts/use-switch-account),
-// "Create account", shortcuts, and Logout, a full-page navigation to /logout (SPEC.md §7).
+// "Create account", shortcuts, and Logout, a full-page navigation to /logout (SPEC.md §7). When
+// the stored account is no longer one of the user's, it opens one that is.
 import { cilAccountLogout, cilCheckAlt, cilCreditCard, cilPeople, cilPlus, cilSettings } from "@coreui/icons";
 import CIcon from "@coreui/icons-react";
 import {
@@ -12,7 +13,7 @@ import {
   CDropdownMenu,
   CDropdownToggle,
 } from "@coreui/react";
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link } from "react-router-dom";
 import { CustomerAvatar } from "../../components/CustomerAvatar";
 import { messageOf } from "../../lib/http";
@@ -39,6 +40,18 @@ export function AccountMenu() {
   const [creating, setCreating] = useState(false);
   const accounts = me.data?.accounts ?? [];
   const current = accounts.find((a) => a.id === accountId);
+
+  // The stored account is no longer the user's (they were removed, or it was deleted, since this
+  // browser last used it): open one they still belong to rather than screens that are all refused.
+  // Only on a settled answer, as a just-joined or just-created account may not be listed yet.
+  const { switchTo } = switcher;
+  const recovered = useRef<string | null>(null);
+  const fallback = me.data && !me.isFetching && !current ? accounts[0] : undefined;
+  useEffect(() => {
+    if (!fallback || recovered.current === accountId) return;
+    recovered.current = accountId;
+    void switchTo(fallback.id);
+  }, [fallback, accountId, switchTo]);
 
   return (
     <>
