@@ -26,6 +26,24 @@ import {
 let web: WebServer;
 let browser: Browser;
 let session: LoginAnswer;
+/** A pending invitation's token, for the public /invite/{token} screen. */
+let inviteToken = "";
+
+/** Invites someone as the owner and reads the link's token from the printed mail outbox. */
+async function mailedInvitation(server: WebServer, owner: LoginAnswer): Promise<string> {
+  const r = await fetch(`${server.server.url}/api/v1/accounts/${owner.accountId}/invitations`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ email: "invited.person@example.com", role: "editor" }),
+  });
+  if (!r.ok) throw new Error(`invitation: ${r.status} ${await r.text()}`);
+  for (let i = 0; i < 100; i++) {
+    const link = /\/invite\/([A-Za-z0-9_%-]+)/.exec(server.server.logs());
+    if (link?.[1]) return decodeURIComponent(link[1]);
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  throw new Error("no invitation e-mail in the outbox");
+}
 
 beforeAll(async () => {
   web = await startWebServer([
@@ -36,6 +54,7 @@ beforeAll(async () => {
   browser = await launchPlainBrowser();
   session = await login(web.server);
   await seedVisitor(web.server.url, web.propertyIds[VISITOR_PROPERTY] as string);
+  inviteToken = await mailedInvitation(web, session);
 });
 
 afterAll(async () => {
@@ -60,6 +79,8 @@ interface Shot {
 const SIZES = { desktop: DESKTOP, phone: PHONE };
 /** The Settings screen's card; a section has loaded once its calls have settled (settled()). */
 const SECTION_READY = ".settings-main .card-body";
+/** The Team screen once its members have loaded. */
+const TEAM_READY = ".team-members table";
 const settled = async (page: Page) => {
   await page.waitForLoadState("networkidle");
   await page.waitForFunction(() => !document.querySelector(".settings-main .spinner-border, .settings-main .placeholder-glow"));
@@ -156,12 +177,23 @@ const SHOTS: Shot[] = [
     ready: SECTION_READY,
     prepare: settled,
   })),
-  { name: "team", path: "/team", signedIn: true },
+  { name: "team", path: "/team", signedIn: true, ready: TEAM_READY, prepare: settled },
+  {
+    name: "invite",
+    get path() {
+      return `/invite/${inviteToken}`;
+    },
+    signedIn: false,
+    prepare: async (page) => {
+      await page.locator("#invite-name").waitFor();
+    },
+  },
   { name: "billing", path: "/billing", signedIn: true },
   {
     name: "theme-menu",
     path: "/team",
     signedIn: true,
+    ready: TEAM_READY,
     prepare: async (page) => {
       await page.getByRole("button", { name: /^Theme:/ }).click();
       await page.locator(".dropdown-menu.show").waitFor();
@@ -171,6 +203,7 @@ const SHOTS: Shot[] = [
     name: "account-menu",
     path: "/team",
     signedIn: true,
+    ready: TEAM_READY,
     prepare: async (page) => {
       await page.getByRole("button", { name: "Account menu" }).click();
       await page.locator(".dropdown-menu.show").waitFor();

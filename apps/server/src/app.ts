@@ -26,6 +26,7 @@ import { propertyRoutes } from "./properties/routes.js";
 import { reportRoutes } from "./reports/routes.js";
 import { sharingRoutes } from "./sharing/routes.js";
 import { statsRoutes } from "./stats/routes.js";
+import { teamRoutes } from "./team/routes.js";
 import { registerWebRoutes } from "./web/routes.js";
 import { visitorRoutes } from "./visitors/routes.js";
 
@@ -76,6 +77,7 @@ export async function buildApp(deps: AppDeps, opts: { webDist?: string } = {}): 
       ...apiKeyRoutes(deps),
       ...meRoutes(deps),
       ...accountRoutes(deps),
+      ...teamRoutes(deps),
       ...sharingRoutes(deps),
       ...reportRoutes(deps),
       ...docsRoutes(),

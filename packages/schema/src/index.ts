@@ -21,5 +21,6 @@ export * from "./roles.js";
 export * from "./shared-links.js";
 export * from "./stats-answers.js";
 export * from "./strings.js";
+export * from "./team.js";
 export * from "./tracker.js";
 export * from "./visitors.js";

@@ -101,7 +101,11 @@ export function createAuthService({ meta, mailer, sessionTtlMs }: AuthServiceDep
       if (emailWait === 0) loginByEmail.undo(email);
       signedInFrom.add(pair);
       const accounts = await meta.accounts.listForUser(user.id);
-      const account = accounts[0] ?? (await meta.accounts.createWithOwner(user.id, `${user.email}'s sites`));
+      // The account the user last switched to (team/service.ts), else their oldest membership.
+      const account =
+        accounts.find((a) => a.id === user.last_account_id) ??
+        accounts[0] ??
+        (await meta.accounts.createWithOwner(user.id, `${user.email}'s sites`));
       const owner = accounts.length === 0 || accounts.some((a) => a.role === "owner");
       if (owner && input.origin) await recordPublicUrl(input.origin);
       const issued = await meta.tokens.issue(user.id, sessionTtlMs, input.userAgent, new Date(), input.ip);
@@ -148,6 +152,11 @@ export function createAuthService({ meta, mailer, sessionTtlMs }: AuthServiceDep
       // Signs out every session and voids every other reset link of the user.
       await meta.tokens.revokeAllForUser(userId);
       await meta.audit.record({ action: "password.reset", userId });
+    },
+
+    /** Where e-mailed links start: LOOKOUT_PUBLIC_URL, else the address the owner first signed in from. */
+    async linkBase(configured: string | undefined): Promise<string | undefined> {
+      return configured ?? (await recordedPublicUrl());
     },
 
     async logout(token: string): Promise<void> {

@@ -113,7 +113,7 @@ export function authRoutes(deps: AppDeps): Route[] {
       tags: ["auth"],
       access: "signed-in",
       answer: MeAnswerSchema,
-      handle: ({ actor }) => sessions.me(actor.userId),
+      handle: ({ actor }) => sessions.me(actor.userId, actor.accountScope),
     }),
   ];
 }

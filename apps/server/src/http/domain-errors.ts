@@ -34,6 +34,24 @@ export const DOMAIN_ERROR_STATUS = {
   share_password_required: 403,
   /** A wrong password on a shared link's password form. */
   invalid_share_password: 401,
+  /** An invitation link whose token matches no invitation. */
+  invitation_not_found: 404,
+  /** An invitation link past its 72 hours. */
+  invitation_expired: 410,
+  /** An invitation link accepted already (single use). */
+  invitation_used: 410,
+  /** An invitation link the account revoked (or replaced by a newer one). */
+  invitation_revoked: 410,
+  /** Signed in as another e-mail than the invitation's. */
+  invitation_email_mismatch: 403,
+  /** Accepting needs a session of the invited address, or a name and password. */
+  invitation_sign_in_required: 401,
+  /** The change would leave the account without an owner. */
+  last_owner: 409,
+  /** An e-mailed link needs an address: LOOKOUT_PUBLIC_URL unset and no owner signed in yet. */
+  public_url_missing: 409,
+  /** The mail server refused or could not be reached: nothing was sent (an invitation is withdrawn). */
+  mail_failed: 502,
   rate_limited: 429,
   /** The event store cancelled a query at its time limit. */
   query_timeout: 503,

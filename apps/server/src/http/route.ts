@@ -16,7 +16,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandle
 import { z } from "zod";
 import { type Actor, authenticate, identify } from "./authenticate.js";
 import { zodMessage } from "./errors.js";
-import { type Action, authorizeAccount, authorizeProperty } from "./policy.js";
+import { type Action, authorizeAccount, authorizeMethod, authorizeProperty } from "./policy.js";
 import type { RouteDoc, RouteSchemas } from "./route-table.js";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -97,8 +97,27 @@ export interface RouteDef<P, Q, B, A extends Answer, Acc> {
   handle(ctx: Context<P, Q, B, Acc>): AnswerOf<A> | Promise<AnswerOf<A>>;
 }
 
-/** A route definition, ready for mountRoutes (its types checked by defineRoute). */
-export type Route = RouteDef<unknown, unknown, unknown, Answer, unknown>;
+/**
+ * A route definition, ready for mountRoutes (its types checked by defineRoute). Its `access` is
+ * required and typed: a route cannot be written without saying who may call it, and mountRoute
+ * refuses at start-up one whose access is not a rule (a cast, a plain object).
+ */
+export type Route = RouteDef<unknown, unknown, unknown, Answer, Access<Input<unknown, unknown, unknown>>>;
+
+const ACTIONS: readonly Action[] = ["read", "write", "admin", "own"];
+
+/** Throws unless `access` is one of the rules of Access: the runtime half of the guarantee. */
+export function assertAccess(name: string, access: unknown): void {
+  if (access === "none" || access === "optional" || access === "signed-in") return;
+  if (typeof access === "object" && access !== null) {
+    const rule = access as { account?: unknown; property?: unknown; action?: unknown };
+    const picks = [rule.account, rule.property].filter((f) => f !== undefined);
+    if (picks.length === 1 && typeof picks[0] === "function" && ACTIONS.includes(rule.action as Action)) return;
+  }
+  throw new Error(
+    `${name}: a route must declare its access ("none", "optional", "signed-in", or an account or property rule with an action)`,
+  );
+}
 
 /** Types a route definition; mountRoutes registers it. */
 export function defineRoute<P, Q, B, A extends Answer, const Acc extends Access<Input<P, Q, B>>>(
@@ -141,6 +160,7 @@ export function mountRoutes(app: FastifyInstance, meta: MetaStore, routes: reado
 
 function mountRoute(app: FastifyInstance, meta: MetaStore, def: Route, check: boolean): void {
   const name = `${def.method} ${def.url}`;
+  assertAccess(name, def.access);
   const query = def.query;
   const querySchema = query === undefined ? undefined : query instanceof z.ZodType ? query : query.schema;
   // A zod schema and a CustomQuery both parse with .parse(raw).
@@ -166,6 +186,7 @@ function mountRoute(app: FastifyInstance, meta: MetaStore, def: Route, check: bo
           : access === "optional"
             ? await identify(meta, req)
             : await authenticate(meta, req, def.share === true);
+      authorizeMethod(actor, def.method);
       const input: Input<unknown, unknown, unknown> = {
         params: def.params ? def.params.parse(req.params) : undefined,
         query: parseQuery(req.query as Record<string, unknown>),

@@ -11,6 +11,7 @@ const RecoverPasswordPage = lazy(() => import("../features/auth/RecoverPasswordP
 const ResetPasswordPage = lazy(() => import("../features/auth/ResetPasswordPage"));
 const DefaultLayout = lazy(() => import("../features/shell/DefaultLayout"));
 const SharePage = lazy(() => import("../features/sharing/SharePage"));
+const InvitePage = lazy(() => import("../features/team/InvitePage"));
 
 const SCREENS: Record<SignedInPath, LazyExoticComponent<ComponentType>> = {
   "/dashboard": lazy(() => import("../features/dashboard/DashboardPage")),
@@ -42,6 +43,8 @@ const routes: RouteObject[] = [
   { path: "/logout", element: <LogoutPage /> },
   // A shared link's public dashboard: no sign-in, none of the shell.
   { path: "/share/:slug", element: page(SharePage) },
+  // An e-mailed invitation: public, as the invited person may have no login yet (features/team).
+  { path: "/invite/:token", element: page(InvitePage) },
   {
     element: <RequireAuth />,
     children: [

@@ -116,5 +116,68 @@ export function metaStoreConformance(name: string, open: () => Promise<MetaStore
       await store.audit.record({ action: "login", detail: { ok: true } });
       expect((await store.audit.list({ limit: 1 }))[0]?.detail).toEqual({ ok: true });
     });
+    it("keeps at least one owner, also when two owners demote each other at once", async () => {
+      const a = await store.users.create({ email: "own-a@conf.test", name: "A", passwordHash: "h" });
+      const b = await store.users.create({ email: "own-b@conf.test", name: "B", passwordHash: "h" });
+      const acc = await store.accounts.createWithOwner(a.id, "Owners");
+      expect(await store.members.changeRole(acc.id, a.id, "admin")).toBe("last_owner");
+      expect(await store.members.remove(acc.id, a.id)).toBe("last_owner");
+      expect(await store.members.join(acc.id, b.id, "owner")).toBe(true);
+      expect(await store.members.join(acc.id, b.id, "viewer")).toBe(false);
+      const both = await Promise.all([
+        store.members.changeRole(acc.id, a.id, "admin"),
+        store.members.changeRole(acc.id, b.id, "admin"),
+      ]);
+      expect(both.sort()).toEqual(["last_owner", "ok"]);
+      const members = await store.members.list(acc.id);
+      expect(members.filter((m) => m.role === "owner")).toHaveLength(1);
+      expect(members.map((m) => m.email).sort()).toEqual(["own-a@conf.test", "own-b@conf.test"]);
+      expect(await store.members.changeRole(acc.id, "00000000-0000-4000-8000-000000000000", "viewer")).toBe("not_member");
+      const owner = members.find((m) => m.role === "owner")!.user_id;
+      const other = owner === a.id ? b.id : a.id;
+      expect(await store.members.transferOwnership(acc.id, owner, other)).toBe("ok");
+      expect(await store.accounts.roleOf(other, acc.id)).toBe("owner");
+      expect(await store.accounts.roleOf(owner, acc.id)).toBe("admin");
+      await store.members.setLastAccount(owner, acc.id);
+      expect(await store.members.remove(acc.id, owner)).toBe("ok");
+      // The account the next sign-in would open is gone for them.
+      expect((await store.users.findById(owner))?.last_account_id).toBeNull();
+    });
+
+    it("stores invitation tokens hashed, single use, until revoked or expired", async () => {
+      const u = await store.users.create({ email: "inv@conf.test", passwordHash: "h" });
+      const acc = await store.accounts.createWithOwner(u.id, "Inv");
+      const t0 = new Date("2026-01-01T00:00:00Z");
+      const first = await store.invitations.create(
+        { accountId: acc.id, email: "New@Conf.test", role: "editor", invitedBy: u.id, ttlMs: 60_000 },
+        t0,
+      );
+      expect(first.row.token_hash).toBe(hashSecret(first.token));
+      expect(first.row.email).toBe("New@Conf.test");
+      expect(first.row.email_norm).toBe("new@conf.test");
+      // A second invitation of the same address replaces the first.
+      const second = await store.invitations.create(
+        { accountId: acc.id, email: "new@conf.test", role: "viewer", invitedBy: u.id, ttlMs: 60_000 },
+        t0,
+      );
+      expect((await store.invitations.findByToken(first.token))?.invitation.revoked_at).not.toBeNull();
+      expect((await store.invitations.listPending(acc.id)).map((i) => i.id)).toEqual([second.row.id]);
+      const found = await store.invitations.findByToken(second.token);
+      expect(found?.accountName).toBe("Inv");
+      expect(await store.invitations.findByToken("unknown-token-unknown-token")).toBeUndefined();
+      expect(await store.invitations.consume(second.row.id, u.id, new Date(t0.getTime() + 60_000))).toBe(false);
+      expect(await store.invitations.consume(second.row.id, u.id, t0)).toBe(true);
+      expect(await store.invitations.consume(second.row.id, u.id, t0)).toBe(false);
+      const third = await store.invitations.create(
+        { accountId: acc.id, email: "x@conf.test", role: "viewer", invitedBy: u.id, ttlMs: 60_000 },
+        t0,
+      );
+      const renewed = await store.invitations.renew(acc.id, third.row.id, 60_000, t0);
+      expect(renewed?.token).not.toBe(third.token);
+      expect(await store.invitations.findByToken(third.token)).toBeUndefined();
+      expect(await store.invitations.revoke(acc.id, third.row.id)).toBe(true);
+      expect(await store.invitations.revoke(acc.id, third.row.id)).toBe(false);
+      expect(await store.invitations.renew(acc.id, third.row.id, 60_000)).toBeUndefined();
+    });
   });
 }

@@ -11,6 +11,8 @@ import { accountsRepo } from "./repos/accounts.js";
 import { apiKeysRepo } from "./repos/api-keys.js";
 import { auditRepo } from "./repos/audit.js";
 import { goalsRepo } from "./repos/goals.js";
+import { invitationsRepo } from "./repos/invitations.js";
+import { membersRepo } from "./repos/members.js";
 import { outboxRepo } from "./repos/outbox.js";
 import { passwordResetsRepo } from "./repos/password-resets.js";
 import { propertiesRepo } from "./repos/properties.js";
@@ -37,6 +39,8 @@ function repos(db: Kysely<MetaDatabase>) {
     goals: goalsRepo(db),
     salts: saltsRepo(db),
     sharedLinks: sharedLinksRepo(db),
+    members: membersRepo(db),
+    invitations: invitationsRepo(db),
   };
 }
 

@@ -271,12 +271,34 @@ const m0005_report_deliveries: Migration = {
   },
 };
 
+/**
+ * Team (issue #20): an invitation keeps the address as typed (for its list), can be revoked, and
+ * records who accepted it; a user remembers the account they last switched to, where the next
+ * sign-in opens.
+ */
+const m0006_team: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .alterTable("invitations")
+      .addColumn("email", "text", (c) => c.notNull().defaultTo(""))
+      .execute();
+    await db.schema.alterTable("invitations").addColumn("revoked_at", "timestamptz").execute();
+    await db.schema.alterTable("invitations").addColumn("accepted_by", "text").execute();
+    await db.schema.createIndex("invitations_account_idx").on("invitations").column("account_id").execute();
+    await db.schema
+      .alterTable("users")
+      .addColumn("last_account_id", "text", (c) => c.references("accounts.id").onDelete("set null"))
+      .execute();
+  },
+};
+
 export const META_MIGRATIONS: Record<string, Migration> = {
   "0001_initial": m0001_initial,
   "0002_settings": m0002_settings,
   "0003_jobs": m0003_jobs,
   "0004_settings_reports": m0004_settings_reports,
   "0005_report_deliveries": m0005_report_deliveries,
+  "0006_team": m0006_team,
 };
 
 class InCodeProvider implements MigrationProvider {

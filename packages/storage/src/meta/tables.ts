@@ -21,6 +21,8 @@ export interface UsersTable {
   password_hash: string;
   created_at: CreatedAt;
   updated_at: Timestamp;
+  /** The account the user last switched to: where the next sign-in opens (null: the oldest). */
+  last_account_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AccountsTable {
@@ -40,12 +42,17 @@ export interface InvitationsTable {
   id: string;
   account_id: string;
   email_norm: string;
-  role: "admin" | "editor" | "viewer";
+  /** The address as the inviter typed it ("" on rows from before migration 0006). */
+  email: Generated<string>;
+  role: "owner" | "admin" | "editor" | "viewer";
   token_hash: string;
+  /** The inviting user's id (no foreign key: the invitation outlives a deleted inviter). */
   invited_by: string;
   created_at: CreatedAt;
   expires_at: Timestamp;
   accepted_at: Timestamp | null;
+  accepted_by: ColumnType<string | null, string | null | undefined, string | null>;
+  revoked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface PropertiesTable {
@@ -209,3 +216,4 @@ export interface MetaDatabase {
 export type UserRow = Selectable<UsersTable>;
 export type PropertyRow = Selectable<PropertiesTable>;
 export type MembershipRow = Selectable<MembershipsTable>;
+export type InvitationRow = Selectable<InvitationsTable>;
