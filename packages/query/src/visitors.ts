@@ -5,6 +5,7 @@
 // relation.ts (the property predicate), every value is a bound parameter, integers are checked
 // before printing, every statement has a LIMIT. The `visitors` profile table is keyed by the
 // property's id in both engines (DuckDB has no pkey there), so its reads compare the id itself.
+// DuckDB keeps one merged row per visitor; ClickHouse one row per upsert, folded on read (chProfiles).
 //
 // No output alias repeats the name of a column its SELECT reads (ClickHouse reads such an alias as
 // cyclic): those outputs are named a_<column>.
@@ -26,12 +27,38 @@ interface VisitorFns {
   argMinIf(e: string, by: string, cond: string): string;
   sumIf(e: string, cond: string): string;
   epochMs(e: string): string;
-  /** The profile table read (ClickHouse's ReplacingMergeTree needs FINAL to show one row per key). */
-  visitors: string;
+  /**
+   * The profiles of a property as a FROM item: `pre` on the stored rows (client_id conditions only),
+   * `where` on the merged profile (client_id, email, name, ...). See chProfiles().
+   */
+  profiles(property: string, pre: readonly string[], where: readonly string[]): string;
+  /** The SELECT list of a profile read (rows: client_id, email, name, traits, first_seen_ms, last_seen_ms). */
+  profileColumns: string;
   /** Columns holding a string map column, read back by mapOf(). */
   mapColumns(column: string, as: string): string;
   /** At most `n` rows per `key` (in the statement's order), `total` in all: printed after ORDER BY. */
   limitPer(key: string, orderInKey: string, n: number, total: number): { qualify: string; limit: string };
+}
+
+/**
+ * ClickHouse keeps one `visitors` row per upsert (the storage adapter's clickhouse-sql.ts: no
+ * read-modify-write), so a read folds them by the EventStore's merge rules: the latest non-empty
+ * e-mail and name, the earliest first and latest last seen (epoch ms columns), and the traits of
+ * every upsert in upsert order, as arrays of key and value arrays that mapOf() folds key by key
+ * (later wins). The fold's outputs are named p_* (an alias may not reuse a column it reads) and
+ * renamed around it, so that `where` reads the merged profile by the DuckDB names.
+ */
+function chProfiles(property: string, pre: readonly string[], where: readonly string[]): string {
+  const byVersion = (c: string) =>
+    `arrayMap(t -> tupleElement(t, 2), arraySort(t -> tupleElement(t, 1), groupArray((version, ${c}))))`;
+  const fold =
+    `SELECT client_id, argMaxIf(email, version, email <> '') AS p_email, argMaxIf(name, version, name <> '') AS p_name, ` +
+    `${byVersion("traits.key")} AS p_tk, ${byVersion("traits.value")} AS p_tv, min(first_seen_ms) AS p_first, max(last_seen_ms) AS p_last ` +
+    `FROM visitors WHERE ${[`property = ${property}`, ...pre].join(" AND ")} GROUP BY client_id`;
+  return (
+    `(SELECT client_id, p_email AS email, p_name AS name, p_tk AS traits_keys, p_tv AS traits_values, ` +
+    `p_first AS first_seen_ms, p_last AS last_seen_ms FROM (${fold})${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""})`
+  );
 }
 
 const FNS: Record<SqlDialect, VisitorFns> = {
@@ -41,7 +68,9 @@ const FNS: Record<SqlDialect, VisitorFns> = {
     argMinIf: (e, by, c) => `arg_min(${e}, ${by}) FILTER (WHERE ${c})`,
     sumIf: (e, c) => `coalesce(sum(${e}) FILTER (WHERE ${c}), 0)`,
     epochMs: (e) => `epoch_ms(${e})`,
-    visitors: "visitors",
+    profiles: (property, pre, where) => `visitors WHERE ${[`property = ${property}`, ...pre, ...where].join(" AND ")}`,
+    profileColumns:
+      "client_id, email, name, traits AS traits, epoch_ms(first_seen) AS first_seen_ms, epoch_ms(last_seen) AS last_seen_ms",
     mapColumns: (c, as) => `${c} AS ${as}`,
     limitPer: (key, order, n, total) => ({
       qualify: ` QUALIFY row_number() OVER (PARTITION BY ${key} ORDER BY ${order}) <= ${int(n)}`,
@@ -54,7 +83,8 @@ const FNS: Record<SqlDialect, VisitorFns> = {
     argMinIf: (e, by, c) => `argMinIf(${e}, ${by}, ${c})`,
     sumIf: (e, c) => `sumIf(${e}, ${c})`,
     epochMs: (e) => `(toUInt64(toUnixTimestamp(${e})) * 1000)`,
-    visitors: "visitors FINAL",
+    profiles: chProfiles,
+    profileColumns: "client_id, email, name, traits_keys, traits_values, first_seen_ms, last_seen_ms",
     mapColumns: (c, as) => `${c}.key AS ${as}_keys, ${c}.value AS ${as}_values`,
     limitPer: (key, _order, n, total) => ({ qualify: "", limit: `LIMIT ${int(n)} BY ${key} LIMIT 0, ${int(total)}` }),
   },
@@ -68,7 +98,10 @@ export function mapOf(row: Record<string, unknown>, as: string): Record<string, 
   const values = row[`${as}_values`];
   const out: Record<string, string> = {};
   if (!Array.isArray(keys) || !Array.isArray(values)) return out;
-  for (let i = 0; i < keys.length; i++) out[String(keys[i])] = String(values[i] ?? "");
+  // ClickHouse profiles: one key and one value array per upsert, oldest first (chProfiles).
+  const k = keys.flat();
+  const vs = values.flat();
+  for (let i = 0; i < k.length; i++) out[String(k[i])] = String(vs[i] ?? "");
   return out;
 }
 
@@ -118,9 +151,9 @@ class Stmt {
     return `${column} IN (${ids.map((id) => this.p.add(id)).join(", ")})`;
   }
 
-  /** `visitors WHERE property = <id>[ AND where]`. */
-  profiles(where: readonly string[]): string {
-    return `${this.f.visitors} WHERE ${[`property = ${this.propertyId}`, ...where].join(" AND ")}`;
+  /** The property's merged profiles (FROM item): `pre` on client_id only, `where` on the profile. */
+  profiles(where: readonly string[], pre: readonly string[] = []): string {
+    return this.f.profiles(this.propertyId, pre, where);
   }
 
   done(sql: string): CompiledQuery {
@@ -130,14 +163,11 @@ class Stmt {
   }
 }
 
-const PROFILE_COLUMNS = (f: VisitorFns) =>
-  `client_id, email, name, ${f.mapColumns("traits", "traits")}, ${f.epochMs("first_seen")} AS first_seen_ms, ${f.epochMs("last_seen")} AS last_seen_ms`;
-
 /** Profiles of these client ids (rows: client_id, email, name, traits, first_seen_ms, last_seen_ms). */
 export function profilesSql(dialect: SqlDialect, property: string, ids: readonly string[]): CompiledQuery {
   const q = new Stmt(dialect, property);
   return q.done(
-    `SELECT ${PROFILE_COLUMNS(q.f)} FROM ${q.profiles([q.clientIn(ids)])} ORDER BY client_id ${q.d.limit(int(ids.length), 0)}`,
+    `SELECT ${q.f.profileColumns} FROM ${q.profiles([], [q.clientIn(ids)])} ORDER BY client_id ${q.d.limit(int(ids.length), 0)}`,
   );
 }
 
