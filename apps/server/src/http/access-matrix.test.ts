@@ -5,7 +5,7 @@
 // from the routes' own declarations: a route without a row (or a row without a route) fails, so a
 // new route cannot ship until someone has said who may call it. The socket is in the matrix too.
 import type { AddressInfo } from "node:net";
-import type { Role } from "@lookout/schema";
+import { eventRow, type Role } from "@lookout/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { createTestApp, type TestApp } from "../test-support.js";
@@ -81,6 +81,8 @@ interface Fixtures {
   newMember(side: Side): Promise<string>;
   newInvitation(side: Side): Promise<{ id: string; token: string }>;
   newSharedLink(side: Side): Promise<string>;
+  /** A client id with one pageview on the side's property (a visitor to read, export or delete). */
+  newVisitor(side: Side): Promise<string>;
   /** A fresh account: on "own", owned by A's owner with A's admin, editor and viewer; on "foreign", B's owner's. */
   newAccount(side: Side): Promise<{ id: string; name: string }>;
 }
@@ -93,6 +95,7 @@ const TABLE: Record<string, Row> = {
   // The tracker's CORS preflight: any site may send events.
   "OPTIONS /api/event": { scope: "public", ok: 204, call: () => ({ url: "/api/event" }) },
   "POST /api/event": { scope: "public", ok: 400, call: () => ({ url: "/api/event", body: { n: "pageview" } }) },
+  "POST /api/batch": { scope: "public", ok: 400, call: () => ({ url: "/api/batch", body: { events: [] } }) },
   "GET /js/script.js": { scope: "public", ok: 200, method: "GET", call: () => ({ url: "/js/script.js" }) },
   "GET /demo/demo.css": { scope: "public", ok: 200, call: () => ({ url: "/demo/demo.css" }) },
   "GET /demo/demo.js": { scope: "public", ok: 200, call: () => ({ url: "/demo/demo.js" }) },
@@ -237,6 +240,50 @@ const TABLE: Record<string, Row> = {
     ok: 200,
     method: "GET",
     call: (c) => ({ url: `/api/v1/properties/${c.site}/export` }),
+  },
+
+  // --- visitors ---
+  "GET /api/v1/properties/:id/visitors": {
+    scope: "property",
+    need: "read",
+    ok: 200,
+    method: "GET",
+    call: (c) => ({ url: `/api/v1/properties/${c.site}/visitors` }),
+  },
+  "GET /api/v1/properties/:id/visitors.csv": {
+    scope: "property",
+    need: "read",
+    ok: 200,
+    method: "GET",
+    call: (c) => ({ url: `/api/v1/properties/${c.site}/visitors.csv` }),
+  },
+  "GET /api/v1/properties/:id/visitors/:clientId": {
+    scope: "property",
+    need: "read",
+    ok: 200,
+    method: "GET",
+    call: async (c) => ({ url: `/api/v1/properties/${c.site}/visitors/${await c.f.newVisitor(c.side)}` }),
+  },
+  "GET /api/v1/properties/:id/visitors/:clientId/events": {
+    scope: "property",
+    need: "read",
+    ok: 200,
+    method: "GET",
+    call: async (c) => ({ url: `/api/v1/properties/${c.site}/visitors/${await c.f.newVisitor(c.side)}/events` }),
+  },
+  "DELETE /api/v1/properties/:id/visitors/:clientId": {
+    scope: "property",
+    need: "admin",
+    ok: 200,
+    method: "DELETE",
+    call: async (c) => ({ url: `/api/v1/properties/${c.site}/visitors/${await c.f.newVisitor(c.side)}` }),
+  },
+  "GET /api/v1/properties/:id/visitors/:clientId/export": {
+    scope: "property",
+    need: "admin",
+    ok: 200,
+    method: "GET",
+    call: async (c) => ({ url: `/api/v1/properties/${c.site}/visitors/${await c.f.newVisitor(c.side)}/export` }),
   },
 
   // --- stats ---
@@ -571,6 +618,20 @@ describe("access matrix", () => {
           createdBy: owner.id,
         });
         return l!.id;
+      },
+      async newVisitor(s) {
+        const clientId = `visitor-${++counter}`;
+        await t.events.append([
+          eventRow({
+            property: sideOf(s).site,
+            ts: new Date(Date.now() - 3_600_000),
+            visitor_id: clientId,
+            client_id: clientId,
+            session_id: clientId,
+          }),
+        ]);
+        await t.events.sync();
+        return clientId;
       },
       async newAccount(s) {
         const name = `Fresh ${++counter}`;
