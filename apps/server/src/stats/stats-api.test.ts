@@ -181,13 +181,13 @@ describe("Stats API", () => {
     const r = await get(`aggregate?property_id=${site}&${RANGE}`, key);
     expect(r.status).toBe(200);
     expect(r.body.results.visitors.value).toBe(3);
-    // Read only: it cannot delete the property it can read.
+    // Read only: it cannot delete the property it can read (a key is refused every write).
     const del = await t.app.inject({
       method: "DELETE",
       url: `/api/v1/properties/${site}`,
       headers: { authorization: `Bearer ${key}` },
     });
-    expect(del.statusCode).toBe(404);
+    expect(del.statusCode).toBe(403);
     // Bound to its account even when its user is a member elsewhere.
     await t.meta.accounts.addMember(bobAccount, owner?.id ?? "", "viewer");
     const bobSite = (await t.meta.properties.listByAccount(bobAccount))[0]?.unique_id ?? "";
