@@ -11,6 +11,7 @@ import { accountsRepo } from "./repos/accounts.js";
 import { apiKeysRepo } from "./repos/api-keys.js";
 import { auditRepo } from "./repos/audit.js";
 import { goalsRepo } from "./repos/goals.js";
+import { insightsRepo } from "./repos/insights.js";
 import { outboxRepo } from "./repos/outbox.js";
 import { passwordResetsRepo } from "./repos/password-resets.js";
 import { propertiesRepo } from "./repos/properties.js";
@@ -35,6 +36,7 @@ function repos(db: Kysely<MetaDatabase>) {
     outbox: outboxRepo(db),
     audit: auditRepo(db),
     goals: goalsRepo(db),
+    insights: insightsRepo(db),
     salts: saltsRepo(db),
     sharedLinks: sharedLinksRepo(db),
   };
