@@ -51,6 +51,11 @@ export function insightsRepo(db: Kysely<MetaDatabase>) {
         .executeTakeFirst();
       return row ?? null;
     },
+    /** The public id of an insight's property (deleted properties take their insights along). */
+    async propertyUniqueId(row: InsightRow): Promise<string | null> {
+      const p = await db.selectFrom("properties").select("unique_id").where("id", "=", row.property_id).executeTakeFirst();
+      return p?.unique_id ?? null;
+    },
     async create(propertyId: string, createdBy: string, input: InsightInput): Promise<InsightRow> {
       // A clash of 8 random characters is rare but possible: draw again on the unique index.
       for (let attempt = 0; ; attempt++) {
