@@ -1,7 +1,7 @@
 // runTrends: where a trends insight spec meets an EventStore. It compiles the spec for the store's
 // dialect (@lookout/query stays pure), runs the one statement and shapes the rows into the trends
 // answer (DESIGN.md §5): every drawn bucket in place, the formula applied after the SQL.
-import { compileTrends, QueryError, shapeTrends, type TrendsRow } from "@lookout/query";
+import { INSIGHT_COMPILERS, QueryError, shapeTrends, type TrendsRow } from "@lookout/query";
 import { type TrendsAnswer, type TrendsSpec, type TrendsSpecInput, TrendsSpecSchema } from "@lookout/schema";
 import type { EventStore } from "./event-store.js";
 import type { StatsContext } from "./stats.js";
@@ -15,7 +15,7 @@ export async function runTrends(
   ctx: StatsContext,
 ): Promise<TrendsAnswer> {
   const parsed = TrendsSpecSchema.parse(spec);
-  const compiled = compileTrends(parsed, property, store.dialect, {
+  const compiled = INSIGHT_COMPILERS[parsed.kind](parsed, property, store.dialect, {
     timezone: ctx.timezone,
     now: ctx.now ?? new Date(),
     earliest: ctx.earliest,
