@@ -38,6 +38,7 @@ import { ConfirmModal } from "../../components/ConfirmModal";
 import { PageHeader } from "../../components/PageHeader";
 import { RequireProperty } from "../../components/RequireProperty";
 import { messageOf } from "../../lib/http";
+import { useProperties } from "../../state/current-property";
 import { InsightChart } from "./InsightChart";
 import { useCreateInsight, useDeleteInsight, useInsight, useInsightResult, useUpdateInsight } from "./queries";
 
@@ -83,6 +84,16 @@ function specFromUrl(q: string | null): TrendsSpecInput | null {
 
 export default function InsightPage() {
   const { insightId = "new" } = useParams();
+  const { current } = useProperties();
+  // Without a property the picker shows under the screen's own heading.
+  if (!current) {
+    return (
+      <>
+        <PageHeader title="Insight" />
+        <RequireProperty>{() => null}</RequireProperty>
+      </>
+    );
+  }
   return (
     <RequireProperty>
       {(property) => (
@@ -94,7 +105,14 @@ export default function InsightPage() {
 
 function InsightEditor({ propertyId, shortId }: { propertyId: string; shortId: string | null }) {
   const saved = useInsight(shortId);
-  if (shortId !== null && saved.isPending) return <CSpinner aria-label="Loading the insight" />;
+  if (shortId !== null && saved.isPending) {
+    return (
+      <>
+        <PageHeader title="Insight" />
+        <CSpinner aria-label="Loading the insight" />
+      </>
+    );
+  }
   if (shortId !== null && saved.isError) {
     return (
       <>

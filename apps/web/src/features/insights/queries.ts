@@ -21,6 +21,8 @@ export function useInsight(shortId: string | null) {
     queryKey: insightKeys.one(shortId ?? ""),
     queryFn: ({ signal }) => getInsight(shortId ?? "", signal),
     enabled: shortId !== null,
+    // An unknown or malformed id is a 404 or 400: asking again changes nothing.
+    retry: false,
   });
 }
 
