@@ -22,6 +22,7 @@ import {
   DATE_PRESET_LABELS,
   DATE_PRESETS,
   INSIGHT_LIMITS,
+  INSIGHT_SHORT_ID_RE,
   INTERVALS,
   PROPERTY_MATHS,
   TRENDS_DISPLAYS,
@@ -33,7 +34,7 @@ import {
   seriesLetter,
 } from "@lookout/schema";
 import { useMemo, useState } from "react";
-import { useNavigate, useParams, useSearchParams } from "react-router-dom";
+import { Link, useNavigate, useParams, useSearchParams } from "react-router-dom";
 import { ConfirmModal } from "../../components/ConfirmModal";
 import { PageHeader } from "../../components/PageHeader";
 import { RequireProperty } from "../../components/RequireProperty";
@@ -104,7 +105,19 @@ export default function InsightPage() {
 }
 
 function InsightEditor({ propertyId, shortId }: { propertyId: string; shortId: string | null }) {
-  const saved = useInsight(shortId);
+  // A link that cannot name an insight (not 8 letters and digits) is not asked for.
+  const wellFormed = shortId === null || INSIGHT_SHORT_ID_RE.test(shortId);
+  const saved = useInsight(wellFormed ? shortId : null);
+  if (!wellFormed) {
+    return (
+      <>
+        <PageHeader title="Insight" />
+        <CAlert color="warning" role="alert">
+          No insight has this address. <Link to="/product-analytics">See the saved insights</Link>.
+        </CAlert>
+      </>
+    );
+  }
   if (shortId !== null && saved.isPending) {
     return (
       <>
