@@ -13,6 +13,7 @@ import { registerEventRoute } from "./collect/routes.js";
 import { registerScriptRoute } from "./collect/script-route.js";
 import { demoRoutes } from "./demo/routes.js";
 import { goalRoutes } from "./goals/routes.js";
+import { insightRoutes } from "./insights/routes.js";
 import { installBodyParsers } from "./http/body-parsers.js";
 import { trustedProxy } from "./http/client-ip.js";
 import { installErrorHandling } from "./http/errors.js";
@@ -74,6 +75,7 @@ export async function buildApp(deps: AppDeps, opts: { webDist?: string } = {}): 
       ...statsRoutes(deps),
       ...goalRoutes(deps),
       ...visitorRoutes(deps),
+      ...insightRoutes(deps),
       ...apiKeyRoutes(deps),
       ...meRoutes(deps),
       ...accountRoutes(deps),

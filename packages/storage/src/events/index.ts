@@ -16,3 +16,4 @@ export { openDuckDbEventStoreOnThread } from "./duckdb-thread-store.js";
 export * from "./event-store.js";
 export { idKey } from "./hash.js";
 export * from "./stats.js";
+export * from "./trends.js";

@@ -110,6 +110,33 @@ export function metaStoreConformance(name: string, open: () => Promise<MetaStore
       expect(await store.salts.forDay("2026-03-02")).not.toBe(a);
     });
 
+    it("keeps insights by random short id, scoped to live rows, with soft delete and views", async () => {
+      const u = await store.users.create({ email: "i@conf.test", passwordHash: "h" });
+      const acc = await store.accounts.createWithOwner(u.id, "I");
+      const p = await store.properties.create({ accountId: acc.id, websiteUrl: "", name: "I", timezone: "UTC" });
+      const input = { kind: "trends", name: "Signups", description: "", spec: { kind: "trends" }, favourite: false, tags: ["a"] };
+      const a = await store.insights.create(p.id, u.id, input);
+      const b = await store.insights.create(p.id, u.id, { ...input, name: "Other" });
+      expect(a.short_id).toMatch(/^[A-Za-z0-9]{8}$/);
+      expect(a.short_id).not.toBe(b.short_id);
+      expect(a.tags).toEqual(["a"]);
+      expect(a.query).toEqual({ kind: "trends" });
+      const changed = await store.insights.update(a.id, { favourite: true, name: "Signups!" });
+      expect([changed?.favourite, changed?.name]).toEqual([true, "Signups!"]);
+      expect((await store.insights.list(p.id, 10)).map((r) => r.name)).toEqual(["Signups!", "Other"]);
+      expect(await store.insights.softDelete(a.id)).toBe(true);
+      expect(await store.insights.softDelete(a.id)).toBe(false);
+      expect(await store.insights.findByShortId(a.short_id)).toBeNull();
+      expect(await store.insights.update(a.id, { name: "x" })).toBeNull();
+      expect((await store.insights.list(p.id, 10)).map((r) => r.name)).toEqual(["Other"]);
+      expect(await store.insights.restore(a.id)).toBe(true);
+      expect((await store.insights.findByShortId(a.short_id))?.id).toBe(a.id);
+      await store.insights.recordView(u.id, a.id);
+      await store.insights.recordView(u.id, a.id);
+      const views = await store.db.selectFrom("insight_views").selectAll().where("insight_id", "=", a.id).execute();
+      expect(views).toHaveLength(1);
+    });
+
     it("keeps an outbox and an audit log", async () => {
       await store.outbox.add({ to: "x@conf.test", subject: "Hi", text: "body" });
       expect((await store.outbox.list(1))[0]?.subject).toBe("Hi");

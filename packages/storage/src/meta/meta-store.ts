@@ -13,6 +13,7 @@ import { auditRepo } from "./repos/audit.js";
 import { goalsRepo } from "./repos/goals.js";
 import { invitationsRepo } from "./repos/invitations.js";
 import { membersRepo } from "./repos/members.js";
+import { insightsRepo } from "./repos/insights.js";
 import { outboxRepo } from "./repos/outbox.js";
 import { passwordResetsRepo } from "./repos/password-resets.js";
 import { propertiesRepo } from "./repos/properties.js";
@@ -37,6 +38,7 @@ function repos(db: Kysely<MetaDatabase>) {
     outbox: outboxRepo(db),
     audit: auditRepo(db),
     goals: goalsRepo(db),
+    insights: insightsRepo(db),
     salts: saltsRepo(db),
     sharedLinks: sharedLinksRepo(db),
     members: membersRepo(db),

@@ -107,10 +107,22 @@ export interface InsightsTable {
   kind: string;
   name: string;
   description: string;
+  /** The insight's spec (@lookout/schema InsightSpec), validated on the way in and out. */
   query: Json<unknown>;
   created_by: string;
   created_at: CreatedAt;
   updated_at: Timestamp;
+  /** 0007: the public id (8 random [A-Za-z0-9]), favourite, tags, soft delete. */
+  short_id: string;
+  favourite: Generated<boolean>;
+  tags: Json<string[]>;
+  deleted_at: Timestamp | null;
+}
+
+export interface InsightViewsTable {
+  user_id: string;
+  insight_id: string;
+  viewed_at: Timestamp;
 }
 
 export interface ReportSchedulesTable {
@@ -203,6 +215,7 @@ export interface MetaDatabase {
   password_resets: PasswordResetsTable;
   api_keys: ApiKeysTable;
   insights: InsightsTable;
+  insight_views: InsightViewsTable;
   report_schedules: ReportSchedulesTable;
   report_deliveries: ReportDeliveriesTable;
   goals: GoalsTable;

@@ -1,14 +1,12 @@
 // /product-analytics: the current property's product analytics in two parts, chosen by the URL's
-// `tab` (so each can be linked): the saved insights (not built yet: says what will come) and the
-// visitors list (features/visitors). Parts are links, not ARIA tabs, as each is its own address.
-import { cilChartLine } from "@coreui/icons";
+// `tab` (so each can be linked): the saved insights (InsightsList) and the visitors list
+// (features/visitors). Parts are links, not ARIA tabs, as each is its own address.
 import { CNav, CNavItem } from "@coreui/react";
 import { lazy, Suspense } from "react";
 import { Link, useSearchParams } from "react-router-dom";
-import { DateRangePicker } from "../../components/DateRangePicker";
-import { EmptyState } from "../../components/EmptyState";
 import { PageHeader } from "../../components/PageHeader";
-import { propertyLabel, RequireProperty } from "../../components/RequireProperty";
+import { RequireProperty } from "../../components/RequireProperty";
+import { InsightsList } from "./InsightsList";
 
 const VisitorsList = lazy(() => import("../visitors/VisitorsList").then((m) => ({ default: m.VisitorsList })));
 
@@ -23,7 +21,7 @@ export default function ProductAnalyticsPage() {
   const part: Part = params.get("tab") === "visitors" ? "visitors" : "insights";
   return (
     <>
-      <PageHeader title="Product Analytics">{part === "insights" && <DateRangePicker />}</PageHeader>
+      <PageHeader title="Product Analytics" />
       <nav aria-label="Product analytics" className="mb-4">
         {/* CNav calls its list "navigation"; the <nav> around it is that, the list stays a list. */}
         <CNav variant="underline-border" className="product-analytics-nav" role="list">
@@ -47,21 +45,7 @@ export default function ProductAnalyticsPage() {
               <VisitorsList key={property.unique_id} property={property} />
             </Suspense>
           ) : (
-            <EmptyState
-              icon={cilChartLine}
-              title="Product analytics is on its way"
-              lead={
-                <>
-                  Saved insights for <strong>{propertyLabel(property)}</strong> will be listed here. You will be able to build:
-                </>
-              }
-              coming={[
-                "Trends of any event, broken down by its properties",
-                "Funnels with conversion and drop-off between steps",
-                "Retention, stickiness and lifecycle of your visitors",
-                "Paths visitors take through the site",
-              ]}
-            />
+            <InsightsList propertyId={property.unique_id} />
           )
         }
       </RequireProperty>

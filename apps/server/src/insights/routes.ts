@@ -1,0 +1,111 @@
+// Insights (DESIGN.md §5): `POST /api/v1/properties/{unique_id}/insights/query` runs an unsaved
+// spec; `GET/POST …/insights` lists and saves; `GET/PATCH/DELETE /api/v1/insights/{shortId}` and
+// `GET …/{shortId}/result` work on one saved insight. Reading and running need "read" (every
+// member), saving, changing and deleting "write" (editors and up, §7). Unknown, deleted and
+// foreign short ids answer 404 alike (service.ts authorizes through the insight's property).
+import {
+  INSIGHT_SHORT_ID_RE,
+  InsightCreateSchema,
+  InsightListSchema,
+  InsightPatchSchema,
+  InsightSchema,
+  InsightSpecSchema,
+  PropertyIdSchema,
+  TrendsAnswerSchema,
+} from "@lookout/schema";
+import { z } from "zod";
+import type { AppDeps } from "../app-deps.js";
+import { defineRoute, NO_CONTENT, type Route } from "../http/route.js";
+import { createInsightService } from "./service.js";
+
+const TAGS = ["insights"] as const;
+const PropertyParam = PropertyIdSchema.describe("The property's unique_id.");
+const ShortIdParam = z
+  .string()
+  .regex(INSIGHT_SHORT_ID_RE, "is not an insight id")
+  .describe("The insight's short id (8 characters).");
+
+export function insightRoutes(deps: AppDeps): Route[] {
+  const insights = createInsightService(deps);
+  return [
+    defineRoute({
+      method: "POST",
+      url: "/api/v1/properties/:id/insights/query",
+      summary:
+        "Runs an insight spec without saving it. Trends: per series (an event name, its own filters, a math) and local-time bucket of the interval; breakdown by a dimension or prop (top N plus $other); formula over the series letters (A/B*100).",
+      tags: TAGS,
+      params: z.object({ id: PropertyParam }),
+      body: InsightSpecSchema,
+      access: { property: ({ params }) => params.id, action: "read" },
+      answer: TrendsAnswerSchema,
+      handle: ({ property, body }) => insights.run(property, body),
+    }),
+    defineRoute({
+      method: "GET",
+      url: "/api/v1/properties/:id/insights",
+      summary: "The property's saved insights, last changed first.",
+      tags: TAGS,
+      params: z.object({ id: PropertyParam }),
+      access: { property: ({ params }) => params.id, action: "read" },
+      answer: InsightListSchema,
+      handle: ({ property }) => insights.list(property),
+    }),
+    defineRoute({
+      method: "POST",
+      url: "/api/v1/properties/:id/insights",
+      summary: "Saves an insight (editors and up): name, description, spec, favourite, tags.",
+      tags: TAGS,
+      params: z.object({ id: PropertyParam }),
+      body: InsightCreateSchema,
+      access: { property: ({ params }) => params.id, action: "write" },
+      answer: InsightSchema,
+      status: 201,
+      handle: ({ actor, property, body }) => insights.create(actor, property, body),
+    }),
+    defineRoute({
+      method: "GET",
+      url: "/api/v1/insights/:shortId",
+      summary: "A saved insight.",
+      tags: TAGS,
+      params: z.object({ shortId: ShortIdParam }),
+      access: "signed-in",
+      answer: InsightSchema,
+      responses: { 404: "No such insight, or not on a property you may read." },
+      handle: ({ actor, params }) => insights.get(actor, params.shortId),
+    }),
+    defineRoute({
+      method: "PATCH",
+      url: "/api/v1/insights/:shortId",
+      summary: "Changes a saved insight (editors and up): any of name, description, spec, favourite, tags.",
+      tags: TAGS,
+      params: z.object({ shortId: ShortIdParam }),
+      body: InsightPatchSchema,
+      access: "signed-in",
+      answer: InsightSchema,
+      responses: { 404: "No such insight, or not on a property you may change." },
+      handle: ({ actor, params, body }) => insights.update(actor, params.shortId, body),
+    }),
+    defineRoute({
+      method: "DELETE",
+      url: "/api/v1/insights/:shortId",
+      summary: "Deletes a saved insight (editors and up; soft, audited).",
+      tags: TAGS,
+      params: z.object({ shortId: ShortIdParam }),
+      access: "signed-in",
+      answer: NO_CONTENT,
+      responses: { 404: "No such insight, or not on a property you may change." },
+      handle: ({ actor, params }) => insights.remove(actor, params.shortId),
+    }),
+    defineRoute({
+      method: "GET",
+      url: "/api/v1/insights/:shortId/result",
+      summary: "Runs a saved insight's spec.",
+      tags: TAGS,
+      params: z.object({ shortId: ShortIdParam }),
+      access: "signed-in",
+      answer: TrendsAnswerSchema,
+      responses: { 404: "No such insight, or not on a property you may read." },
+      handle: ({ actor, params }) => insights.result(actor, params.shortId),
+    }),
+  ];
+}

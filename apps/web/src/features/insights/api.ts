@@ -1,0 +1,41 @@
+// Insights (DESIGN.md §5): run an unsaved spec, and a property's saved insights (list, create,
+// read, change, delete). Answers are parsed with the shared schemas, so a surprise reads as an
+// error where it is shown, never as a crash.
+import {
+  type Insight,
+  type InsightCreate,
+  InsightListSchema,
+  type InsightPatch,
+  InsightSchema,
+  type InsightSpec,
+  type TrendsAnswer,
+  TrendsAnswerSchema,
+} from "@lookout/schema";
+import { request } from "../../lib/http";
+
+const propertyUrl = (propertyId: string) => `/api/v1/properties/${encodeURIComponent(propertyId)}/insights`;
+const insightUrl = (shortId: string) => `/api/v1/insights/${encodeURIComponent(shortId)}`;
+
+export async function runInsight(propertyId: string, spec: InsightSpec, signal?: AbortSignal): Promise<TrendsAnswer> {
+  return TrendsAnswerSchema.parse(await request("POST", `${propertyUrl(propertyId)}/query`, { json: spec, signal }));
+}
+
+export async function listInsights(propertyId: string, signal?: AbortSignal): Promise<Insight[]> {
+  return InsightListSchema.parse(await request("GET", propertyUrl(propertyId), { signal })).results;
+}
+
+export async function getInsight(shortId: string, signal?: AbortSignal): Promise<Insight> {
+  return InsightSchema.parse(await request("GET", insightUrl(shortId), { signal }));
+}
+
+export async function createInsight(propertyId: string, body: InsightCreate): Promise<Insight> {
+  return InsightSchema.parse(await request("POST", propertyUrl(propertyId), { json: body }));
+}
+
+export async function updateInsight(shortId: string, patch: InsightPatch): Promise<Insight> {
+  return InsightSchema.parse(await request("PATCH", insightUrl(shortId), { json: patch }));
+}
+
+export async function deleteInsight(shortId: string): Promise<void> {
+  await request("DELETE", insightUrl(shortId));
+}

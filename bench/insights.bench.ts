@@ -1,0 +1,125 @@
+// Insights benchmark (DESIGN.md §8): one property, 90 days of generated traffic in a file DuckDB,
+// and a trends insight with a breakdown (two series, unique visitors and a total, broken down by
+// country, top 10 + Other, daily) run through runTrends as the API does. Budget on the p95:
+// < 300 ms at 10M events, < 3 s at 100M (1M is reported, its budget the 10M one).
+// The other insight kinds join this file as they are built.
+//
+//   tsx bench/insights.bench.ts                    1M and 10M events
+//   tsx bench/insights.bench.ts --events 1000000 [--runs 20] [--seed 42] [--fresh]
+//
+// Trends read raw events only, so the databases are loaded with rollups deferred (never built) and
+// cached under bench/.cache (keyed by size, seed and the generator's source). Writes
+// bench/results/insights.json.
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import type { TrendsSpecInput } from "@lookout/schema";
+import { openDuckDbEventStore, runTrends } from "@lookout/storage";
+import { EVENTS_PER_VISITOR, generateEvents } from "@lookout/traffic";
+
+const BENCH = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(BENCH, "..");
+const CACHE = join(BENCH, ".cache");
+const BUDGET_MS: [number, number][] = [
+  [10_000_000, 300],
+  [100_000_000, 3000],
+];
+
+const { values: args } = parseArgs({
+  options: {
+    events: { type: "string", multiple: true },
+    runs: { type: "string", default: "20" },
+    seed: { type: "string", default: "42" },
+    fresh: { type: "boolean", default: false },
+  },
+  allowPositionals: true,
+  strict: false, // npm run bench passes every argument to every benchmark
+});
+
+function count(s: string): number {
+  const m = /^(\d+(?:\.\d+)?(?:e\d+)?)([kKmM]?)$/.exec(s.trim().replace(/_/g, ""));
+  if (!m) throw new Error(`--events: not a count: ${s}`);
+  const mult = m[2] === "" ? 1 : m[2]?.toLowerCase() === "k" ? 1e3 : 1e6;
+  return Math.round(Number(m[1]) * mult);
+}
+const sizes = (args.events as string[] | undefined)?.flatMap((e) => e.split(",")).map(count) ?? [1_000_000, 10_000_000];
+const RUNS = Math.max(5, Number(args.runs));
+const SEED = Number(args.seed);
+const PROPERTY = "bench.example";
+const END = new Date("2024-06-01T00:00:00Z");
+const CTX = { timezone: "America/New_York", now: new Date(END.getTime() - 1) };
+const GEN_HASH = createHash("sha1")
+  .update(readFileSync(join(ROOT, "packages/traffic/src/history.ts")))
+  .update(readFileSync(join(ROOT, "packages/schema/src/events.ts")))
+  .digest("hex")
+  .slice(0, 10);
+
+const SPEC: TrendsSpecInput = {
+  kind: "trends",
+  period: "last_90_days",
+  interval: "day",
+  series: [
+    { event: "pageview", math: "unique_visitors" },
+    { event: "signup", math: "total" },
+  ],
+  breakdown: "country",
+};
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] as number;
+};
+const r1 = (x: number) => Math.round(x * 10) / 10;
+
+async function ensureDb(n: number): Promise<string> {
+  mkdirSync(CACHE, { recursive: true });
+  const path = join(CACHE, `insights-${n}-${SEED}-${GEN_HASH}.duckdb`);
+  if (existsSync(path) && !args.fresh) return path;
+  for (const f of [path, `${path}.wal`]) rmSync(f, { force: true });
+  const store = await openDuckDbEventStore(path, { rollupDelayMs: 2_000_000_000 });
+  for (const batch of generateEvents({
+    property: PROPERTY,
+    days: 90,
+    visitors: Math.ceil(n / EVENTS_PER_VISITOR),
+    seed: SEED,
+    end: END,
+    maxEvents: n,
+    batchSize: 20_000,
+  })) {
+    await store.append(batch);
+  }
+  await store.close();
+  return path;
+}
+
+const results: Record<string, unknown> = {};
+for (const n of sizes) {
+  const path = await ensureDb(n);
+  const store = await openDuckDbEventStore(path, { rollupDelayMs: 2_000_000_000 });
+  const times: number[] = [];
+  let rows = 0;
+  for (let i = 0; i < RUNS + 2; i++) {
+    const t0 = performance.now();
+    const answer = await runTrends(store, PROPERTY, SPEC, CTX);
+    const ms = performance.now() - t0;
+    rows = answer.results.length;
+    if (i >= 2) times.push(ms); // two warm-up runs
+  }
+  await store.close();
+  const budget = BUDGET_MS.find(([size]) => n <= size)?.[1] ?? null;
+  const p95 = r1(pct(times, 95));
+  results[String(n)] = {
+    trends_breakdown: { p50_ms: r1(pct(times, 50)), p95_ms: p95, results: rows, budget_ms: budget },
+    within_budget: budget === null ? true : p95 < budget,
+  };
+  console.log(
+    `insights ${n.toLocaleString("en")} events: trends with breakdown p50 ${r1(pct(times, 50))} ms, p95 ${p95} ms (budget ${budget} ms)`,
+  );
+}
+mkdirSync(join(BENCH, "results"), { recursive: true });
+writeFileSync(
+  join(BENCH, "results", "insights.json"),
+  `${JSON.stringify({ runs: RUNS, seed: SEED, sizes: results }, null, 2)}\n`,
+);

@@ -1,0 +1,112 @@
+// Product analytics (#23) in Chromium against a real server seeded with 30 days of synthetic
+// traffic: build a trends insight from scratch (two series, a formula), see the number the API
+// gives, save it, reload it by URL, find it in the list; axe-core clean and screenshots in both
+// themes, desktop and phone (under SHOTS_DIR, else /tmp/shots-insights).
+// Callbacks passed to page.evaluate run in the browser, hence the DOM types.
+/// <reference lib="dom" />
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { login } from "../harness";
+import { axeViolations, describeViolations } from "./a11y";
+import { browserSuite, PHONE, seedEvents, signIn, THEME_KEY, type WatchedPage } from "./support";
+
+const suite = browserSuite(
+  [{ url: "https://shop.example", name: "Shop" }],
+  seedEvents({ indexes: [0], days: 30, visitors: 300 }),
+);
+let current: WatchedPage;
+const SHOTS = process.env.SHOTS_DIR ?? "/tmp/shots-insights";
+const shot = (name: string) => {
+  mkdirSync(SHOTS, { recursive: true });
+  return join(SHOTS, name);
+};
+const shop = () => suite.web.propertyIds[0] as string;
+
+async function open(page: Page, path: string, theme: "light" | "dark" = "light") {
+  await signIn(page, suite.web.server);
+  await page.evaluate(
+    ({ id, theme, key }) => {
+      localStorage.setItem("currentProperty", JSON.stringify({ unique_id: id }));
+      localStorage.setItem(key, theme);
+    },
+    { id: shop(), theme, key: THEME_KEY },
+  );
+  await page.goto(`${suite.web.server.url}${path}`);
+}
+
+const SPEC = {
+  kind: "trends",
+  period: "last_30_days",
+  series: [
+    { event: "pageview", math: "unique_visitors" },
+    { event: "signup", math: "unique_visitors" },
+  ],
+  formula: "B/A*100",
+};
+
+/** The formula's total as the API answers it. */
+async function apiTotal(): Promise<number> {
+  const { token } = await login(suite.web.server);
+  const r = await fetch(`${suite.web.server.url}/api/v1/properties/${shop()}/insights/query`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(SPEC),
+  });
+  const body = (await r.json()) as { results: { series: string; total: number }[] };
+  if (!r.ok) throw new Error(`query: ${r.status} ${JSON.stringify(body)}`);
+  expect(body.results.map((x) => x.series)).toEqual(["formula"]);
+  return body.results[0]?.total ?? Number.NaN;
+}
+
+describe("trends insight", () => {
+  it("is built from scratch, shows the API's number, saves, reloads by URL and is listed", { timeout: 120_000 }, async () => {
+    current = await suite.open();
+    const { page } = current;
+    await open(page, "/product-analytics");
+    await expect.poll(() => page.getByText("No saved insights yet").count()).toBe(1);
+    await page.getByRole("link", { name: "New insight" }).click();
+    await page.waitForURL(/\/product-analytics\/insights\/new/);
+
+    await page.getByLabel("Name").fill("Signup rate");
+    await page.locator("#series-0-math").selectOption("unique_visitors");
+    await page.getByRole("button", { name: "Add series" }).click();
+    await page.locator("#series-1-event").fill("signup");
+    await page.locator("#series-1-math").selectOption("unique_visitors");
+    await page.getByLabel("Formula over the series").fill("B/A*100");
+    await page.locator("#insight-display").selectOption("number");
+
+    const expected = (await apiTotal()).toLocaleString("en-US", { maximumFractionDigits: 2 });
+    await expect.poll(() => page.locator(".fs-2").first().textContent(), { timeout: 20_000 }).toBe(expected);
+    // The unsaved spec is in the URL: a reload keeps it.
+    expect(JSON.parse(new URL(page.url()).searchParams.get("q") ?? "{}")).toMatchObject({
+      formula: "B/A*100",
+      display: "number",
+    });
+
+    await page.locator("#insight-display").selectOption("line");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.waitForURL(/\/product-analytics\/insights\/[A-Za-z0-9]{8}$/);
+    const url = page.url();
+    await page.goto(url);
+    await expect.poll(() => page.locator("main h1").first().textContent()).toBe("Signup rate");
+    await page.locator("[data-testid=insight-chart] canvas").waitFor({ timeout: 20_000 });
+    expect(await page.locator("#insight-formula").inputValue()).toBe("B/A*100");
+
+    for (const theme of ["light", "dark"] as const) {
+      await open(page, new URL(url).pathname, theme);
+      await page.locator("[data-testid=insight-chart] canvas").waitFor({ timeout: 20_000 });
+      expect(describeViolations(await axeViolations(page))).toBe("");
+      await page.screenshot({ path: shot(`insight-${theme}-desktop.png`), fullPage: true });
+      await page.setViewportSize(PHONE);
+      await page.screenshot({ path: shot(`insight-${theme}-phone.png`), fullPage: true });
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+
+    await open(page, "/product-analytics", "dark");
+    await page.getByRole("link", { name: "Signup rate" }).waitFor();
+    expect(describeViolations(await axeViolations(page))).toBe("");
+    await page.screenshot({ path: shot("list-dark-desktop.png"), fullPage: true });
+  });
+});

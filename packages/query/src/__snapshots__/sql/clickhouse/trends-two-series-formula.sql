@@ -1,0 +1,60 @@
+-- p1 = "Qx7MarkProp"
+-- p2 = "2024-03-04 23:00:00"
+-- p3 = "2024-04-03 22:00:00"
+-- p4 = "pageview"
+-- p5 = "DE"
+-- p6 = "FR"
+-- p7 = "/pricing"
+-- p8 = "2024-03-31 01:00:00"
+-- p9 = "signup"
+SELECT *
+FROM (
+  SELECT 0 AS series, bv, 0 AS is_total, bucket, value
+  FROM (
+    SELECT '' AS bv, formatDateTime(toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p8:String}, 'UTC') THEN 60 ELSE 120 END)), '%Y-%m-%d', 'UTC') AS bucket, toNullable(toFloat64(uniqExact(visitor_id))) AS value
+    FROM events
+    WHERE property = {p1:String}
+    AND ts >= toDateTime({p2:String}, 'UTC')
+    AND ts < toDateTime({p3:String}, 'UTC')
+    AND name = {p4:String}
+    AND (country IN ({p5:String}, {p6:String}))
+    AND (path = {p7:String})
+    GROUP BY bv, toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p8:String}, 'UTC') THEN 60 ELSE 120 END))
+  ) AS s0b
+  UNION ALL SELECT 0 AS series, bv, 1 AS is_total, '' AS bucket, value
+  FROM (
+    SELECT '' AS bv, toNullable(toFloat64(uniqExact(visitor_id))) AS value
+    FROM events
+    WHERE property = {p1:String}
+    AND ts >= toDateTime({p2:String}, 'UTC')
+    AND ts < toDateTime({p3:String}, 'UTC')
+    AND name = {p4:String}
+    AND (country IN ({p5:String}, {p6:String}))
+    AND (path = {p7:String})
+    GROUP BY bv
+  ) AS s0t
+  UNION ALL SELECT 1 AS series, bv, 0 AS is_total, bucket, value
+  FROM (
+    SELECT '' AS bv, formatDateTime(toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p8:String}, 'UTC') THEN 60 ELSE 120 END)), '%Y-%m-%d', 'UTC') AS bucket, toNullable(toFloat64(count(*))) AS value
+    FROM events
+    WHERE property = {p1:String}
+    AND ts >= toDateTime({p2:String}, 'UTC')
+    AND ts < toDateTime({p3:String}, 'UTC')
+    AND name = {p9:String}
+    AND (country IN ({p5:String}, {p6:String}))
+    GROUP BY bv, toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p8:String}, 'UTC') THEN 60 ELSE 120 END))
+  ) AS s1b
+  UNION ALL SELECT 1 AS series, bv, 1 AS is_total, '' AS bucket, value
+  FROM (
+    SELECT '' AS bv, toNullable(toFloat64(count(*))) AS value
+    FROM events
+    WHERE property = {p1:String}
+    AND ts >= toDateTime({p2:String}, 'UTC')
+    AND ts < toDateTime({p3:String}, 'UTC')
+    AND name = {p9:String}
+    AND (country IN ({p5:String}, {p6:String}))
+    GROUP BY bv
+  ) AS s1t
+) AS t
+ORDER BY series, is_total, bv, bucket
+LIMIT 0, 682

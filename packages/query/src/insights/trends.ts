@@ -1,0 +1,262 @@
+// The trends insight (DESIGN.md §4 Trends, §5 the trends answer): per series and local-time bucket
+// of the interval, a math over the series' matching events; optionally broken down by a dimension
+// or prop (the series' top N values by event count, the rest as "$other"), and a formula over the
+// series, computed in TypeScript after the SQL (shapeTrends).
+//
+// Unlike the web-analytics kinds, trends read raw `events` (the unit is the event and its visitor,
+// not the visit), so a filter keeps the events whose own row matches: a session dimension is the
+// column the event carries, a prop the event's prop. entry_page and exit_page are not on events
+// and are refused. Every table read goes through relation.ts (the property predicate), every value
+// is bound, the statement has a LIMIT.
+import {
+  type Dimension,
+  type Filter,
+  type FormulaNode,
+  evalFormula,
+  INSIGHT_LIMITS,
+  type Interval,
+  insightDateRange,
+  isPropDimension,
+  OTHER_BREAKDOWN_VALUE,
+  parseFilters,
+  parseFormula,
+  propKey,
+  seriesLetter,
+  type TrendsAnswer,
+  type TrendsMath,
+  type TrendsResult,
+  type TrendsSeries,
+  type TrendsSpec,
+} from "@lookout/schema";
+import { bucketLabels, bucketsUpToNow, MAX_BUCKETS } from "../buckets.js";
+import type { CompileContext, CompiledQuery } from "../compiled.js";
+import { defaultInterval, type ResolvedRange, resolveDateRange } from "../date-range.js";
+import { type Dialect, DIALECTS, type SqlDialect } from "../dialects.js";
+import { QueryError } from "../errors.js";
+import { isNegative, matchCondition } from "../filters.js";
+import { int, Params } from "../params.js";
+import { Scope } from "../parts.js";
+import { tableRead } from "../relation.js";
+import { SESSION_DIMENSION_COLUMNS } from "../tables.js";
+
+/** What the trends SQL needs per dialect beyond the shared Dialect table. */
+interface TrendsFunctions {
+  /** A prop's value as a number, NULL when it is not one. */
+  toNumber(value: string): string;
+  /** Every value column as one type, so that the series' statements can be glued by UNION ALL. */
+  asValue(expr: string): string;
+  /** The median of a numeric expression (the mean of the two middle values for an even count), NULL when none. */
+  median(x: string): string;
+}
+
+const TRENDS_FUNCTIONS: Record<SqlDialect, TrendsFunctions> = {
+  duckdb: {
+    toNumber: (v) => `TRY_CAST(${v} AS DOUBLE)`,
+    asValue: (e) => `CAST(${e} AS DOUBLE)`,
+    median: (x) => `median(${x})`,
+  },
+  clickhouse: {
+    toNumber: (v) => `toFloat64OrNull(${v})`,
+    asValue: (e) => `toNullable(toFloat64(${e}))`,
+    // quantileExact picks one element; the mean of the two middle ones matches DuckDB's median.
+    median: (x) => {
+      const sorted = `arraySort(groupArray(${x}))`;
+      const n = `count(${x})`;
+      return `if(${n} = 0, NULL, (arrayElement(${sorted}, toUInt64(intDiv(${n} + 1, 2))) + arrayElement(${sorted}, toUInt64(intDiv(${n} + 2, 2)))) / 2)`;
+    },
+  },
+};
+
+/** The column of an event row a dimension reads (not a prop); entry/exit page live on visits only. */
+function eventColumn(dim: Exclude<Dimension, `prop:${string}`>, param: "filters" | "dimension"): string {
+  if (dim === "page") return "path";
+  if (dim === "event_name") return "name";
+  if (dim === "entry_page" || dim === "exit_page") {
+    throw new QueryError(
+      "invalid_parameter",
+      `${dim} is a visit's attribute; trends filter and break down by event attributes`,
+      param,
+    );
+  }
+  return SESSION_DIMENSION_COLUMNS[dim];
+}
+
+/** A filter as a condition on one event row: negative ops negate the whole OR. */
+function eventCondition(f: Filter, p: Params, d: Dialect): string {
+  let core: string;
+  if (isPropDimension(f.dimension)) {
+    const key = p.add(propKey(f.dimension));
+    core = `${d.hasProp(key)} AND ${matchCondition(f, d.propValue(key), p, d)}`;
+  } else {
+    core = matchCondition(f, eventColumn(f.dimension, "filters"), p, d);
+  }
+  return isNegative(f) ? `NOT (${core})` : `(${core})`;
+}
+
+function mathSql(s: TrendsSeries, p: Params, d: Dialect, fns: TrendsFunctions): string {
+  const math: TrendsMath = s.math;
+  if (math === "total") return "count(*)";
+  if (math === "unique_visitors") return d.uniq(d.eventVkey);
+  if (math === "avg_per_visitor") return d.div("count(*)", d.uniq(d.eventVkey));
+  if (math === "revenue") return "coalesce(sum(revenue), 0)";
+  const x = fns.toNumber(d.propValue(p.add(s.math_property ?? "")));
+  if (math === "median") return fns.median(x);
+  return `${math}(${x})`;
+}
+
+export interface CompiledTrends extends CompiledQuery {
+  dialect: SqlDialect;
+  range: ResolvedRange;
+  interval: Interval;
+  /** The buckets drawn (none after the one holding now). */
+  buckets: string[];
+  /** Per series: its letter and event ("A: pageview"). */
+  seriesLabels: string[];
+  /** Per series: its math (a counting math answers 0 where nothing happened, a measure null). */
+  seriesMaths: TrendsMath[];
+  breakdown: Dimension | null;
+  formula: FormulaNode | null;
+}
+
+/** A row of the trends SQL: one per series, breakdown value and bucket, plus one total per series and value. */
+export interface TrendsRow {
+  series: number | bigint;
+  bv: string;
+  is_total: number | bigint | boolean;
+  bucket: string;
+  value: number | bigint | null;
+}
+
+export function compileTrends(spec: TrendsSpec, property: string, dialect: SqlDialect, ctx: CompileContext): CompiledTrends {
+  const d = DIALECTS[dialect];
+  const fns = TRENDS_FUNCTIONS[dialect];
+  const p = new Params(d);
+  const dateRange = insightDateRange(spec);
+  const range = resolveDateRange(dateRange, ctx);
+  const interval = spec.interval ?? defaultInterval(dateRange, range);
+  const allBuckets = bucketLabels(range, interval, ctx.timezone);
+  const s = new Scope(d, p, property, [{ from: range.from.getTime(), to: range.to.getTime() }], ctx.timezone);
+  const globalFilters = parseFilters(spec.filters ?? "");
+  const breakdown = spec.breakdown ?? null;
+  const topN = spec.breakdown_limit ?? INSIGHT_LIMITS.defaultBreakdownValues;
+
+  const statements: string[] = [];
+  for (const [i, series] of spec.series.entries()) {
+    const where = [
+      `ts >= ${p.ts(range.from.getTime())}`,
+      `ts < ${p.ts(range.to.getTime())}`,
+      `name = ${p.add(series.event)}`,
+      ...globalFilters.map((f) => eventCondition(f, p, d)),
+      ...parseFilters(series.filters ?? "").map((f) => eventCondition(f, p, d)),
+    ];
+    let bv = "''";
+    if (breakdown !== null) {
+      const raw = isPropDimension(breakdown) ? d.propValue(p.add(propKey(breakdown))) : eventColumn(breakdown, "dimension");
+      // The series' top N values by event count (ties by value), the rest as "$other".
+      const top = `SELECT ${raw} AS v FROM ${tableRead(s, "events", where)} GROUP BY v ORDER BY count(*) DESC, v ${d.limit(int(topN), 0)}`;
+      bv = `CASE WHEN ${raw} IN (SELECT v FROM (${top})) THEN ${raw} ELSE ${p.add(OTHER_BREAKDOWN_VALUE)} END`;
+    }
+    const value = fns.asValue(mathSql(series, p, d, fns));
+    const from = tableRead(s, "events", where);
+    const k = s.bucket(interval, "ts");
+    statements.push(
+      `SELECT ${int(i)} AS series, bv, 0 AS is_total, bucket, value FROM (SELECT ${bv} AS bv, ${d.label(interval, k)} AS bucket, ${value} AS value FROM ${from} GROUP BY bv, ${k}) AS s${int(i)}b`,
+      `SELECT ${int(i)} AS series, bv, 1 AS is_total, '' AS bucket, value FROM (SELECT ${bv} AS bv, ${value} AS value FROM ${from} GROUP BY bv) AS s${int(i)}t`,
+    );
+  }
+  const cap = spec.series.length * (topN + 1) * (Math.min(allBuckets.length, MAX_BUCKETS) + 1);
+  const sql = `SELECT * FROM (${statements.join(" UNION ALL ")}) AS t ORDER BY series, is_total, bv, bucket ${d.limit(int(cap), 0)}`;
+  const params = p.usedIn(sql);
+  const keyParams = Object.keys(params).filter((n) => p.keyNames.has(n));
+  return {
+    sql,
+    params,
+    ...(keyParams.length > 0 ? { keyParams } : {}),
+    dialect,
+    range,
+    interval,
+    buckets: bucketsUpToNow(allBuckets, interval, ctx.timezone, ctx.now),
+    seriesLabels: spec.series.map((x, i) => `${seriesLetter(i)}: ${x.event}`),
+    seriesMaths: spec.series.map((x) => x.math),
+    breakdown,
+    formula: spec.formula && spec.formula.trim() !== "" ? parseFormula(spec.formula, spec.series.length) : null,
+  };
+}
+
+const num = (v: number | bigint | null | undefined): number | null => (v === null || v === undefined ? null : Number(v));
+
+/**
+ * The rows -> the answer: every drawn bucket in place (empty buckets count 0; a math with no
+ * events in a bucket, such as an average, is null there), then the formula, when there is one,
+ * in place of the series, per breakdown value.
+ */
+export function shapeTrends(c: CompiledTrends, rows: readonly TrendsRow[]): TrendsAnswer {
+  type Cell = { total: number | null; byBucket: Map<string, number | null> };
+  const cells = new Map<string, Cell>();
+  const keyOf = (series: number, bv: string) => `${series}\u0000${bv}`;
+  const values = new Set<string>();
+  for (const r of rows) {
+    const k = keyOf(Number(r.series), r.bv);
+    values.add(r.bv);
+    let cell = cells.get(k);
+    if (!cell) {
+      cell = { total: null, byBucket: new Map() };
+      cells.set(k, cell);
+    }
+    if (r.is_total === true || Number(r.is_total) === 1) cell.total = num(r.value);
+    else cell.byBucket.set(r.bucket, num(r.value));
+  }
+  const breakdownValues = c.breakdown === null ? [""] : [...values].sort(byBreakdown);
+  const results: TrendsResult[] = [];
+  const emptyValue = (series: number) => (isCounting(c, series) ? 0 : null);
+  const seriesResult = (series: number, bv: string): TrendsResult => {
+    const cell = cells.get(keyOf(series, bv));
+    const empty = emptyValue(series);
+    return {
+      series: c.seriesLabels[series] ?? "",
+      series_index: series,
+      ...(c.breakdown === null ? {} : { breakdown_value: bv }),
+      total: cell?.total ?? empty,
+      data: c.buckets.map((date) => ({ date, value: cell?.byBucket.has(date) ? (cell.byBucket.get(date) ?? null) : empty })),
+    };
+  };
+  for (const bv of breakdownValues) {
+    const perSeries = c.seriesLabels.map((_, i) => seriesResult(i, bv));
+    if (c.breakdown !== null && perSeries.every((r) => r.total === null || r.total === 0)) continue;
+    if (c.formula === null) {
+      results.push(...perSeries);
+      continue;
+    }
+    const f = c.formula;
+    results.push({
+      series: "formula",
+      series_index: null,
+      ...(c.breakdown === null ? {} : { breakdown_value: bv }),
+      total: evalFormula(
+        f,
+        perSeries.map((r) => r.total),
+      ),
+      data: c.buckets.map((date, j) => ({
+        date,
+        value: evalFormula(
+          f,
+          perSeries.map((r) => r.data[j]?.value ?? null),
+        ),
+      })),
+    });
+  }
+  return { results };
+}
+
+/** "$other" last, the rest by value. */
+function byBreakdown(a: string, b: string): number {
+  if (a === OTHER_BREAKDOWN_VALUE) return b === OTHER_BREAKDOWN_VALUE ? 0 : 1;
+  if (b === OTHER_BREAKDOWN_VALUE) return -1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Whether a series' math counts (0 where nothing happened) rather than measures (null). */
+function isCounting(c: CompiledTrends, series: number): boolean {
+  const m = c.seriesMaths[series];
+  return m === "total" || m === "unique_visitors" || m === "revenue";
+}
