@@ -81,6 +81,8 @@ interface Fixtures {
   newMember(side: Side): Promise<string>;
   newInvitation(side: Side): Promise<{ id: string; token: string }>;
   newSharedLink(side: Side): Promise<string>;
+  /** A saved trends insight of the side's property: its short id. */
+  newInsight(side: Side): Promise<string>;
   /** A client id with one pageview on the side's property (a visitor to read, export or delete). */
   newVisitor(side: Side): Promise<string>;
   /** A fresh account: on "own", owned by A's owner with A's admin, editor and viewer; on "foreign", B's owner's. */
@@ -88,6 +90,7 @@ interface Fixtures {
 }
 
 const STATS = "period=last_30_days&metrics=visitors";
+const TRENDS = { kind: "trends", period: "last_30_days", interval: "day", series: [{ event: "pageview" }] };
 
 /** The table: one row per "METHOD url" the app registers. */
 const TABLE: Record<string, Row> = {
@@ -284,6 +287,85 @@ const TABLE: Record<string, Row> = {
     ok: 200,
     method: "GET",
     call: async (c) => ({ url: `/api/v1/properties/${c.site}/visitors/${await c.f.newVisitor(c.side)}/export` }),
+  },
+
+  // --- insights (by short id: the insight's property decides, and answers 404 alike) ---
+  "POST /api/v1/properties/:id/insights/query": {
+    scope: "property",
+    need: "read",
+    ok: 200,
+    method: "POST",
+    call: (c) => ({ url: `/api/v1/properties/${c.site}/insights/query`, body: TRENDS }),
+  },
+  "GET /api/v1/properties/:id/insights": {
+    scope: "property",
+    need: "read",
+    ok: 200,
+    method: "GET",
+    call: (c) => ({ url: `/api/v1/properties/${c.site}/insights` }),
+  },
+  "POST /api/v1/properties/:id/insights": {
+    scope: "property",
+    need: "write",
+    ok: 201,
+    method: "POST",
+    call: (c) => ({ url: `/api/v1/properties/${c.site}/insights`, body: { name: `i${c.f.n()}`, spec: TRENDS } }),
+  },
+  "GET /api/v1/insights/:shortId": {
+    scope: "signed-in",
+    ok: 200,
+    over: {
+      stranger: 404,
+      "foreign:viewer": 404,
+      "foreign:editor": 404,
+      "foreign:admin": 404,
+      "foreign:owner": 404,
+      "foreign:apikey": 404,
+    },
+    method: "GET",
+    call: async (c) => ({ url: `/api/v1/insights/${await c.f.newInsight(c.side)}` }),
+  },
+  "PATCH /api/v1/insights/:shortId": {
+    scope: "signed-in",
+    ok: 200,
+    over: {
+      viewer: 404,
+      stranger: 404,
+      "foreign:viewer": 404,
+      "foreign:editor": 404,
+      "foreign:admin": 404,
+      "foreign:owner": 404,
+    },
+    method: "PATCH",
+    call: async (c) => ({ url: `/api/v1/insights/${await c.f.newInsight(c.side)}`, body: { favourite: true } }),
+  },
+  "DELETE /api/v1/insights/:shortId": {
+    scope: "signed-in",
+    ok: 204,
+    over: {
+      viewer: 404,
+      stranger: 404,
+      "foreign:viewer": 404,
+      "foreign:editor": 404,
+      "foreign:admin": 404,
+      "foreign:owner": 404,
+    },
+    method: "DELETE",
+    call: async (c) => ({ url: `/api/v1/insights/${await c.f.newInsight(c.side)}` }),
+  },
+  "GET /api/v1/insights/:shortId/result": {
+    scope: "signed-in",
+    ok: 200,
+    over: {
+      stranger: 404,
+      "foreign:viewer": 404,
+      "foreign:editor": 404,
+      "foreign:admin": 404,
+      "foreign:owner": 404,
+      "foreign:apikey": 404,
+    },
+    method: "GET",
+    call: async (c) => ({ url: `/api/v1/insights/${await c.f.newInsight(c.side)}/result` }),
   },
 
   // --- stats ---
@@ -618,6 +700,17 @@ describe("access matrix", () => {
           createdBy: owner.id,
         });
         return l!.id;
+      },
+      async newInsight(s) {
+        const row = await t.meta.insights.create((await propertyRow(s)).id, s === "own" ? owner.id : stranger.id, {
+          kind: "trends",
+          name: `i${++counter}`,
+          description: "",
+          spec: TRENDS,
+          favourite: false,
+          tags: [],
+        });
+        return row.short_id;
       },
       async newVisitor(s) {
         const clientId = `visitor-${++counter}`;
