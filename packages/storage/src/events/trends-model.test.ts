@@ -1,11 +1,8 @@
-// runTrends on DuckDB against a plain-TypeScript model of DESIGN.md §4 Trends: random small
+// runTrends on every event engine (DuckDB, ClickHouse) against a plain-TypeScript model of DESIGN.md §4 Trends: random small
 // traffic (events before, inside and after a range that spans a DST change) and random trends
 // specs (maths, per-series and global filters, a breakdown with top N + "$other", a formula),
 // answered once by the compiled SQL and once by reading the events in memory. Any difference is a
 // bug in one of the two.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import {
   type EventRow,
   evalFormula,
@@ -21,9 +18,8 @@ import {
 } from "@lookout/schema";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DuckDbEventStore } from "./duckdb-options.js";
-import { openDuckDbEventStore } from "./duckdb-store.js";
 import { event } from "./fixtures.js";
+import { type TestStore, testEngines } from "./test-engines.js";
 import { runTrends } from "./trends.js";
 
 const TZ = "America/New_York";
@@ -196,20 +192,19 @@ const rounded = (a: TrendsAnswer) =>
     data: r.data.map((p) => ({ ...p, value: p.value === null ? null : Math.round(p.value * 1e6) / 1e6 })),
   }));
 
-let store: DuckDbEventStore;
-let dir: string;
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "lookout-trends-"));
-  store = await openDuckDbEventStore(join(dir, "events.duckdb"), { rollupDelayMs: 0 });
-});
-afterAll(async () => {
-  await store?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const ENGINES = await testEngines();
 
-describe("runTrends agrees with the plain-TypeScript model", () => {
+describe.each(ENGINES)("runTrends on $name agrees with the plain-TypeScript model", (engine) => {
+  let store: TestStore;
   let run = 0;
-  it("on random traffic and random specs", { timeout: 120_000 }, async () => {
+  beforeAll(async () => {
+    if (!engine.skip) store = await engine.open("trends-model");
+  });
+  afterAll(async () => {
+    await store?.close();
+    engine.cleanup();
+  });
+  it.skipIf(engine.skip !== undefined)("on random traffic and random specs", { timeout: 120_000 }, async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(eventArb, { minLength: 0, maxLength: 60 }), specArb, async (raw, s) => {
         const property = `trends-${++run}`;
@@ -230,6 +225,7 @@ describe("runTrends agrees with the plain-TypeScript model", () => {
           }),
         );
         if (events.length > 0) await store.append(events);
+        await store.sync();
         const formula = s.formula?.includes("B") && s.series.length < 2 ? undefined : s.formula;
         const series = s.series.map((x) => ({
           event: x.event,
