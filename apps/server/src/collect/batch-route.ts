@@ -8,7 +8,6 @@
 // sending many events by design); the per-property bucket one per event, so a batch cannot flood a
 // property past what single events could: events past it come back "rate_limited" with the wait.
 // Client IP and user agent come from the connection, as for /api/event, never from the body.
-import { QueueClosedError, QueueFullError } from "@lookout/ingest";
 import {
   BATCH_MAX_EVENTS,
   BatchAnswerSchema,
@@ -17,12 +16,13 @@ import {
   type TrackerEvent,
   TrackerEventSchema,
 } from "@lookout/schema";
-import { IngestBacklogError, type PropertyRow } from "@lookout/storage";
+import type { PropertyRow } from "@lookout/storage";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppDeps } from "../app-deps.js";
-import { HttpError, tooMany, zodMessage } from "../http/errors.js";
+import { tooMany, zodMessage } from "../http/errors.js";
 import type { RouteDoc } from "../http/route-table.js";
 import type { TokenBuckets } from "./rate-limit.js";
+import { unavailable } from "./unavailable.js";
 
 /** One event's limit (POST /api/event's body limit). */
 const EVENT_LIMIT = 16 * 1024;
@@ -94,28 +94,7 @@ export function registerBatchRoute(app: FastifyInstance, { collector }: AppDeps,
       try {
         reasons = await collector.collectMany(kept, { ip, userAgent: req.headers["user-agent"] ?? "", now });
       } catch (err) {
-        if (err instanceof QueueFullError) {
-          throw new HttpError(503, "overloaded", "The collector is busy; retry shortly.", undefined, {
-            "retry-after": String(Math.max(1, Math.ceil(err.retryAfterMs / 1000))),
-          });
-        }
-        if (IngestBacklogError.is(err)) {
-          throw new HttpError(
-            503,
-            "backlog_full",
-            "The event store is unreachable and the backlog is full; retry later.",
-            undefined,
-            {
-              "retry-after": String(Math.max(1, Math.ceil(err.retryAfterMs / 1000))),
-            },
-          );
-        }
-        if (err instanceof QueueClosedError) {
-          throw new HttpError(503, "shutting_down", "The collector is restarting; retry shortly.", undefined, {
-            "retry-after": "2",
-          });
-        }
-        throw err;
+        throw unavailable(err);
       }
       kept.forEach((k, i) => {
         const reason = reasons[i];

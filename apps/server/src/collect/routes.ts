@@ -1,16 +1,15 @@
 // POST /api/event (DESIGN.md §5), the one cross-origin endpoint: parse and validate the tracker
 // body, rate-limit per client IP and per property, then hand it to the collector. 202 means the
 // event is durable, or was dropped on purpose (the X-Lookout-Dropped header says why).
-import { QueueClosedError, QueueFullError } from "@lookout/ingest";
 import { TrackerEventSchema } from "@lookout/schema";
-import { IngestBacklogError } from "@lookout/storage";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { AppDeps } from "../app-deps.js";
 import { clientIpResolver } from "../http/client-ip.js";
-import { HttpError, tooMany } from "../http/errors.js";
+import { tooMany } from "../http/errors.js";
 import type { RouteDoc } from "../http/route-table.js";
 import { registerBatchRoute } from "./batch-route.js";
 import { TokenBuckets } from "./rate-limit.js";
+import { unavailable } from "./unavailable.js";
 
 export const EVENT_BODY_LIMIT = 16 * 1024;
 export const DROPPED_HEADER = "x-lookout-dropped";
@@ -93,28 +92,7 @@ export function registerEventRoute(app: FastifyInstance, deps: AppDeps): void {
         if (dropped) reply.header(DROPPED_HEADER, dropped);
         return reply.code(202).send();
       } catch (err) {
-        if (err instanceof QueueFullError) {
-          throw new HttpError(503, "overloaded", "The collector is busy; retry shortly.", undefined, {
-            "retry-after": String(Math.max(1, Math.ceil(err.retryAfterMs / 1000))),
-          });
-        }
-        if (IngestBacklogError.is(err)) {
-          throw new HttpError(
-            503,
-            "backlog_full",
-            "The event store is unreachable and the backlog is full; retry later.",
-            undefined,
-            {
-              "retry-after": String(Math.max(1, Math.ceil(err.retryAfterMs / 1000))),
-            },
-          );
-        }
-        if (err instanceof QueueClosedError) {
-          throw new HttpError(503, "shutting_down", "The collector is restarting; retry shortly.", undefined, {
-            "retry-after": "2",
-          });
-        }
-        throw err;
+        throw unavailable(err);
       }
     },
   );
