@@ -217,6 +217,8 @@ describe("date range", () => {
     await select.selectOption("last_30_days");
     await page.locator(".sidebar-nav").getByRole("link", { name: "Product Analytics" }).click();
     await page.locator("main h1", { hasText: "Product Analytics" }).waitFor();
+    // Insights carry their own ranges; the dashboard's range is kept for the way back.
+    await page.locator(".sidebar-nav").getByRole("link", { name: "Dashboard" }).click();
     expect(await page.getByLabel("Date range").inputValue()).toBe("last_30_days");
   });
 });
