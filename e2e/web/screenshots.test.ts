@@ -147,8 +147,8 @@ const SHOTS: Shot[] = [
   { name: "property-picker", path: "/dashboard", signedIn: true },
   { name: "dashboard", path: "/dashboard", signedIn: true, property: true },
   { name: "live", path: "/live", signedIn: true, property: true, ready: ".live-count" },
-  { name: "product-analytics", path: "/product-analytics", signedIn: true, property: true },
-  { name: "insight", path: "/product-analytics/insights/weekly-signups", signedIn: true, property: true },
+  { name: "product-analytics", path: "/product-analytics", signedIn: true, property: true, ready: ".insights-empty" },
+  { name: "insight", path: "/product-analytics/insights/new", signedIn: true, property: true, ready: "legend" },
   { name: "customer", path: "/customers/c-8f3a2b", signedIn: true, property: true },
   {
     name: "customer-identified",

@@ -51,7 +51,7 @@ export function InsightsList({ propertyId }: { propertyId: string }) {
           </CAlert>
         )}
         {list.data && list.data.length === 0 && (
-          <p className="text-body-secondary mb-0">
+          <p className="insights-empty text-body-secondary mb-0">
             No saved insights yet. Build a trend of any event with <strong>New insight</strong>.
           </p>
         )}
