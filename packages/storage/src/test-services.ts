@@ -1,6 +1,7 @@
 // Test access to the real services this machine runs. Under CI=true a missing service is a loud
 // failure, never a silent skip.
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -195,4 +196,4 @@ export async function requireClickHouse(): Promise<{ url: string } | { skip: str
 
 /** A database name of its own for one test file (ClickHouse identifiers: [A-Za-z0-9_]). */
 export const clickHouseTestDatabase = (label: string) =>
-  `lookout_test_${label.replace(/[^A-Za-z0-9_]/g, "_")}_${process.pid}_${Math.floor(Math.random() * 1e9)}`;
+  `lookout_test_${label.replace(/[^A-Za-z0-9_]/g, "_")}_${process.pid}_${randomBytes(4).toString("hex")}`;
