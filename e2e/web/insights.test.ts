@@ -65,7 +65,7 @@ describe("trends insight", () => {
     current = await suite.open();
     const { page } = current;
     await open(page, "/product-analytics");
-    await expect.poll(() => page.getByText("No saved insights yet").count()).toBe(1);
+    await expect.poll(() => page.getByText("No saved insights yet").count(), { timeout: 15_000 }).toBe(1);
     await page.getByRole("link", { name: "New insight" }).click();
     await page.waitForURL(/\/product-analytics\/insights\/new/);
 

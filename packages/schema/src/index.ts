@@ -11,7 +11,7 @@ export * from "./errors.js";
 export * from "./events.js";
 export * from "./filter-grammar.js";
 export * from "./goals.js";
-export * from "./insights.js";
+export * from "./insights/index.js";
 export * from "./intervals.js";
 export * from "./live.js";
 export * from "./property.js";

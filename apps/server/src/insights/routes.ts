@@ -11,7 +11,7 @@ import {
   InsightSchema,
   InsightSpecSchema,
   PropertyIdSchema,
-  TrendsAnswerSchema,
+  InsightAnswerSchema,
 } from "@lookout/schema";
 import { z } from "zod";
 import type { AppDeps } from "../app-deps.js";
@@ -37,7 +37,7 @@ export function insightRoutes(deps: AppDeps): Route[] {
       params: z.object({ id: PropertyParam }),
       body: InsightSpecSchema,
       access: { property: ({ params }) => params.id, action: "read" },
-      answer: TrendsAnswerSchema,
+      answer: InsightAnswerSchema,
       handle: ({ property, body }) => insights.run(property, body),
     }),
     defineRoute({
@@ -103,7 +103,7 @@ export function insightRoutes(deps: AppDeps): Route[] {
       tags: TAGS,
       params: z.object({ shortId: ShortIdParam }),
       access: "signed-in",
-      answer: TrendsAnswerSchema,
+      answer: InsightAnswerSchema,
       responses: { 404: "No such insight, or not on a property you may read." },
       handle: ({ actor, params }) => insights.result(actor, params.shortId),
     }),

@@ -12,9 +12,9 @@ import {
   type InsightSpec,
   InsightSpecSchema,
   INSIGHT_LIMITS,
-  type TrendsAnswer,
+  type InsightAnswer,
 } from "@lookout/schema";
-import { type EventStore, type InsightRow, type MetaStore, type PropertyRow, runTrends } from "@lookout/storage";
+import { type EventStore, type InsightRow, type MetaStore, type PropertyRow, runInsight } from "@lookout/storage";
 import type { Actor } from "../http/authenticate.js";
 import { type DomainErrorCode, DomainError } from "../http/domain-errors.js";
 import { authorizeProperty } from "../http/policy.js";
@@ -50,9 +50,9 @@ export function createInsightService({ meta, events }: { meta: MetaStore; events
     }
   }
 
-  async function run(property: PropertyRow, spec: InsightSpec): Promise<TrendsAnswer> {
+  async function run(property: PropertyRow, spec: InsightSpec): Promise<InsightAnswer> {
     try {
-      return await runTrends(events, property.unique_id, spec, { timezone: property.timezone, earliest: property.created_at });
+      return await runInsight(events, property.unique_id, spec, { timezone: property.timezone, earliest: property.created_at });
     } catch (err) {
       // The compiler's codes (packages/query) are 400s naming the parameter to change.
       if (err instanceof QueryError) {
@@ -98,7 +98,7 @@ export function createInsightService({ meta, events }: { meta: MetaStore; events
       });
     },
 
-    async result(actor: Actor, shortId: string): Promise<TrendsAnswer> {
+    async result(actor: Actor, shortId: string): Promise<InsightAnswer> {
       const { row, property } = await authorized(actor, shortId, "read");
       return run(property, InsightSpecSchema.parse(row.query));
     },

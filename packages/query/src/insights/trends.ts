@@ -245,7 +245,7 @@ export function shapeTrends(c: CompiledTrends, rows: readonly TrendsRow[]): Tren
       })),
     });
   }
-  return { results };
+  return { kind: "trends", results };
 }
 
 /** "$other" last, the rest by value. */

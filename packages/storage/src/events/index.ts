@@ -16,4 +16,5 @@ export { openDuckDbEventStoreOnThread } from "./duckdb-thread-store.js";
 export * from "./event-store.js";
 export { idKey } from "./hash.js";
 export * from "./stats.js";
+export * from "./insights.js";
 export * from "./trends.js";

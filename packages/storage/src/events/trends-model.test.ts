@@ -181,7 +181,7 @@ function model(events: EventRow[], input: TrendsSpecInput): TrendsAnswer {
       })),
     });
   }
-  return { results };
+  return { kind: "trends", results };
 }
 
 /** Sums and averages of doubles differ in the last bits by summation order. */

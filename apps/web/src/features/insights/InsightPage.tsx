@@ -1,5 +1,7 @@
-// /product-analytics/insights/:insightId: a trends insight's editor beside its result. `new` is an
-// unsaved one. The spec being edited lives in the URL (`?q=`, JSON), so any state can be shared and
+// /product-analytics/insights/:insightId: an insight's editor beside its result, for every kind of
+// the registry (kinds/index.ts): the page owns the name, the date range and the global filters, the
+// kind's view owns its options and how its answer is drawn. `new` is an unsaved one (`?kind=` picks
+// the kind). The spec being edited lives in the URL (`?q=`, JSON), so any state can be shared and
 // reloaded; a saved insight opens with its own spec when the URL carries none. Save creates or
 // changes the insight; the star toggles favourite; Delete asks first (ConfirmModal).
 import { cilStar, cilTrash } from "@coreui/icons";
@@ -18,66 +20,39 @@ import {
   CSpinner,
 } from "@coreui/react";
 import {
-  BASE_DIMENSIONS,
   DATE_PRESET_LABELS,
   DATE_PRESETS,
+  INSIGHT_KINDS,
   INSIGHT_LIMITS,
   INSIGHT_SHORT_ID_RE,
-  INTERVALS,
-  PROPERTY_MATHS,
-  TRENDS_DISPLAYS,
-  TRENDS_MATHS,
-  type TrendsSeries,
-  type TrendsSpec,
-  type TrendsSpecInput,
-  TrendsSpecSchema,
-  seriesLetter,
+  type InsightKind,
+  type InsightSpec,
+  type InsightSpecInput,
+  InsightSpecSchema,
 } from "@lookout/schema";
-import { useMemo, useState } from "react";
+import { createElement, Suspense, useMemo, useState } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router-dom";
 import { ConfirmModal } from "../../components/ConfirmModal";
 import { PageHeader } from "../../components/PageHeader";
 import { RequireProperty } from "../../components/RequireProperty";
 import { messageOf } from "../../lib/http";
 import { useProperties } from "../../state/current-property";
-import { InsightChart } from "./InsightChart";
+import { KIND_VIEWS } from "./kinds";
+import type { KindView } from "./kinds/types";
 import { useCreateInsight, useDeleteInsight, useInsight, useInsightResult, useUpdateInsight } from "./queries";
 
-const MATH_LABELS: Record<(typeof TRENDS_MATHS)[number], string> = {
-  total: "Total count",
-  unique_visitors: "Unique visitors",
-  avg_per_visitor: "Average per visitor",
-  sum: "Sum of a prop",
-  avg: "Average of a prop",
-  min: "Minimum of a prop",
-  max: "Maximum of a prop",
-  median: "Median of a prop",
-  revenue: "Revenue",
-};
-const DISPLAY_LABELS: Record<(typeof TRENDS_DISPLAYS)[number], string> = {
-  line: "Line",
-  bar: "Bar",
-  stacked_bar: "Stacked bar",
-  number: "Number",
-  table: "Table",
-  pie: "Pie",
-};
-const BREAKDOWNS = BASE_DIMENSIONS.filter((d) => d !== "entry_page" && d !== "exit_page");
 const PRESETS = DATE_PRESETS.filter((p) => p !== "custom");
 
-export const DEFAULT_TRENDS: TrendsSpecInput = {
-  kind: "trends",
-  period: "last_30_days",
-  series: [{ event: "pageview", math: "total" }],
-  display: "line",
-};
+const isKind = (k: unknown): k is InsightKind => (INSIGHT_KINDS as readonly unknown[]).includes(k);
+/** The registry entry for a kind, widened so that the page can hand it any spec of that kind. */
+const viewOf = (kind: InsightKind) => KIND_VIEWS[kind] as unknown as KindView<InsightKind>;
 
-/** The spec in `?q=`, when it reads as JSON; validity is judged where it is run. */
-function specFromUrl(q: string | null): TrendsSpecInput | null {
+/** The spec in `?q=`, when it reads as JSON of a known kind; validity is judged where it is run. */
+function specFromUrl(q: string | null): InsightSpecInput | null {
   if (!q) return null;
   try {
     const v = JSON.parse(q) as unknown;
-    return typeof v === "object" && v !== null && (v as { kind?: unknown }).kind === "trends" ? (v as TrendsSpecInput) : null;
+    return typeof v === "object" && v !== null && isKind((v as { kind?: unknown }).kind) ? (v as InsightSpecInput) : null;
   } catch {
     return null;
   }
@@ -146,12 +121,15 @@ function Editor({
 }: {
   propertyId: string;
   shortId: string | null;
-  saved: { name: string; favourite: boolean; spec: TrendsSpec } | null;
+  saved: { name: string; favourite: boolean; spec: InsightSpec } | null;
 }) {
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
-  const spec: TrendsSpecInput = specFromUrl(params.get("q")) ?? saved?.spec ?? DEFAULT_TRENDS;
-  const setSpec = (next: TrendsSpecInput) =>
+  const askedKind = params.get("kind");
+  const spec: InsightSpecInput =
+    specFromUrl(params.get("q")) ?? saved?.spec ?? KIND_VIEWS[isKind(askedKind) ? askedKind : "trends"].defaultSpec;
+  const view = viewOf(spec.kind);
+  const setSpec = (next: InsightSpecInput) =>
     setParams(
       (p) => {
         const out = new URLSearchParams(p);
@@ -160,20 +138,17 @@ function Editor({
       },
       { replace: true },
     );
-  const parsed = useMemo(() => TrendsSpecSchema.safeParse(spec), [spec]);
+  const parsed = useMemo(() => InsightSpecSchema.safeParse(spec), [spec]);
   const result = useInsightResult(propertyId, parsed.success ? parsed.data : null);
   const [name, setName] = useState(saved?.name ?? "");
   const [confirmDelete, setConfirmDelete] = useState(false);
   const create = useCreateInsight(propertyId);
   const update = useUpdateInsight(propertyId, shortId ?? "");
   const remove = useDeleteInsight(propertyId);
-  const series = spec.series;
-  const setSeries = (i: number, change: Partial<TrendsSeries>) =>
-    setSpec({ ...spec, series: series.map((s, j) => (j === i ? { ...s, ...change } : s)) });
 
   async function save() {
     if (!parsed.success) return;
-    const finalName = name.trim() || "Untitled trend";
+    const finalName = name.trim() || view.untitled;
     if (shortId === null) {
       const created = await create.mutateAsync({
         name: finalName,
@@ -229,90 +204,35 @@ function Editor({
                     id="insight-name"
                     value={name}
                     maxLength={INSIGHT_LIMITS.maxNameLength}
-                    placeholder="Untitled trend"
+                    placeholder={view.untitled}
                     onChange={(e) => setName(e.target.value)}
                   />
                 </div>
-                <h2 className="h6">Series</h2>
-                {series.map((s, i) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: a series is its position (its letter).
-                  <fieldset key={i} className="border rounded p-2 mb-2">
-                    <legend className="fs-6 fw-semibold float-none w-auto px-1 mb-0">Series {seriesLetter(i)}</legend>
-                    <CFormLabel htmlFor={`series-${i}-event`} className="small mb-0">
-                      Event
-                    </CFormLabel>
-                    <CFormInput
-                      id={`series-${i}-event`}
-                      size="sm"
-                      list="insight-events"
-                      value={s.event}
-                      onChange={(e) => setSeries(i, { event: e.target.value })}
-                    />
-                    <CFormLabel htmlFor={`series-${i}-math`} className="small mb-0 mt-1">
-                      Math
-                    </CFormLabel>
+                {shortId === null && (
+                  <div className="mb-3">
+                    <CFormLabel htmlFor="insight-kind">Kind</CFormLabel>
                     <CFormSelect
-                      id={`series-${i}-math`}
-                      size="sm"
-                      value={s.math ?? "total"}
-                      onChange={(e) => setSeries(i, { math: e.target.value as TrendsSeries["math"] })}
+                      id="insight-kind"
+                      value={spec.kind}
+                      aria-describedby="insight-kind-help"
+                      onChange={(e) => {
+                        const kind = e.target.value as InsightKind;
+                        if (kind !== spec.kind) setSpec({ ...viewOf(kind).defaultSpec, period: spec.period });
+                      }}
                     >
-                      {TRENDS_MATHS.map((m) => (
-                        <option key={m} value={m}>
-                          {MATH_LABELS[m]}
+                      {INSIGHT_KINDS.map((k) => (
+                        <option key={k} value={k}>
+                          {KIND_VIEWS[k].label}
                         </option>
                       ))}
                     </CFormSelect>
-                    {PROPERTY_MATHS.includes(s.math ?? "total") && (
-                      <>
-                        <CFormLabel htmlFor={`series-${i}-prop`} className="small mb-0 mt-1">
-                          Numeric prop
-                        </CFormLabel>
-                        <CFormInput
-                          id={`series-${i}-prop`}
-                          size="sm"
-                          value={s.math_property ?? ""}
-                          onChange={(e) => setSeries(i, { math_property: e.target.value })}
-                        />
-                      </>
-                    )}
-                    <CFormLabel htmlFor={`series-${i}-filters`} className="small mb-0 mt-1">
-                      Filters (e.g. page==/pricing;country==DE)
-                    </CFormLabel>
-                    <CFormInput
-                      id={`series-${i}-filters`}
-                      size="sm"
-                      value={s.filters ?? ""}
-                      onChange={(e) => setSeries(i, { filters: e.target.value || undefined })}
-                    />
-                    {series.length > 1 && (
-                      <CButton
-                        color="link"
-                        size="sm"
-                        className="px-0"
-                        onClick={() => setSpec({ ...spec, series: series.filter((_, j) => j !== i) })}
-                      >
-                        Remove series {seriesLetter(i)}
-                      </CButton>
-                    )}
-                  </fieldset>
-                ))}
-                <datalist id="insight-events">
-                  <option value="pageview" />
-                </datalist>
-                {series.length < INSIGHT_LIMITS.maxSeries && (
-                  <CButton
-                    color="secondary"
-                    variant="outline"
-                    size="sm"
-                    className="mb-3"
-                    onClick={() => setSpec({ ...spec, series: [...series, { event: "pageview", math: "total" }] })}
-                  >
-                    Add series
-                  </CButton>
+                    <div id="insight-kind-help" className="form-text">
+                      {view.description}
+                    </div>
+                  </div>
                 )}
                 <CRow className="g-2 mb-2">
-                  <CCol xs={6}>
+                  <CCol xs={12} sm={6} lg={12} xl={6}>
                     <CFormLabel htmlFor="insight-period" className="small mb-0">
                       Date range
                     </CFormLabel>
@@ -320,7 +240,7 @@ function Editor({
                       id="insight-period"
                       size="sm"
                       value={spec.period ?? "last_30_days"}
-                      onChange={(e) => setSpec({ ...spec, period: e.target.value as TrendsSpec["period"] })}
+                      onChange={(e) => setSpec({ ...spec, period: e.target.value as InsightSpec["period"] })}
                     >
                       {PRESETS.map((p) => (
                         <option key={p} value={p}>
@@ -329,72 +249,23 @@ function Editor({
                       ))}
                     </CFormSelect>
                   </CCol>
-                  <CCol xs={6}>
-                    <CFormLabel htmlFor="insight-interval" className="small mb-0">
-                      Interval
-                    </CFormLabel>
-                    <CFormSelect
-                      id="insight-interval"
-                      size="sm"
-                      value={spec.interval ?? ""}
-                      onChange={(e) => setSpec({ ...spec, interval: (e.target.value || undefined) as TrendsSpec["interval"] })}
-                    >
-                      <option value="">Automatic</option>
-                      {INTERVALS.map((i) => (
-                        <option key={i} value={i}>
-                          {i}
-                        </option>
-                      ))}
-                    </CFormSelect>
-                  </CCol>
-                  <CCol xs={6}>
-                    <CFormLabel htmlFor="insight-breakdown" className="small mb-0">
-                      Breakdown
+                  <CCol xs={12} sm={6} lg={12} xl={6}>
+                    <CFormLabel htmlFor="insight-filters" className="small mb-0">
+                      Filters on every event
                     </CFormLabel>
                     <CFormInput
-                      id="insight-breakdown"
+                      id="insight-filters"
                       size="sm"
-                      list="insight-dimensions"
-                      placeholder="none, country, prop:plan…"
-                      value={spec.breakdown ?? ""}
-                      onChange={(e) => setSpec({ ...spec, breakdown: (e.target.value || undefined) as TrendsSpec["breakdown"] })}
-                    />
-                    <datalist id="insight-dimensions">
-                      {BREAKDOWNS.map((d) => (
-                        <option key={d} value={d} />
-                      ))}
-                    </datalist>
-                  </CCol>
-                  <CCol xs={6}>
-                    <CFormLabel htmlFor="insight-display" className="small mb-0">
-                      Display
-                    </CFormLabel>
-                    <CFormSelect
-                      id="insight-display"
-                      size="sm"
-                      value={spec.display ?? "line"}
-                      onChange={(e) => setSpec({ ...spec, display: e.target.value as TrendsSpec["display"] })}
-                    >
-                      {TRENDS_DISPLAYS.map((d) => (
-                        <option key={d} value={d}>
-                          {DISPLAY_LABELS[d]}
-                        </option>
-                      ))}
-                    </CFormSelect>
-                  </CCol>
-                  <CCol xs={12}>
-                    <CFormLabel htmlFor="insight-formula" className="small mb-0">
-                      Formula over the series (e.g. B/A*100)
-                    </CFormLabel>
-                    <CFormInput
-                      id="insight-formula"
-                      size="sm"
-                      value={spec.formula ?? ""}
-                      maxLength={INSIGHT_LIMITS.maxFormulaLength}
-                      onChange={(e) => setSpec({ ...spec, formula: e.target.value || undefined })}
+                      placeholder="country==DE"
+                      value={spec.filters ?? ""}
+                      maxLength={INSIGHT_LIMITS.maxFilterLength}
+                      onChange={(e) => setSpec({ ...spec, filters: e.target.value || undefined })}
                     />
                   </CCol>
                 </CRow>
+                <Suspense fallback={<CSpinner size="sm" aria-label="Loading the editor" />}>
+                  {createElement(view.Editor, { propertyId, spec, setSpec })}
+                </Suspense>
                 {!parsed.success && (
                   <CAlert color="warning" className="py-2 small" role="status">
                     {parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}
@@ -422,7 +293,12 @@ function Editor({
                   {messageOf(result.error, "This insight could not be run.")}
                 </CAlert>
               )}
-              {result.data && parsed.success && <InsightChart answer={result.data} display={parsed.data.display} />}
+              <Suspense fallback={<CSpinner size="sm" aria-label="Loading the chart" />}>
+                {result.data &&
+                  parsed.success &&
+                  result.data.kind === parsed.data.kind &&
+                  createElement(viewOf(parsed.data.kind).Result, { propertyId, spec: parsed.data, answer: result.data })}
+              </Suspense>
             </CCardBody>
           </CCard>
         </CCol>

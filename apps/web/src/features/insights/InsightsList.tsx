@@ -8,9 +8,8 @@ import type { Insight } from "@lookout/schema";
 import { Link } from "react-router-dom";
 import { type DataColumn, DataTable } from "../../components/DataTable";
 import { messageOf } from "../../lib/http";
+import { kindLabel } from "./kinds";
 import { useInsights } from "./queries";
-
-const KIND_LABELS: Record<string, string> = { trends: "Trends" };
 
 const columns: DataColumn<Insight>[] = [
   {
@@ -23,7 +22,7 @@ const columns: DataColumn<Insight>[] = [
       </>
     ),
   },
-  { id: "kind", header: "Kind", cell: ({ row }) => KIND_LABELS[row.original.kind] ?? row.original.kind },
+  { id: "kind", header: "Kind", cell: ({ row }) => kindLabel(row.original.kind) },
   {
     id: "updated",
     header: "Last modified",

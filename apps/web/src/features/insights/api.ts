@@ -8,16 +8,22 @@ import {
   type InsightPatch,
   InsightSchema,
   type InsightSpec,
-  type TrendsAnswer,
-  TrendsAnswerSchema,
+  INSIGHT_ANSWER_SCHEMAS,
+  type InsightAnswerOf,
 } from "@lookout/schema";
 import { request } from "../../lib/http";
 
 const propertyUrl = (propertyId: string) => `/api/v1/properties/${encodeURIComponent(propertyId)}/insights`;
 const insightUrl = (shortId: string) => `/api/v1/insights/${encodeURIComponent(shortId)}`;
 
-export async function runInsight(propertyId: string, spec: InsightSpec, signal?: AbortSignal): Promise<TrendsAnswer> {
-  return TrendsAnswerSchema.parse(await request("POST", `${propertyUrl(propertyId)}/query`, { json: spec, signal }));
+/** Runs a spec; its answer is parsed with its own kind's schema. */
+export async function runInsight<S extends InsightSpec>(
+  propertyId: string,
+  spec: S,
+  signal?: AbortSignal,
+): Promise<InsightAnswerOf<S["kind"]>> {
+  const answer = await request("POST", `${propertyUrl(propertyId)}/query`, { json: spec, signal });
+  return INSIGHT_ANSWER_SCHEMAS[spec.kind].parse(answer) as InsightAnswerOf<S["kind"]>;
 }
 
 export async function listInsights(propertyId: string, signal?: AbortSignal): Promise<Insight[]> {

@@ -1,52 +1,8 @@
-// Product-analytics insights (DESIGN.md §3 insight, §4 definitions, §5 insight query): the spec of
-// each insight kind as a zod discriminated union on `kind` (trends first; funnel, retention, … join
-// the union as they are built), the saved insight and its list/create/patch bodies, and the
-// answer of a trends query. Shared by the web app (which builds specs) and the server.
+// Trends (DESIGN.md §4): 1–10 series, a math per series, breakdown, formula over the series, and
+// its answer (one result per series × breakdown value, plus the formula's).
 import { z } from "zod";
-import { parseFilters } from "./filter-grammar.js";
-import { DATE_PRESETS, type DateRange, DimensionSchema, INTERVALS, isCalendarDate } from "./query.js";
-import { isStorable, UNSTORABLE_MESSAGE } from "./strings.js";
-
-/** A storable string of at most n characters (no NUL, no lone surrogates). */
-const text = (n: number) => z.string().max(n).refine(isStorable, { message: UNSTORABLE_MESSAGE, abort: true });
-
-export const INSIGHT_LIMITS = {
-  maxSeries: 10,
-  /** Breakdown values shown per series before the rest become "Other". */
-  maxBreakdownValues: 25,
-  defaultBreakdownValues: 10,
-  maxFormulaLength: 200,
-  maxEventNameLength: 200,
-  maxFilterLength: 4000,
-  maxNameLength: 200,
-  maxDescriptionLength: 2000,
-  maxTags: 20,
-  maxTagLength: 50,
-  /** Saved insights listed per property. */
-  maxListed: 500,
-} as const;
-
-/** The breakdown value that stands for every value past the top N. */
-export const OTHER_BREAKDOWN_VALUE = "$other";
-
-/** A Stats API filter string ("country==US;page=~/blog"), validated by the same grammar. */
-export const FilterStringSchema = z
-  .string()
-  .max(INSIGHT_LIMITS.maxFilterLength)
-  .superRefine((s, ctx) => {
-    try {
-      parseFilters(s);
-    } catch (e) {
-      ctx.addIssue({ code: "custom", message: e instanceof Error ? e.message : "invalid filters" });
-    }
-  });
-
-/** An event selector: an event name ("pageview" for pageviews) with its own filters. */
-export const EventSelectorSchema = z.object({
-  event: text(INSIGHT_LIMITS.maxEventNameLength).refine((s) => s.length > 0, "event name required"),
-  filters: FilterStringSchema.optional(),
-});
-export type EventSelector = z.infer<typeof EventSelectorSchema>;
+import { DimensionSchema } from "../query.js";
+import { checkCustomDate, EventSelectorSchema, INSIGHT_LIMITS, insightCommon, limitedText } from "./common.js";
 
 export const TRENDS_MATHS = [
   "total",
@@ -68,26 +24,12 @@ export type TrendsDisplay = (typeof TRENDS_DISPLAYS)[number];
 
 export const TrendsSeriesSchema = EventSelectorSchema.extend({
   math: z.enum(TRENDS_MATHS).default("total"),
-  math_property: text(300).optional(),
+  math_property: limitedText(300).optional(),
 }).refine((s) => !PROPERTY_MATHS.includes(s.math) || (s.math_property ?? "").length > 0, {
   message: "this math needs math_property (a numeric prop)",
   path: ["math_property"],
 });
 export type TrendsSeries = z.infer<typeof TrendsSeriesSchema>;
-
-const DateSchema = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2},\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DD,YYYY-MM-DD")
-  .refine((s) => s.split(",").every(isCalendarDate), "not a calendar date");
-
-/** What every insight kind shares, named as the Stats API's parameters. */
-const common = {
-  period: z.enum(DATE_PRESETS).default("last_30_days"),
-  /** For period=custom: "YYYY-MM-DD,YYYY-MM-DD" (inclusive). */
-  date: DateSchema.optional(),
-  filters: FilterStringSchema.optional(),
-  interval: z.enum(INTERVALS).optional(),
-};
 
 /** Letters A… name the series in a formula. */
 export const seriesLetter = (i: number) => String.fromCharCode(65 + i);
@@ -95,7 +37,7 @@ export const seriesLetter = (i: number) => String.fromCharCode(65 + i);
 export const TrendsSpecSchema = z
   .object({
     kind: z.literal("trends"),
-    ...common,
+    ...insightCommon,
     series: z.array(TrendsSeriesSchema).min(1).max(INSIGHT_LIMITS.maxSeries),
     breakdown: DimensionSchema.optional(),
     breakdown_limit: z.number().int().min(1).max(INSIGHT_LIMITS.maxBreakdownValues).optional(),
@@ -103,7 +45,7 @@ export const TrendsSpecSchema = z
     display: z.enum(TRENDS_DISPLAYS).default("line"),
   })
   .superRefine((s, ctx) => {
-    if (s.period === "custom" && !s.date) ctx.addIssue({ code: "custom", message: "custom needs date", path: ["date"] });
+    checkCustomDate(s, ctx);
     if (s.formula !== undefined && s.formula.trim() !== "") {
       const problem = formulaProblem(s.formula, s.series.length);
       if (problem) ctx.addIssue({ code: "custom", message: problem, path: ["formula"] });
@@ -111,19 +53,6 @@ export const TrendsSpecSchema = z
   });
 export type TrendsSpec = z.infer<typeof TrendsSpecSchema>;
 export type TrendsSpecInput = z.input<typeof TrendsSpecSchema>;
-
-/** Every insight kind's spec (DESIGN.md §6): one member per kind as each is built. */
-export const InsightSpecSchema = z.discriminatedUnion("kind", [TrendsSpecSchema]);
-export type InsightSpec = z.infer<typeof InsightSpecSchema>;
-export type InsightKind = InsightSpec["kind"];
-export const INSIGHT_KINDS = ["trends"] as const satisfies readonly InsightKind[];
-
-/** The spec's date range in the Stats API's terms. */
-export function insightDateRange(spec: { period: DateRange["preset"]; date?: string | undefined }): DateRange {
-  if (spec.period !== "custom" || !spec.date) return { preset: spec.period === "custom" ? "last_30_days" : spec.period };
-  const [from, to] = spec.date.split(",") as [string, string];
-  return { preset: "custom", from, to };
-}
 
 // --- formulas ------------------------------------------------------------------------------------
 // A tiny allow-listed grammar, parsed (never evaluated as code):
@@ -226,48 +155,5 @@ export const TrendsResultSchema = z.object({
   data: z.array(z.object({ date: z.string(), value: z.number().nullable() })),
 });
 export type TrendsResult = z.infer<typeof TrendsResultSchema>;
-export const TrendsAnswerSchema = z.object({ results: z.array(TrendsResultSchema) });
+export const TrendsAnswerSchema = z.object({ kind: z.literal("trends"), results: z.array(TrendsResultSchema) });
 export type TrendsAnswer = z.infer<typeof TrendsAnswerSchema>;
-
-// --- saved insights ------------------------------------------------------------------------------
-
-export const INSIGHT_SHORT_ID_RE = /^[A-Za-z0-9]{8}$/;
-const Tags = z
-  .array(text(INSIGHT_LIMITS.maxTagLength).refine((s) => s.trim().length > 0, "empty tag"))
-  .max(INSIGHT_LIMITS.maxTags);
-
-export const InsightSchema = z.object({
-  short_id: z.string(),
-  kind: z.string(),
-  name: z.string(),
-  description: z.string(),
-  spec: InsightSpecSchema,
-  created_by: z.string().nullable(),
-  favourite: z.boolean(),
-  tags: z.array(z.string()),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
-export type Insight = z.infer<typeof InsightSchema>;
-export const InsightListSchema = z.object({ results: z.array(InsightSchema) });
-
-export const InsightCreateSchema = z.object({
-  name: text(INSIGHT_LIMITS.maxNameLength).refine((s) => s.trim().length > 0, "name required"),
-  description: text(INSIGHT_LIMITS.maxDescriptionLength).default(""),
-  spec: InsightSpecSchema,
-  favourite: z.boolean().default(false),
-  tags: Tags.default([]),
-});
-export type InsightCreate = z.infer<typeof InsightCreateSchema>;
-
-export const InsightPatchSchema = z
-  .object({
-    name: text(INSIGHT_LIMITS.maxNameLength).refine((s) => s.trim().length > 0, "name required"),
-    description: text(INSIGHT_LIMITS.maxDescriptionLength),
-    spec: InsightSpecSchema,
-    favourite: z.boolean(),
-    tags: Tags,
-  })
-  .partial()
-  .refine((p) => Object.keys(p).length > 0, "nothing to change");
-export type InsightPatch = z.infer<typeof InsightPatchSchema>;

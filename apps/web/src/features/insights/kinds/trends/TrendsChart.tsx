@@ -7,9 +7,9 @@ import { LegendComponent } from "echarts/components";
 import { CTable, CTableBody, CTableDataCell, CTableHead, CTableHeaderCell, CTableRow } from "@coreui/react";
 import type { TrendsAnswer, TrendsDisplay, TrendsResult } from "@lookout/schema";
 import { useMemo } from "react";
-import { useChartColors } from "../../components/charts/chart-colors";
-import { EChart } from "../../components/charts/EChart";
-import { echarts, escapeHtml } from "../../components/charts/echarts-core";
+import { useChartColors } from "../../../../components/charts/chart-colors";
+import { EChart } from "../../../../components/charts/EChart";
+import { echarts, escapeHtml } from "../../../../components/charts/echarts-core";
 
 echarts.use([BarChart, PieChart, LegendComponent]);
 
@@ -24,7 +24,7 @@ export function resultLabel(r: TrendsResult): string {
 const fmt = (v: number | null) =>
   v === null ? "–" : Number.isInteger(v) ? v.toLocaleString() : v.toLocaleString(undefined, { maximumFractionDigits: 2 });
 
-export function InsightChart({ answer, display }: { answer: TrendsAnswer; display: TrendsDisplay }) {
+export function TrendsChart({ answer, display }: { answer: TrendsAnswer; display: TrendsDisplay }) {
   const c = useChartColors();
   const results = answer.results;
   const option = useMemo(() => {

@@ -1,0 +1,69 @@
+// Product-analytics insights (DESIGN.md §3 insight, §4 definitions, §5 insight query): every kind's
+// spec as one zod discriminated union on `kind`, each kind's answer in a record the type checker
+// proves complete, and the saved insight with its list/create/patch bodies. A new kind: its file
+// beside trends.ts, one member in the union, one line in INSIGHT_ANSWER_SCHEMAS and INSIGHT_KINDS.
+import { z } from "zod";
+import { INSIGHT_LIMITS, limitedText } from "./common.js";
+import { TrendsAnswerSchema, TrendsSpecSchema } from "./trends.js";
+
+export * from "./common.js";
+export * from "./trends.js";
+
+/** Every insight kind's spec (DESIGN.md §6): one member per kind as each is built. */
+export const InsightSpecSchema = z.discriminatedUnion("kind", [TrendsSpecSchema]);
+export type InsightSpec = z.infer<typeof InsightSpecSchema>;
+export type InsightSpecInput = z.input<typeof InsightSpecSchema>;
+export type InsightKind = InsightSpec["kind"];
+export const INSIGHT_KINDS = ["trends"] as const satisfies readonly InsightKind[];
+
+/** Each kind's answer schema (what `POST …/insights/query` returns for a spec of that kind). */
+export const INSIGHT_ANSWER_SCHEMAS = {
+  trends: TrendsAnswerSchema,
+} as const satisfies { readonly [K in InsightKind]: z.ZodType };
+export type InsightAnswerOf<K extends InsightKind> = z.infer<(typeof INSIGHT_ANSWER_SCHEMAS)[K]>;
+export type InsightAnswer = InsightAnswerOf<InsightKind>;
+/** Any kind's answer: each names its kind, as the spec does. */
+export const InsightAnswerSchema = z.discriminatedUnion("kind", [TrendsAnswerSchema]);
+
+// --- saved insights ------------------------------------------------------------------------------
+
+export const INSIGHT_SHORT_ID_RE = /^[A-Za-z0-9]{8}$/;
+const Tags = z
+  .array(limitedText(INSIGHT_LIMITS.maxTagLength).refine((s) => s.trim().length > 0, "empty tag"))
+  .max(INSIGHT_LIMITS.maxTags);
+
+export const InsightSchema = z.object({
+  short_id: z.string(),
+  kind: z.string(),
+  name: z.string(),
+  description: z.string(),
+  spec: InsightSpecSchema,
+  created_by: z.string().nullable(),
+  favourite: z.boolean(),
+  tags: z.array(z.string()),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Insight = z.infer<typeof InsightSchema>;
+export const InsightListSchema = z.object({ results: z.array(InsightSchema) });
+
+export const InsightCreateSchema = z.object({
+  name: limitedText(INSIGHT_LIMITS.maxNameLength).refine((s) => s.trim().length > 0, "name required"),
+  description: limitedText(INSIGHT_LIMITS.maxDescriptionLength).default(""),
+  spec: InsightSpecSchema,
+  favourite: z.boolean().default(false),
+  tags: Tags.default([]),
+});
+export type InsightCreate = z.infer<typeof InsightCreateSchema>;
+
+export const InsightPatchSchema = z
+  .object({
+    name: limitedText(INSIGHT_LIMITS.maxNameLength).refine((s) => s.trim().length > 0, "name required"),
+    description: limitedText(INSIGHT_LIMITS.maxDescriptionLength),
+    spec: InsightSpecSchema,
+    favourite: z.boolean(),
+    tags: Tags,
+  })
+  .partial()
+  .refine((p) => Object.keys(p).length > 0, "nothing to change");
+export type InsightPatch = z.infer<typeof InsightPatchSchema>;
