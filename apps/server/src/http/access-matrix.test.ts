@@ -297,6 +297,14 @@ const TABLE: Record<string, Row> = {
     method: "POST",
     call: (c) => ({ url: `/api/v1/properties/${c.site}/insights/query`, body: TRENDS }),
   },
+  // A trends spec has no visitor list: past the access check it is a 400 (a kind that has one, 200).
+  "POST /api/v1/properties/:id/insights/actors": {
+    scope: "property",
+    need: "read",
+    ok: 400,
+    method: "POST",
+    call: (c) => ({ url: `/api/v1/properties/${c.site}/insights/actors`, body: { spec: TRENDS, at: {} } }),
+  },
   "GET /api/v1/properties/:id/insights": {
     scope: "property",
     need: "read",

@@ -2,7 +2,7 @@
 // hand-built events, a formula over two series), save, list, read, change and soft-delete one,
 // bad input (400 naming the field, never a 500), each role against the matrix (read: every member;
 // write: editor and up), and another account's property and insight ids answering 404.
-import { eventRow, type EventRow, type Role } from "@lookout/schema";
+import { type EventRow, eventRow, type Role } from "@lookout/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Backend, createTestApp, type TestApp } from "../test-support.js";
 

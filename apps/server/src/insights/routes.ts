@@ -5,13 +5,15 @@
 // foreign short ids answer 404 alike (service.ts authorizes through the insight's property).
 import {
   INSIGHT_SHORT_ID_RE,
+  InsightActorsAnswerSchema,
+  InsightActorsBodySchema,
+  InsightAnswerSchema,
   InsightCreateSchema,
   InsightListSchema,
   InsightPatchSchema,
   InsightSchema,
   InsightSpecSchema,
   PropertyIdSchema,
-  InsightAnswerSchema,
 } from "@lookout/schema";
 import { z } from "zod";
 import type { AppDeps } from "../app-deps.js";
@@ -39,6 +41,18 @@ export function insightRoutes(deps: AppDeps): Route[] {
       access: { property: ({ params }) => params.id, action: "read" },
       answer: InsightAnswerSchema,
       handle: ({ property, body }) => insights.run(property, body),
+    }),
+    defineRoute({
+      method: "POST",
+      url: "/api/v1/properties/:id/insights/actors",
+      summary:
+        "The visitors behind one point of an insight spec (a funnel step's converted or dropped, a retention cell, a paths node…), one page at a time; `at` names the point in the kind's own terms.",
+      tags: TAGS,
+      params: z.object({ id: PropertyParam }),
+      body: InsightActorsBodySchema,
+      access: { property: ({ params }) => params.id, action: "read" },
+      answer: InsightActorsAnswerSchema,
+      handle: ({ property, body }) => insights.actors(property, body),
     }),
     defineRoute({
       method: "GET",

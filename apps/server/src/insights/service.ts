@@ -6,17 +6,28 @@
 import { QueryError } from "@lookout/query";
 import {
   type Action,
+  INSIGHT_ACTOR_SELECTORS,
+  INSIGHT_LIMITS,
   type Insight,
+  type InsightActorsAnswer,
+  type InsightActorsBody,
+  type InsightAnswer,
   type InsightCreate,
   type InsightPatch,
   type InsightSpec,
   InsightSpecSchema,
-  INSIGHT_LIMITS,
-  type InsightAnswer,
 } from "@lookout/schema";
-import { type EventStore, type InsightRow, type MetaStore, type PropertyRow, runInsight } from "@lookout/storage";
+import {
+  type EventStore,
+  type InsightRow,
+  type MetaStore,
+  type PropertyRow,
+  runInsight,
+  runInsightActors,
+} from "@lookout/storage";
+import type { z } from "zod";
 import type { Actor } from "../http/authenticate.js";
-import { type DomainErrorCode, DomainError } from "../http/domain-errors.js";
+import { DomainError, type DomainErrorCode } from "../http/domain-errors.js";
 import { authorizeProperty } from "../http/policy.js";
 
 export function toInsight(row: InsightRow): Insight {
@@ -51,8 +62,14 @@ export function createInsightService({ meta, events }: { meta: MetaStore; events
   }
 
   async function run(property: PropertyRow, spec: InsightSpec): Promise<InsightAnswer> {
+    return badInputAs400(() =>
+      runInsight(events, property.unique_id, spec, { timezone: property.timezone, earliest: property.created_at }),
+    );
+  }
+
+  async function badInputAs400<T>(work: () => Promise<T>): Promise<T> {
     try {
-      return await runInsight(events, property.unique_id, spec, { timezone: property.timezone, earliest: property.created_at });
+      return await work();
     } catch (err) {
       // The compiler's codes (packages/query) are 400s naming the parameter to change.
       if (err instanceof QueryError) {
@@ -64,6 +81,27 @@ export function createInsightService({ meta, events }: { meta: MetaStore; events
 
   return {
     run,
+
+    actors(property: PropertyRow, body: InsightActorsBody): Promise<InsightActorsAnswer> {
+      const selector = INSIGHT_ACTOR_SELECTORS[body.spec.kind] as z.ZodType | null;
+      if (selector === null) {
+        throw new DomainError("invalid_parameter", `at: a ${body.spec.kind} insight has no visitor list`, { param: "at" });
+      }
+      const at = selector.safeParse(body.at);
+      if (!at.success) {
+        const issue = at.error.issues[0];
+        throw new DomainError(
+          "invalid_parameter",
+          `at${issue?.path.length ? `.${issue.path.join(".")}` : ""}: ${issue?.message}`,
+          {
+            param: "at",
+          },
+        );
+      }
+      return badInputAs400(() =>
+        runInsightActors(events, property.unique_id, body, { timezone: property.timezone, earliest: property.created_at }),
+      );
+    },
 
     async list(property: PropertyRow): Promise<{ results: Insight[] }> {
       return { results: (await meta.insights.list(property.id, INSIGHT_LIMITS.maxListed)).map(toInsight) };

@@ -3,9 +3,11 @@
 // proves complete, and the saved insight with its list/create/patch bodies. A new kind: its file
 // beside trends.ts, one member in the union, one line in INSIGHT_ANSWER_SCHEMAS and INSIGHT_KINDS.
 import { z } from "zod";
+import { InsightActorsPageSchema } from "./actors.js";
 import { INSIGHT_LIMITS, limitedText } from "./common.js";
 import { TrendsAnswerSchema, TrendsSpecSchema } from "./trends.js";
 
+export * from "./actors.js";
 export * from "./common.js";
 export * from "./trends.js";
 
@@ -24,6 +26,27 @@ export type InsightAnswerOf<K extends InsightKind> = z.infer<(typeof INSIGHT_ANS
 export type InsightAnswer = InsightAnswerOf<InsightKind>;
 /** Any kind's answer: each names its kind, as the spec does. */
 export const InsightAnswerSchema = z.discriminatedUnion("kind", [TrendsAnswerSchema]);
+
+/**
+ * Each kind's selector of a point whose visitors can be listed (`at` in an actors request), or null
+ * where the kind has none yet. Funnel: a step and converted/dropped; retention: a cohort and period…
+ */
+export const INSIGHT_ACTOR_SELECTORS = {
+  trends: null,
+} as const satisfies { readonly [K in InsightKind]: z.ZodType | null };
+export type InsightActorSelectorOf<K extends InsightKind> = (typeof INSIGHT_ACTOR_SELECTORS)[K] extends z.ZodType
+  ? z.infer<(typeof INSIGHT_ACTOR_SELECTORS)[K]>
+  : never;
+
+/**
+ * `POST …/insights/actors`: the spec, the point (`at`, in the spec's kind's terms: checked against
+ * INSIGHT_ACTOR_SELECTORS by the service, after access is decided) and the page.
+ */
+export const InsightActorsBodySchema = InsightActorsPageSchema.extend({
+  spec: InsightSpecSchema,
+  at: z.unknown(),
+});
+export type InsightActorsBody = z.infer<typeof InsightActorsBodySchema>;
 
 // --- saved insights ------------------------------------------------------------------------------
 

@@ -2,14 +2,16 @@
 // read, change, delete). Answers are parsed with the shared schemas, so a surprise reads as an
 // error where it is shown, never as a crash.
 import {
+  INSIGHT_ANSWER_SCHEMAS,
   type Insight,
+  type InsightActorsAnswer,
+  InsightActorsAnswerSchema,
+  type InsightAnswerOf,
   type InsightCreate,
   InsightListSchema,
   type InsightPatch,
   InsightSchema,
   type InsightSpec,
-  INSIGHT_ANSWER_SCHEMAS,
-  type InsightAnswerOf,
 } from "@lookout/schema";
 import { request } from "../../lib/http";
 
@@ -44,4 +46,13 @@ export async function updateInsight(shortId: string, patch: InsightPatch): Promi
 
 export async function deleteInsight(shortId: string): Promise<void> {
   await request("DELETE", insightUrl(shortId));
+}
+
+/** One page of the visitors behind a point (`at`, in the spec's kind's terms) of an insight. */
+export async function insightActors(
+  propertyId: string,
+  body: { spec: InsightSpec; at: unknown; limit?: number; offset?: number },
+  signal?: AbortSignal,
+): Promise<InsightActorsAnswer> {
+  return InsightActorsAnswerSchema.parse(await request("POST", `${propertyUrl(propertyId)}/actors`, { json: body, signal }));
 }

@@ -2,10 +2,11 @@
 // pie of the totals, one big number per series, or a table. Series and breakdown names are
 // tracked strings: ECharts draws them on canvas as text, tooltips escape them, the table and the
 // numbers render them as React text.
-import { BarChart, PieChart } from "echarts/charts";
-import { LegendComponent } from "echarts/components";
+
 import { CTable, CTableBody, CTableDataCell, CTableHead, CTableHeaderCell, CTableRow } from "@coreui/react";
 import type { TrendsAnswer, TrendsDisplay, TrendsResult } from "@lookout/schema";
+import { BarChart, PieChart } from "echarts/charts";
+import { LegendComponent } from "echarts/components";
 import { useMemo } from "react";
 import { useChartColors } from "../../../../components/charts/chart-colors";
 import { EChart } from "../../../../components/charts/EChart";

@@ -6,11 +6,11 @@ import {
   INSIGHT_LIMITS,
   INTERVALS,
   PROPERTY_MATHS,
+  seriesLetter,
   TRENDS_DISPLAYS,
   TRENDS_MATHS,
   type TrendsSeries,
   type TrendsSpec,
-  seriesLetter,
 } from "@lookout/schema";
 import type { KindEditorProps } from "../types";
 
