@@ -97,11 +97,13 @@ export async function createServices(config: Config, opts: ServiceOptions = {}):
         : outboxMailer(meta, print);
     opened.push(() => mailer.close());
     // Throttles, rate limits and visits: in Redis when several servers share the work.
-    const shared: SharedState = config.redisUrl ? await redisSharedState(config.redisUrl) : memorySharedState();
+    const shared: SharedState = config.redisUrl
+      ? await redisSharedState(config.redisUrl, config.redisPrefix)
+      : memorySharedState();
     opened.push(() => shared.close());
     const auth = createAuthService({ meta, mailer, sessionTtlMs: config.sessionTtlMs, shared });
     const jobs = createJobQueue(meta.db);
-    const bus: LiveBus = config.redisUrl ? await redisLiveBus(config.redisUrl) : memoryLiveBus();
+    const bus: LiveBus = config.redisUrl ? await redisLiveBus(config.redisUrl, config.redisPrefix) : memoryLiveBus();
     opened.push(() => bus.close());
     const presence = new Presence(bus);
     await presence.start();

@@ -13,6 +13,10 @@ const EnvSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   SMTP_URL: z.string().url().optional(),
   REDIS_URL: z.string().url().optional(),
+  LOOKOUT_REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,64}$/, "1 to 64 letters, digits and _ . : -")
+    .default("lookout:"),
   CLICKHOUSE_URL: z
     .string()
     .url()
@@ -54,6 +58,8 @@ export type Config = {
   databaseUrl: string | undefined;
   smtpUrl: string | undefined;
   redisUrl: string | undefined;
+  /** Prefix of every Redis key and channel, so several installations can share one Redis. */
+  redisPrefix: string;
   /**
    * The ClickHouse event store (scale-out, DESIGN.md §1): http://user:password@host:8123/database
    * (database default "lookout"); unset, events go to DuckDB in the data directory.
@@ -94,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     smtpUrl: e.SMTP_URL,
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.LOOKOUT_REDIS_PREFIX,
     clickhouseUrl: e.CLICKHOUSE_URL,
     ingestBacklogRows: e.LOOKOUT_INGEST_BACKLOG_ROWS,
     mailFrom: e.LOOKOUT_MAIL_FROM,
