@@ -86,7 +86,7 @@ describe.skipIf("skip" in clickhouse)("two servers behind a balancer", { timeout
     const session = await login(a);
     const me = await fetch(`${b.url}/api/auth/me`, { headers: authed(session.token) });
     expect(me.status).toBe(200);
-    expect(((await me.json()) as { email: string }).email).toBe(a.adminEmail);
+    expect(((await me.json()) as { user: { email: string } }).user.email).toBe(a.adminEmail);
     // And a sign-out on B ends it on A.
     const out = await fetch(`${b.url}/api/auth/logout`, { method: "POST", headers: authed(session.token), body: "{}" });
     expect(out.status).toBeLessThan(300);
@@ -201,7 +201,7 @@ describe.skipIf("skip" in clickhouse)("two servers behind a balancer", { timeout
     const meta = await openMetaStore({ kind: "postgres", url: db.url });
     try {
       const mails = (await meta.outbox.list(100)).filter((m) => /report/i.test(m.subject));
-      expect(mails.map((m) => String(m.to)).sort()).toEqual(["ann@example.com", "ben@example.com"]);
+      expect(mails.map((m) => m.to_addr).sort()).toEqual(["ann@example.com", "ben@example.com"]);
     } finally {
       await meta.close();
     }
