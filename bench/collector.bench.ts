@@ -376,7 +376,11 @@ try {
     at: new Date().toISOString(),
   };
   console.log(JSON.stringify(result, null, 2));
-  const outFile = join(dirname(fileURLToPath(import.meta.url)), "results", CLICKHOUSE ? "collector-clickhouse.json" : "collector.json");
+  const outFile = join(
+    dirname(fileURLToPath(import.meta.url)),
+    "results",
+    CLICKHOUSE ? "collector-clickhouse.json" : "collector.json",
+  );
   mkdirSync(dirname(outFile), { recursive: true });
   writeFileSync(outFile, `${JSON.stringify(result, null, 2)}\n`);
   console.log(

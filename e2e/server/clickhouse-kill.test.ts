@@ -62,8 +62,13 @@ describe.skipIf("skip" in clickhouse)("kill -9 of a server on ClickHouse", { tim
     const env = { CLICKHOUSE_URL: ch.url, LOOKOUT_RATE_PER_IP: "1000000" };
     const count = async () =>
       Number(
-        (await clickHouseRows<{ n: string }>(chServer, ch.database, `SELECT count() AS n FROM events WHERE property = '${property}'`))[0]
-          ?.n,
+        (
+          await clickHouseRows<{ n: string }>(
+            chServer,
+            ch.database,
+            `SELECT count() AS n FROM events WHERE property = '${property}'`,
+          )
+        )[0]?.n,
       );
 
     const server = await startServer({ dataDir, env });

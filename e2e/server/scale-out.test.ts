@@ -104,7 +104,11 @@ describe.skipIf("skip" in clickhouse)("two servers behind a balancer", { timeout
     try {
       ws.send(JSON.stringify({ type: "agentInfo", data: { customerId: owner.accountId } }));
       await eventually("initial_customers", async () => messages.some((m) => m.type === "initial_customers"), 20_000);
-      const status = await sendEvent(a.url, { p: property, n: "pageview", u: "https://scale.test/live", c: "live-visitor" }, "198.51.100.20");
+      const status = await sendEvent(
+        a.url,
+        { p: property, n: "pageview", u: "https://scale.test/live", c: "live-visitor" },
+        "198.51.100.20",
+      );
       expect(status).toBe(202);
       const acked = Date.now();
       await eventually(
