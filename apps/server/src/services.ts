@@ -65,8 +65,10 @@ function openEvents(config: Config, inProcess: ServiceOptions["eventsInProcess"]
   // ingest log and reach ClickHouse in batches, exactly once (storage's clickhouse-ingest.ts).
   // Tests write straight to ClickHouse, so that what a call stored is there when it returns.
   if (config.clickhouseUrl) {
-    if (inProcess) return openClickHouseEventStore(config.clickhouseUrl);
+    const cluster = config.clickhouseCluster ? { cluster: config.clickhouseCluster } : {};
+    if (inProcess) return openClickHouseEventStore(config.clickhouseUrl, cluster);
     return openClickHouseIngestStore(config.clickhouseUrl, {
+      ...cluster,
       logDir: join(config.dataDir, "clickhouse-ingest"),
       maxBacklogRows: config.ingestBacklogRows,
     });

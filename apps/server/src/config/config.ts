@@ -26,6 +26,29 @@ const EnvSchema = z.object({
       "the path names the database: letters, digits, _",
     )
     .optional(),
+  CLICKHOUSE_CLUSTER: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, "the cluster's name in remote_servers: letters, digits, _")
+    .optional(),
+  CLICKHOUSE_SHARDS: z
+    .string()
+    .transform((v) =>
+      v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z
+        .array(
+          z
+            .string()
+            .url()
+            .refine((u) => /^https?:$/.test(new URL(u).protocol), "http:// or https:// URLs"),
+        )
+        .min(1, "at least one shard's URL"),
+    )
+    .optional(),
   LOOKOUT_INGEST_BACKLOG_ROWS: z.coerce.number().int().min(1000).default(2_000_000),
   LOOKOUT_MAIL_FROM: z.string().default("Lookout <no-reply@lookout.local>"),
   LOOKOUT_ADMIN_EMAIL: z.string().email().optional(),
@@ -65,6 +88,11 @@ export type Config = {
    * (database default "lookout"); unset, events go to DuckDB in the data directory.
    */
   clickhouseUrl: string | undefined;
+  /**
+   * A ClickHouse cluster (CLICKHOUSE_CLUSTER, CLICKHOUSE_SHARDS): its remote_servers name and each
+   * shard's HTTP URL; the store keeps Distributed tables over per-shard ones. Unset: one node.
+   */
+  clickhouseCluster: { name: string; shards: string[] } | undefined;
   /** With ClickHouse: acknowledged events waiting in the local ingest log past which the collector answers 503. */
   ingestBacklogRows: number;
   mailFrom: string;
@@ -92,6 +120,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`invalid configuration:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
+  if (
+    (e.CLICKHOUSE_CLUSTER === undefined) !== (e.CLICKHOUSE_SHARDS === undefined) ||
+    (e.CLICKHOUSE_CLUSTER && !e.CLICKHOUSE_URL)
+  ) {
+    throw new ConfigError(
+      "invalid configuration:\n  CLICKHOUSE_CLUSTER and CLICKHOUSE_SHARDS: set both (with CLICKHOUSE_URL), or neither",
+    );
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -102,6 +138,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     redisPrefix: e.LOOKOUT_REDIS_PREFIX,
     clickhouseUrl: e.CLICKHOUSE_URL,
+    clickhouseCluster:
+      e.CLICKHOUSE_CLUSTER && e.CLICKHOUSE_SHARDS ? { name: e.CLICKHOUSE_CLUSTER, shards: e.CLICKHOUSE_SHARDS } : undefined,
     ingestBacklogRows: e.LOOKOUT_INGEST_BACKLOG_ROWS,
     mailFrom: e.LOOKOUT_MAIL_FROM,
     adminEmail: e.LOOKOUT_ADMIN_EMAIL,
