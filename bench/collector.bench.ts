@@ -4,14 +4,20 @@
 // Stats API, and the server's idle and peak memory. For scale it also measures the floor under the
 // same wrk load: an endpoint that parses the JSON body and answers 202, nothing else, on Fastify
 // and on bare node:http.
+// Also `POST /api/batch` (500 events a request) under wrk, in events/s.
 // Writes bench/results/collector.json.
 //   tsx bench/collector.bench.ts [--duration 20] [--connections 256] [--paced-rate 5000] [--fresh-visitors]
+// Scale-out (issue #22): `--clickhouse` runs the server on ClickHouse (CLICKHOUSE_URL's server when
+// set, else a private clickhouse-server started for the run), with PostgreSQL-free metadata but
+// the Redis shared state and bus (REDIS_URL, default the local one), and writes
+// bench/results/collector-clickhouse.json; the engine-independent 202-only floors are skipped.
 import { execFile, execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
+import { type ClickHouseServer, REDIS_TEST_URL, startClickHouse } from "@lookout/storage/test-services";
 import { freePort, login, ROOT, runCli, startServer } from "../e2e/harness.js";
 
 const { values: args } = parseArgs({
@@ -20,6 +26,7 @@ const { values: args } = parseArgs({
     connections: { type: "string", default: "256" },
     "paced-rate": { type: "string", default: "5000" },
     "fresh-visitors": { type: "boolean", default: false },
+    clickhouse: { type: "boolean", default: false },
   },
   allowPositionals: true,
   strict: false,
@@ -29,7 +36,10 @@ const CONNECTIONS = Number(args.connections);
 const PACED_RATE = Number(args["paced-rate"]);
 const PACED_CONNECTIONS = 1024;
 const FRESH = Boolean(args["fresh-visitors"]);
-const BUDGET = { eventsPerSecond: 20_000, p99Ms: 50, visibleMs: 1000 };
+const CLICKHOUSE = Boolean(args.clickhouse);
+const BATCH_SIZE = 500;
+const BATCH_CONNECTIONS = 8;
+const BUDGET = { eventsPerSecond: 20_000, p99Ms: 50, visibleMs: 1000, batchEventsPerSecond: 100_000 };
 const execFileAsync = promisify(execFile);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -146,6 +156,27 @@ interface WrkResult {
   max: number;
 }
 
+/** POST /api/batch with the same `BATCH_SIZE` events each time: 50 visitors of 10 events. */
+function batchScript(property: string): string {
+  const events = Array.from({ length: BATCH_SIZE }, (_, i) => ({
+    p: property,
+    n: i % 10 === 9 ? "signup" : "pageview",
+    u: `https://bench.test/${["", "pricing", "blog/launch", "docs/setup"][i % 4]}`,
+    c: `batch-${i % 50}`,
+  }));
+  const body = JSON.stringify(JSON.stringify({ events }));
+  return `
+local body = ${body}
+request = function()
+  return wrk.format("POST", "/api/batch", { ["Content-Type"] = "application/json", ["User-Agent"] = "bench-batch/1.0 (server-side sender)" }, body)
+end
+done = function(summary, latency, requests)
+  io.write(string.format("RESULT %d %d %d %d %.3f %.3f %.3f %.3f\\n", summary.requests, summary.errors.status, summary.errors.connect + summary.errors.read + summary.errors.write, summary.errors.timeout,
+    latency:percentile(50) / 1000, latency:percentile(90) / 1000, latency:percentile(99) / 1000, latency.max / 1000))
+end
+`;
+}
+
 async function runWrk(url: string, script: string, seconds: number, connections = CONNECTIONS): Promise<WrkResult> {
   // wrk drives one connection per in-flight request; 1 thread leaves a core for the server.
   const { stdout: out } = await execFileAsync(
@@ -252,12 +283,22 @@ async function probeVisible(
 }
 
 ensureWrk();
+let ownClickHouse: ClickHouseServer | undefined;
+const scaleOutEnv: Record<string, string> = {};
+if (CLICKHOUSE) {
+  const base = process.env.CLICKHOUSE_URL
+    ? new URL(process.env.CLICKHOUSE_URL).origin
+    : (ownClickHouse = await startClickHouse()).url;
+  scaleOutEnv.CLICKHOUSE_URL = `${base}/bench_collector_${Date.now()}`;
+  scaleOutEnv.REDIS_URL = process.env.REDIS_URL ?? REDIS_TEST_URL;
+  scaleOutEnv.LOOKOUT_REDIS_PREFIX = `lookout-bench-${process.pid}:`;
+}
 const dataDir = mkdtempSync(join(tmpdir(), "lookout-bench-collector-"));
 runCli(dataDir, ["user:create", "--email", "owner@example.com", "--password", "correct-horse-battery-staple"]);
 const property = runCli(dataDir, ["property:create", "--email", "owner@example.com", "--url", "https://bench.test"]);
 const server = await startServer({
   dataDir,
-  env: { LOOKOUT_RATE_PER_IP: "100000000", LOOKOUT_RATE_PER_PROPERTY: "100000000", LOOKOUT_LOG_LEVEL: "warn" },
+  env: { LOOKOUT_RATE_PER_IP: "100000000", LOOKOUT_RATE_PER_PROPERTY: "100000000", LOOKOUT_LOG_LEVEL: "warn", ...scaleOutEnv },
 });
 try {
   const pid = server.proc.pid as number;
@@ -284,12 +325,18 @@ try {
     luaScript(property, { pauseMs: Math.round((1000 * PACED_CONNECTIONS) / PACED_RATE), freshVisitors: FRESH }),
   );
   const paced = await runWrk(server.url, pacedScript, 10, PACED_CONNECTIONS);
+  const batchFile = join(dataDir, "batch.lua");
+  writeFileSync(batchFile, batchScript(property));
+  const batch = await runWrk(server.url, batchFile, 10, BATCH_CONNECTIONS);
+  const batchEventsPerSecond = Math.round(((batch.requests - batch.non2xx) * BATCH_SIZE) / 10);
   const peakRss = rssMb(pid, "VmHWM");
-  const floorRps = await httpFloor(script, "fastify");
-  const nodeFloorRps = await httpFloor(script, "node");
+  // The floors do not depend on the event store: measured in the embedded run only.
+  const floorRps = CLICKHOUSE ? null : await httpFloor(script, "fastify");
+  const nodeFloorRps = CLICKHOUSE ? null : await httpFloor(script, "node");
 
   const visible = await probeVisible(server.url, property, token, "idle", 5);
   const result = {
+    mode: CLICKHOUSE ? "scale-out: ClickHouse events, Redis shared state and bus, PGlite metadata" : "embedded",
     duration_s: DURATION,
     traffic: FRESH ? "every event a new visitor" : "visits of 1 to 7 events, 10 000 visitors at a time",
     connections: CONNECTIONS,
@@ -304,6 +351,14 @@ try {
       events_per_second: Math.round((paced.requests - paced.non2xx) / 10),
       latency_ms: { p50: paced.p50, p90: paced.p90, p99: paced.p99, max: paced.max },
     },
+    batch: {
+      events_per_request: BATCH_SIZE,
+      connections: BATCH_CONNECTIONS,
+      requests: batch.requests,
+      non_2xx: batch.non2xx,
+      events_per_second: batchEventsPerSecond,
+      latency_ms: { p50: batch.p50, p90: batch.p90, p99: batch.p99, max: batch.max },
+    },
     visible_after_ack_ms: { max: Math.max(...visible), each: visible },
     visible_after_ack_under_load_ms: { max: Math.max(...visibleUnderLoad), each: visibleUnderLoad },
     rss_mb: { idle: idleRss, peak: peakRss },
@@ -314,19 +369,25 @@ try {
       events_per_second: eventsPerSecond >= BUDGET.eventsPerSecond,
       p99: p99 < BUDGET.p99Ms,
       visible: Math.max(...visible, ...visibleUnderLoad) < BUDGET.visibleMs,
+      batch_events_per_second: batchEventsPerSecond >= BUDGET.batchEventsPerSecond,
       idle_rss: idleRss < 300,
       peak_rss: peakRss < 2048,
     },
     at: new Date().toISOString(),
   };
   console.log(JSON.stringify(result, null, 2));
-  const outFile = join(dirname(fileURLToPath(import.meta.url)), "results", "collector.json");
+  const outFile = join(
+    dirname(fileURLToPath(import.meta.url)),
+    "results",
+    CLICKHOUSE ? "collector-clickhouse.json" : "collector.json",
+  );
   mkdirSync(dirname(outFile), { recursive: true });
   writeFileSync(outFile, `${JSON.stringify(result, null, 2)}\n`);
   console.log(
-    `collector: ${eventsPerSecond} events/s, p99 ${p99} ms (at ${Math.round((paced.requests - paced.non2xx) / 10)} events/s: p99 ${paced.p99} ms), visible within ${Math.max(...visible)} ms (${Math.max(...visibleUnderLoad)} ms under load), rss idle ${idleRss} MB / peak ${peakRss} MB; 202-only floor ${floorRps} requests/s on Fastify, ${nodeFloorRps} on bare node:http -> ${outFile}`,
+    `collector: ${eventsPerSecond} events/s, p99 ${p99} ms (at ${Math.round((paced.requests - paced.non2xx) / 10)} events/s: p99 ${paced.p99} ms), visible within ${Math.max(...visible)} ms (${Math.max(...visibleUnderLoad)} ms under load), rss idle ${idleRss} MB / peak ${peakRss} MB; batch ${batchEventsPerSecond} events/s (p99 ${batch.p99} ms a request); 202-only floor ${floorRps} requests/s on Fastify, ${nodeFloorRps} on bare node:http -> ${outFile}`,
   );
 } finally {
   await server.stop({ keepData: true });
   if (existsSync(dataDir)) rmSync(dataDir, { recursive: true, force: true });
+  await ownClickHouse?.stop();
 }

@@ -1,5 +1,5 @@
 // What the composition root hands to every route module.
-import type { EventStore, MetaStore } from "@lookout/storage";
+import type { EventStore, MetaStore, SharedState } from "@lookout/storage";
 import type { AuthService } from "./auth/auth-service.js";
 import type { Collector } from "./collect/collector.js";
 import type { Config } from "./config/config.js";
@@ -14,4 +14,6 @@ export interface AppDeps {
   presence: Presence;
   events: EventStore;
   collector: Collector;
+  /** Throttles, rate limits and visits: in-process, or in Redis shared by every server. */
+  shared: SharedState;
 }

@@ -3,7 +3,7 @@
 // order. A test changes only what ServiceOptions names (a PostgreSQL schema of its own, the event
 // store in-process, a mailer to read), never the wiring.
 import { join } from "node:path";
-import { createEnricher, createGeoLookup, type GeoLookup, SESSION_TIMEOUT_MS } from "@lookout/ingest";
+import { createEnricher, createGeoLookup, createSessionizer, type GeoLookup, SESSION_TIMEOUT_MS } from "@lookout/ingest";
 import {
   createJobQueue,
   type EventStore,
@@ -12,12 +12,15 @@ import {
   type MetaConfig,
   type MetaStore,
   memoryLiveBus,
+  memorySharedState,
   openClickHouseEventStore,
   openClickHouseIngestStore,
   openDuckDbEventStore,
   openDuckDbEventStoreOnThread,
   openMetaStore,
   redisLiveBus,
+  redisSharedState,
+  type SharedState,
 } from "@lookout/storage";
 import type { AppDeps } from "./app-deps.js";
 import { createAuthService } from "./auth/auth-service.js";
@@ -62,8 +65,10 @@ function openEvents(config: Config, inProcess: ServiceOptions["eventsInProcess"]
   // ingest log and reach ClickHouse in batches, exactly once (storage's clickhouse-ingest.ts).
   // Tests write straight to ClickHouse, so that what a call stored is there when it returns.
   if (config.clickhouseUrl) {
-    if (inProcess) return openClickHouseEventStore(config.clickhouseUrl);
+    const cluster = config.clickhouseCluster ? { cluster: config.clickhouseCluster } : {};
+    if (inProcess) return openClickHouseEventStore(config.clickhouseUrl, cluster);
     return openClickHouseIngestStore(config.clickhouseUrl, {
+      ...cluster,
       logDir: join(config.dataDir, "clickhouse-ingest"),
       maxBacklogRows: config.ingestBacklogRows,
     });
@@ -93,9 +98,14 @@ export async function createServices(config: Config, opts: ServiceOptions = {}):
         ? smtpMailer(config.smtpUrl, config.mailFrom)
         : outboxMailer(meta, print);
     opened.push(() => mailer.close());
-    const auth = createAuthService({ meta, mailer, sessionTtlMs: config.sessionTtlMs });
+    // Throttles, rate limits and visits: in Redis when several servers share the work.
+    const shared: SharedState = config.redisUrl
+      ? await redisSharedState(config.redisUrl, config.redisPrefix)
+      : memorySharedState();
+    opened.push(() => shared.close());
+    const auth = createAuthService({ meta, mailer, sessionTtlMs: config.sessionTtlMs, shared });
     const jobs = createJobQueue(meta.db);
-    const bus: LiveBus = config.redisUrl ? await redisLiveBus(config.redisUrl) : memoryLiveBus();
+    const bus: LiveBus = config.redisUrl ? await redisLiveBus(config.redisUrl, config.redisPrefix) : memoryLiveBus();
     opened.push(() => bus.close());
     const presence = new Presence(bus);
     await presence.start();
@@ -106,9 +116,9 @@ export async function createServices(config: Config, opts: ServiceOptions = {}):
     for (const p of await meta.properties.listAll()) events.dayRollupThrough?.(p.unique_id, p.timezone);
     const geo = createGeoLookup({ cityDbPath: config.geoCityDb });
     await geo.ready();
-    const enricher = createEnricher({ saltStore: meta.salts, geo });
+    const enricher = createEnricher({ saltStore: meta.salts, geo, sessions: createSessionizer({ state: shared }) });
     // Visits in progress before a restart continue rather than splitting in two.
-    enricher.sessions.warm(await events.recentSessions(new Date(Date.now() - SESSION_TIMEOUT_MS)));
+    await enricher.sessions.warm(await events.recentSessions(new Date(Date.now() - SESSION_TIMEOUT_MS)));
     const collector = createCollector(
       { meta, events, enricher, presence },
       opts.collectMaxDelayMs === undefined ? undefined : { maxDelayMs: opts.collectMaxDelayMs },
@@ -125,6 +135,7 @@ export async function createServices(config: Config, opts: ServiceOptions = {}):
       collector,
       geo,
       jobs,
+      shared,
       close: () => {
         closing ??= undo();
         return closing;

@@ -5,3 +5,4 @@ export * from "./events/index.js";
 export * from "./jobs/index.js";
 export * from "./live/index.js";
 export * from "./meta/index.js";
+export * from "./shared-state/index.js";

@@ -65,7 +65,7 @@ export interface ClickHouseServer {
   stop(opts?: { keep?: boolean }): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once("error", reject);
@@ -88,13 +88,22 @@ export async function clickHouseReachable(url: string, timeoutMs = 2000): Promis
 
 /**
  * Starts a clickhouse-server in a fresh temporary directory (or again on a stopped one's directory
- * and ports: `again`) and waits for /ping (30 s at most).
+ * and ports: `again`) and waits for /ping (30 s at most). `opts.ports` fixes the ports (a cluster's
+ * configuration names them before its servers start); `opts.extraConfig` is XML added to the
+ * server's configuration (a cluster's remote_servers).
  */
-export async function startClickHouse(again?: Pick<ClickHouseServer, "dir" | "http" | "tcp">): Promise<ClickHouseServer> {
+export async function startClickHouse(
+  again?: Pick<ClickHouseServer, "dir" | "http" | "tcp">,
+  opts: { ports?: { http: number; tcp: number }; extraConfig?: string } = {},
+): Promise<ClickHouseServer> {
   if (!existsSync(CLICKHOUSE_SERVER_BIN))
     throw new Error(`${CLICKHOUSE_SERVER_BIN} is missing (install it: apt-get install -y clickhouse-server)`);
   const dir = again?.dir ?? mkdtempSync(join(tmpdir(), "lookout-clickhouse-"));
-  const [http, tcp] = again ? [again.http, again.tcp] : [await freePort(), await freePort()];
+  const [http, tcp] = again
+    ? [again.http, again.tcp]
+    : opts.ports
+      ? [opts.ports.http, opts.ports.tcp]
+      : [await freePort(), await freePort()];
   writeFileSync(
     join(dir, "config.xml"),
     `<?xml version="1.0"?>
@@ -110,6 +119,7 @@ export async function startClickHouse(again?: Pick<ClickHouseServer, "dir" | "ht
   <default_database>default</default_database>
   <mark_cache_size>67108864</mark_cache_size>
   <max_concurrent_queries>50</max_concurrent_queries>
+${opts.extraConfig ?? ""}
 </yandex>
 `,
   );
@@ -197,3 +207,72 @@ export async function requireClickHouse(): Promise<{ url: string } | { skip: str
 /** A database name of its own for one test file (ClickHouse identifiers: [A-Za-z0-9_]). */
 export const clickHouseTestDatabase = (label: string) =>
   `lookout_test_${label.replace(/[^A-Za-z0-9_]/g, "_")}_${process.pid}_${randomBytes(4).toString("hex")}`;
+
+// ── A two-shard ClickHouse cluster ──────────────────────────────────────────────────────────────
+// Two clickhouse-servers on loopback ports, each configured with the same remote_servers entry
+// (`lookout_test`: two shards of one replica). The event store runs on it with Distributed tables
+// (clickhouse-store.ts, `cluster` option). Started on first use by the test files that need it and
+// stopped when their process exits; under CI=true a cluster that cannot be had fails loudly.
+
+export const TEST_CLUSTER_NAME = "lookout_test";
+
+export interface ClickHouseTestCluster {
+  /** The node the store talks to (shard 1); each shard's URL; the remote_servers name. */
+  url: string;
+  shards: string[];
+  name: string;
+  servers: ClickHouseServer[];
+  stop(): Promise<void>;
+}
+
+export async function startClickHouseCluster(shardCount = 2): Promise<ClickHouseTestCluster> {
+  const ports: { http: number; tcp: number }[] = [];
+  for (let i = 0; i < shardCount; i++) ports.push({ http: await freePort(), tcp: await freePort() });
+  const shards = ports.map((p) => `<shard><replica><host>127.0.0.1</host><port>${p.tcp}</port></replica></shard>`).join("");
+  const extraConfig = `<remote_servers><${TEST_CLUSTER_NAME}>${shards}</${TEST_CLUSTER_NAME}></remote_servers>`;
+  const servers: ClickHouseServer[] = [];
+  try {
+    for (const p of ports) servers.push(await startClickHouse(undefined, { ports: p, extraConfig }));
+  } catch (err) {
+    await Promise.all(servers.map((s) => s.stop()));
+    throw err;
+  }
+  const first = servers[0] as ClickHouseServer;
+  return {
+    url: first.url,
+    shards: servers.map((s) => s.url),
+    name: TEST_CLUSTER_NAME,
+    servers,
+    stop: async () => {
+      await Promise.all(servers.map((s) => s.stop()));
+    },
+  };
+}
+
+let privateCluster: Promise<ClickHouseTestCluster> | undefined;
+
+/** The test cluster (started once per test process), or a reason to skip; throws under CI=true. */
+export async function requireClickHouseCluster(): Promise<ClickHouseTestCluster | { skip: string }> {
+  try {
+    if (process.env.LOOKOUT_TEST_CLICKHOUSE_UNAVAILABLE) throw new Error(process.env.LOOKOUT_TEST_CLICKHOUSE_UNAVAILABLE);
+    if (!privateCluster) {
+      privateCluster = startClickHouseCluster();
+      const c = await privateCluster;
+      process.once("exit", () => {
+        for (const s of c.servers) {
+          try {
+            process.kill(s.pid, "SIGKILL");
+            rmSync(s.dir, { recursive: true, force: true });
+          } catch {}
+        }
+      });
+    }
+    return await privateCluster;
+  } catch (err) {
+    privateCluster = undefined;
+    if (process.env.CI === "true") throw err;
+    const reason = `ClickHouse cluster tests skipped: ${err instanceof Error ? err.message : String(err)}`;
+    process.stderr.write(`${reason}\n`);
+    return { skip: reason };
+  }
+}

@@ -1,6 +1,6 @@
 // Sign-in, recovery and reset: the rules of SPEC.md §7 and DESIGN.md §7 (no enumeration, equal
 // timing for unknown e-mails and wrong passwords, throttles, single-use hashed reset tokens).
-import { type MetaStore, normaliseEmail } from "@lookout/storage";
+import { type MetaStore, normaliseEmail, type SharedState } from "@lookout/storage";
 import { DomainError } from "../http/domain-errors.js";
 import type { Mailer } from "../mail/mailer.js";
 import { dummyHash, hashPassword, verifyPassword } from "./passwords.js";
@@ -15,6 +15,8 @@ export interface AuthServiceDeps {
   meta: MetaStore;
   mailer: Mailer;
   sessionTtlMs: number;
+  /** Where the throttles count (in-process, or Redis shared by every server). */
+  shared: SharedState;
 }
 
 /** What `recover` did about links: `no_public_url` when it had no trusted address to put in one. */
@@ -31,20 +33,20 @@ type SettingsTables = {
   settings: { key: string; value: string };
 };
 
-export function createAuthService({ meta, mailer, sessionTtlMs }: AuthServiceDeps) {
+export function createAuthService({ meta, mailer, sessionTtlMs, shared }: AuthServiceDeps) {
   // Sign-in: a guesser is stopped per (e-mail, address) and per address; the per-e-mail limit is
   // far above what one address can reach, so a stranger's failures never lock the owner out, and
   // it does not apply at all where that e-mail signed in recently (the owner's usual browser).
-  const loginByPair = new Throttle({ limit: 10, windowMs: LOGIN_WINDOW_MS });
-  const loginByIp = new Throttle({ limit: 100, windowMs: LOGIN_WINDOW_MS });
-  const loginByEmail = new Throttle({ limit: 1000, windowMs: LOGIN_WINDOW_MS });
-  const signedInFrom = new Remembered(USUAL_PLACE_MS);
-  const recoverByEmail = new Throttle({ limit: 5, windowMs: RECOVER_WINDOW_MS });
-  const recoverByIp = new Throttle({ limit: 30, windowMs: RECOVER_WINDOW_MS });
+  const loginByPair = new Throttle(shared, "login:pair", { limit: 10, windowMs: LOGIN_WINDOW_MS });
+  const loginByIp = new Throttle(shared, "login:ip", { limit: 100, windowMs: LOGIN_WINDOW_MS });
+  const loginByEmail = new Throttle(shared, "login:email", { limit: 1000, windowMs: LOGIN_WINDOW_MS });
+  const signedInFrom = new Remembered(shared, "login:usual", USUAL_PLACE_MS);
+  const recoverByEmail = new Throttle(shared, "recover:email", { limit: 5, windowMs: RECOVER_WINDOW_MS });
+  const recoverByIp = new Throttle(shared, "recover:ip", { limit: 30, windowMs: RECOVER_WINDOW_MS });
 
-  function throttle(...checks: [Throttle, string][]): void {
+  async function throttle(...checks: [Throttle, string][]): Promise<void> {
     for (const [t, key] of checks) {
-      const wait = t.hit(key);
+      const wait = await t.hit(key);
       if (wait > 0) throw rateLimited(wait);
     }
   }
@@ -87,19 +89,19 @@ export function createAuthService({ meta, mailer, sessionTtlMs }: AuthServiceDep
       const pair = `${email}\u0000${address}`;
       // Every attempt counts before the password is checked, so parallel guesses cannot outrun
       // the limits; a successful one takes its hits back.
-      throttle([loginByIp, address], [loginByPair, pair]);
-      const emailWait = loginByEmail.hit(email);
-      if (emailWait > 0 && !signedInFrom.has(pair)) throw rateLimited(emailWait);
+      await throttle([loginByIp, address], [loginByPair, pair]);
+      const emailWait = await loginByEmail.hit(email);
+      if (emailWait > 0 && !(await signedInFrom.has(pair))) throw rateLimited(emailWait);
       const user = await meta.users.findByEmail(email);
       const ok = await verifyPassword(user?.password_hash ?? (await dummyHash()), input.password);
       if (!user || !ok) {
         await meta.audit.record({ action: "login.failed", userId: user?.id ?? null, detail: { ip: input.ip } });
         throw new DomainError("invalid_credentials", LOGIN_FAILED);
       }
-      loginByPair.reset(pair);
-      loginByIp.undo(address);
-      if (emailWait === 0) loginByEmail.undo(email);
-      signedInFrom.add(pair);
+      await loginByPair.reset(pair);
+      await loginByIp.undo(address);
+      if (emailWait === 0) await loginByEmail.undo(email);
+      await signedInFrom.add(pair);
       const accounts = await meta.accounts.listForUser(user.id);
       // The account the user last switched to (team/service.ts), else their oldest membership.
       const account =
@@ -120,7 +122,7 @@ export function createAuthService({ meta, mailer, sessionTtlMs }: AuthServiceDep
      */
     async recover(input: { email: string; ip: string; publicUrl: string | undefined }): Promise<RecoverOutcome> {
       const email = normaliseEmail(input.email);
-      throttle([recoverByIp, throttleAddress(input.ip)], [recoverByEmail, email]);
+      await throttle([recoverByIp, throttleAddress(input.ip)], [recoverByEmail, email]);
       const base = input.publicUrl ?? (await recordedPublicUrl());
       if (!base) return "no_public_url";
       const user = await meta.users.findByEmail(email);

@@ -1,70 +1,71 @@
-// Sliding-window throttles for sign-in and password recovery, keyed on the normalised e-mail, the
-// client address, or both. In-process: with several servers each keeps its own window. Memory is
-// bounded by lru-cache: past `maxKeys` the least recently hit key is forgotten.
-import { LRUCache } from "lru-cache";
+// Sliding-window throttles for sign-in, password recovery, password checks, shared-link passwords
+// and invitations, keyed on the normalised e-mail, the client address, or both; and the pairs
+// remembered for a while. Both keep their state in the SharedState (storage's shared-state/):
+// in-process for one server, in Redis for several, so N servers count one window per key and a
+// guesser gains nothing by spreading attempts over them. With Redis unreachable a check fails
+// with a 503 rather than letting attempts through unthrottled.
+import type { SharedState, WindowRule } from "@lookout/storage";
+import { DomainError } from "../http/domain-errors.js";
 
 export { throttleAddress } from "../http/client-ip.js";
 
-export interface ThrottleRule {
-  limit: number;
-  windowMs: number;
+export type ThrottleRule = WindowRule;
+
+/** A call of the shared state that failed (Redis down) answers 503, never an unthrottled pass. */
+async function guarded<T>(call: () => T | Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof DomainError) throw err;
+    throw new DomainError("service_unavailable", "This check is unavailable right now. Please try again shortly.");
+  }
 }
 
 export class Throttle {
-  /** key -> its hits within the window, oldest first (at most `limit`). */
-  readonly #hits: LRUCache<string, number[]>;
+  /** `name` keeps this throttle's keys apart from every other's in the shared state. */
   constructor(
+    private readonly state: SharedState,
+    private readonly name: string,
     private readonly rule: ThrottleRule,
-    maxKeys = 100_000,
-  ) {
-    this.#hits = new LRUCache({ max: maxKeys });
+  ) {}
+
+  #key(key: string): string {
+    return `${this.name}:${key}`;
   }
 
-  /** Records a hit for `key`; returns the ms to wait if over the limit (recording nothing), else 0. */
-  hit(key: string, now = Date.now()): number {
-    const list = this.#live(key, now);
-    // Over the limit the key stays where it is in the recency order, as a refused hit is no hit.
-    if (list.length >= this.rule.limit) return (list[0] ?? now) + this.rule.windowMs - now;
-    list.push(now);
-    this.#hits.set(key, list);
-    return 0;
+  /** Records a hit for `key`; answers the ms to wait if over the limit (recording nothing), else 0. */
+  hit(key: string, now = Date.now()): Promise<number> {
+    return guarded(() => this.state.hit(this.#key(key), this.rule, now));
   }
 
   /** Hits of `key` within the window. */
-  count(key: string, now = Date.now()): number {
-    return this.#live(key, now).length;
+  count(key: string, now = Date.now()): Promise<number> {
+    return guarded(() => this.state.count(this.#key(key), this.rule, now));
   }
 
   /** Takes back the latest hit of `key` (an attempt that turned out not to count). */
-  undo(key: string): void {
-    const list = this.#hits.peek(key);
-    list?.pop();
-    if (list?.length === 0) this.#hits.delete(key);
+  undo(key: string): Promise<void> {
+    return guarded(() => this.state.undo(this.#key(key)));
   }
 
-  reset(key: string): void {
-    this.#hits.delete(key);
-  }
-
-  /** The hits of `key` within the window, without marking it used. */
-  #live(key: string, now: number): number[] {
-    const since = now - this.rule.windowMs;
-    return (this.#hits.peek(key) ?? []).filter((t) => t > since);
+  reset(key: string): Promise<void> {
+    return guarded(() => this.state.reset(this.#key(key)));
   }
 }
 
-/** Keys remembered for a while (the pairs that signed in), bounded like the throttles. */
+/** Keys remembered for a while (the pairs that signed in), in the same shared state. */
 export class Remembered {
-  readonly #seen: LRUCache<string, true>;
-  constructor(ttlMs: number, maxKeys = 100_000) {
-    this.#seen = new LRUCache({ max: maxKeys, ttl: ttlMs });
+  constructor(
+    private readonly state: SharedState,
+    private readonly name: string,
+    private readonly ttlMs: number,
+  ) {}
+
+  add(key: string, now = Date.now()): Promise<void> {
+    return guarded(() => this.state.mark(`${this.name}:${key}`, this.ttlMs, now));
   }
 
-  add(key: string): void {
-    this.#seen.set(key, true);
-  }
-
-  has(key: string): boolean {
-    return this.#seen.has(key);
+  has(key: string, now = Date.now()): Promise<boolean> {
+    return guarded(() => this.state.marked(`${this.name}:${key}`, now));
   }
 }

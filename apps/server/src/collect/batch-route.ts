@@ -61,7 +61,7 @@ export function registerBatchRoute(app: FastifyInstance, { collector }: AppDeps,
       if (!parsed.success) throw parsed.error;
       const ip = limits.clientIp(req);
       const now = new Date();
-      const ipWait = limits.perIp.take(ip, now.getTime());
+      const ipWait = await limits.perIp.take(ip, now.getTime());
       if (ipWait > 0) throw tooMany(ipWait, "Too many requests from this address.");
 
       const results: BatchOutcome[] = [];
@@ -81,7 +81,7 @@ export function registerBatchRoute(app: FastifyInstance, { collector }: AppDeps,
           results.push({ status: "dropped", reason: "unknown_property" });
           continue;
         }
-        const wait = limits.perProperty.take(property.unique_id, now.getTime());
+        const wait = await limits.perProperty.take(property.unique_id, now.getTime());
         if (wait > 0) {
           results.push({ status: "rate_limited", retry_after_ms: wait });
           continue;

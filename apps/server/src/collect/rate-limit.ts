@@ -1,40 +1,26 @@
 // Token buckets for the collector: per client IP and per property, so one noisy client or one
-// flooded site cannot starve the rest. Memory is bounded by evicting the least recently used key.
-import { LruMap } from "@lookout/ingest";
+// flooded site cannot starve the rest. The buckets live in the SharedState: in-process (memory
+// bounded by evicting the least recently used key) or in Redis, so N servers enforce one rate
+// per address and per property rather than N times it.
+import type { BucketRule, MaybePromise, SharedState } from "@lookout/storage";
 
-export interface BucketRule {
-  perSecond: number;
-  burst: number;
-}
-
-interface Bucket {
-  tokens: number;
-  at: number;
-}
+export type { BucketRule };
 
 export class TokenBuckets {
-  readonly #buckets: LruMap<string, Bucket>;
+  /** `name` keeps these buckets apart from every other's in the shared state. */
   constructor(
+    private readonly state: SharedState,
+    private readonly name: string,
     private readonly rule: BucketRule,
-    maxKeys = 50_000,
-  ) {
-    this.#buckets = new LruMap(maxKeys);
-  }
+  ) {}
 
-  /** Takes one token for `key`; returns 0 when allowed, else the ms until a token is free. */
-  take(key: string, now = Date.now()): number {
-    const { perSecond, burst } = this.rule;
-    let b = this.#buckets.get(key);
-    if (b === undefined) {
-      b = { tokens: burst, at: now };
-      this.#buckets.set(key, b);
-    }
-    b.tokens = Math.min(burst, b.tokens + ((now - b.at) / 1000) * perSecond);
-    b.at = now;
-    if (b.tokens >= 1) {
-      b.tokens -= 1;
-      return 0;
-    }
-    return Math.ceil(((1 - b.tokens) / perSecond) * 1000);
+  /**
+   * Takes one token for `key`; 0 when allowed, else the ms until a token is free. In-process the
+   * answer is synchronous (no promise per event). With Redis unreachable the event is allowed:
+   * collection goes on, unlimited, until Redis is back (a 202 must not depend on Redis).
+   */
+  take(key: string, now = Date.now()): MaybePromise<number> {
+    const wait = this.state.take(`${this.name}:${key}`, this.rule, now);
+    return typeof wait === "number" ? wait : wait.catch(() => 0);
   }
 }

@@ -54,8 +54,8 @@ function cors(reply: FastifyReply): void {
 export function registerEventRoute(app: FastifyInstance, deps: AppDeps): void {
   const { config, collector } = deps;
   const clientIp = clientIpResolver(config.trustedProxies);
-  const perIp = new TokenBuckets(config.collectRate.perIp);
-  const perProperty = new TokenBuckets(config.collectRate.perProperty);
+  const perIp = new TokenBuckets(deps.shared, "collect:ip", config.collectRate.perIp);
+  const perProperty = new TokenBuckets(deps.shared, "collect:property", config.collectRate.perProperty);
   // POST /api/batch shares the buckets: a property's rate is one, however its events arrive.
   registerBatchRoute(app, deps, { clientIp, perIp, perProperty });
 
@@ -81,11 +81,13 @@ export function registerEventRoute(app: FastifyInstance, deps: AppDeps): void {
       const body = parsed.data;
       const ip = clientIp(req);
       const now = new Date();
-      const ipWait = perIp.take(ip, now.getTime());
+      const ipTake = perIp.take(ip, now.getTime());
+      const ipWait = typeof ipTake === "number" ? ipTake : await ipTake;
       if (ipWait > 0) throw tooMany(ipWait, "Too many events from this address.");
       const property = await collector.property(body.property);
       if (!property) return reply.code(202).header(DROPPED_HEADER, "unknown_property").send();
-      const propertyWait = perProperty.take(property.unique_id, now.getTime());
+      const propertyTake = perProperty.take(property.unique_id, now.getTime());
+      const propertyWait = typeof propertyTake === "number" ? propertyTake : await propertyTake;
       if (propertyWait > 0) throw tooMany(propertyWait, "Too many events for this property.");
       try {
         const dropped = await collector.collect(body, { ip, userAgent: req.headers["user-agent"] ?? "", now }, property);

@@ -13,6 +13,10 @@ const EnvSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   SMTP_URL: z.string().url().optional(),
   REDIS_URL: z.string().url().optional(),
+  LOOKOUT_REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,64}$/, "1 to 64 letters, digits and _ . : -")
+    .default("lookout:"),
   CLICKHOUSE_URL: z
     .string()
     .url()
@@ -20,6 +24,29 @@ const EnvSchema = z.object({
     .refine(
       (u) => /^\/?([A-Za-z_][A-Za-z0-9_]*)?\/?$/.test(new URL(u).pathname),
       "the path names the database: letters, digits, _",
+    )
+    .optional(),
+  CLICKHOUSE_CLUSTER: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, "the cluster's name in remote_servers: letters, digits, _")
+    .optional(),
+  CLICKHOUSE_SHARDS: z
+    .string()
+    .transform((v) =>
+      v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z
+        .array(
+          z
+            .string()
+            .url()
+            .refine((u) => /^https?:$/.test(new URL(u).protocol), "http:// or https:// URLs"),
+        )
+        .min(1, "at least one shard's URL"),
     )
     .optional(),
   LOOKOUT_INGEST_BACKLOG_ROWS: z.coerce.number().int().min(1000).default(2_000_000),
@@ -54,11 +81,18 @@ export type Config = {
   databaseUrl: string | undefined;
   smtpUrl: string | undefined;
   redisUrl: string | undefined;
+  /** Prefix of every Redis key and channel, so several installations can share one Redis. */
+  redisPrefix: string;
   /**
    * The ClickHouse event store (scale-out, DESIGN.md §1): http://user:password@host:8123/database
    * (database default "lookout"); unset, events go to DuckDB in the data directory.
    */
   clickhouseUrl: string | undefined;
+  /**
+   * A ClickHouse cluster (CLICKHOUSE_CLUSTER, CLICKHOUSE_SHARDS): its remote_servers name and each
+   * shard's HTTP URL; the store keeps Distributed tables over per-shard ones. Unset: one node.
+   */
+  clickhouseCluster: { name: string; shards: string[] } | undefined;
   /** With ClickHouse: acknowledged events waiting in the local ingest log past which the collector answers 503. */
   ingestBacklogRows: number;
   mailFrom: string;
@@ -86,6 +120,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`invalid configuration:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
+  if (
+    (e.CLICKHOUSE_CLUSTER === undefined) !== (e.CLICKHOUSE_SHARDS === undefined) ||
+    (e.CLICKHOUSE_CLUSTER && !e.CLICKHOUSE_URL)
+  ) {
+    throw new ConfigError(
+      "invalid configuration:\n  CLICKHOUSE_CLUSTER and CLICKHOUSE_SHARDS: set both (with CLICKHOUSE_URL), or neither",
+    );
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -94,7 +136,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     smtpUrl: e.SMTP_URL,
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.LOOKOUT_REDIS_PREFIX,
     clickhouseUrl: e.CLICKHOUSE_URL,
+    clickhouseCluster:
+      e.CLICKHOUSE_CLUSTER && e.CLICKHOUSE_SHARDS ? { name: e.CLICKHOUSE_CLUSTER, shards: e.CLICKHOUSE_SHARDS } : undefined,
     ingestBacklogRows: e.LOOKOUT_INGEST_BACKLOG_ROWS,
     mailFrom: e.LOOKOUT_MAIL_FROM,
     adminEmail: e.LOOKOUT_ADMIN_EMAIL,

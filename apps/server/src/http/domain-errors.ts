@@ -53,6 +53,8 @@ export const DOMAIN_ERROR_STATUS = {
   /** The mail server refused or could not be reached: nothing was sent (an invitation is withdrawn). */
   mail_failed: 502,
   rate_limited: 429,
+  /** The shared state (Redis, with several servers) a throttle needs is unreachable. */
+  service_unavailable: 503,
   /** The event store cancelled a query at its time limit. */
   query_timeout: 503,
 } as const satisfies Record<string, number>;

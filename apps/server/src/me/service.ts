@@ -2,7 +2,7 @@
 // current one; signs out the other sessions) and the list of sessions with revocation. Checks of
 // the current password are throttled per user like sign-ins, and each change is audited.
 import type { MePatchBody, PasswordChangeBody, UserProfile, UserSession } from "@lookout/schema";
-import { type MetaStore, normaliseEmail } from "@lookout/storage";
+import { type MetaStore, normaliseEmail, type SharedState } from "@lookout/storage";
 import { hashPassword, verifyPassword } from "../auth/passwords.js";
 import { Throttle } from "../auth/throttle.js";
 import type { Actor } from "../http/authenticate.js";
@@ -12,8 +12,8 @@ import { describeDevice } from "./device.js";
 /** As many wrong current passwords as a sign-in from one place may make, per user. */
 const PASSWORD_CHECKS = { limit: 10, windowMs: 15 * 60_000 } as const;
 
-export function createMeService({ meta }: { meta: MetaStore }) {
-  const checks = new Throttle(PASSWORD_CHECKS);
+export function createMeService({ meta, shared }: { meta: MetaStore; shared: SharedState }) {
+  const checks = new Throttle(shared, "me:password", PASSWORD_CHECKS);
 
   /** Verifies the current password (throttled: every check counts, a right one takes it back). */
   async function checkCurrentPassword(userId: string, passwordHash: string, given: string | undefined): Promise<void> {
@@ -22,7 +22,7 @@ export function createMeService({ meta }: { meta: MetaStore }) {
         { path: "current_password", message: "current_password is required to change the e-mail" },
       ]);
     }
-    const wait = checks.hit(userId);
+    const wait = await checks.hit(userId);
     if (wait > 0) throw new DomainError("rate_limited", "Too many attempts. Please try again later.", undefined, wait);
     if (!(await verifyPassword(passwordHash, given))) {
       await meta.audit.record({ action: "password.check_failed", userId });
@@ -30,7 +30,7 @@ export function createMeService({ meta }: { meta: MetaStore }) {
         { path: "current_password", message: "is not correct" },
       ]);
     }
-    checks.undo(userId);
+    await checks.undo(userId);
   }
 
   async function userOf(actor: Actor) {

@@ -2,7 +2,7 @@
 // page's two questions (what does this link show; is this its password). No HTTP here beyond the
 // cookie the password sets (credential.ts): the caller (routes.ts) has authorized the actor.
 import type { CreatedSharedLink, CreateSharedLinkBody, SharedLink, ShareInfo } from "@lookout/schema";
-import type { MetaStore, PropertyRow, ResolvedSharedLink, SharedLinkRow } from "@lookout/storage";
+import type { MetaStore, PropertyRow, ResolvedSharedLink, SharedLinkRow, SharedState } from "@lookout/storage";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { hashPassword, verifyPassword } from "../auth/passwords.js";
 import { Throttle, throttleAddress } from "../auth/throttle.js";
@@ -29,10 +29,10 @@ function toSharedLink(row: SharedLinkRow, origin: string): SharedLink {
   };
 }
 
-export function createSharingService({ meta }: { meta: MetaStore }) {
+export function createSharingService({ meta, shared }: { meta: MetaStore; shared: SharedState }) {
   // Password guesses are stopped like sign-ins: per (link, address) and per address.
-  const byPair = new Throttle({ limit: 10, windowMs: PASSWORD_WINDOW_MS });
-  const byAddress = new Throttle({ limit: 100, windowMs: PASSWORD_WINDOW_MS });
+  const byPair = new Throttle(shared, "share:pair", { limit: 10, windowMs: PASSWORD_WINDOW_MS });
+  const byAddress = new Throttle(shared, "share:ip", { limit: 100, windowMs: PASSWORD_WINDOW_MS });
 
   return {
     async list(property: PropertyRow, origin: string): Promise<SharedLink[]> {
@@ -104,15 +104,15 @@ export function createSharingService({ meta }: { meta: MetaStore }) {
         [byAddress, address],
         [byPair, pair],
       ] as const) {
-        const wait = t.hit(key);
+        const wait = await t.hit(key);
         if (wait > 0) throw new DomainError("rate_limited", "Too many attempts. Please try again later.", undefined, wait);
       }
       const link: ResolvedSharedLink | null = await liveLink(meta, input.slug);
       if (!link) throw shareNotFound();
       if (link.password_hash === null) {
         // Nothing to unlock: the attempt does not count.
-        byPair.undo(pair);
-        byAddress.undo(address);
+        await byPair.undo(pair);
+        await byAddress.undo(address);
         return;
       }
       if (!(await verifyPassword(link.password_hash, input.password))) {
@@ -123,8 +123,8 @@ export function createSharingService({ meta }: { meta: MetaStore }) {
         });
         throw new DomainError("invalid_share_password", WRONG_SHARE_PASSWORD);
       }
-      byPair.reset(pair);
-      byAddress.undo(address);
+      await byPair.reset(pair);
+      await byAddress.undo(address);
       await setShareCookie(meta, input.reply, link, input.secure);
     },
   };

@@ -14,7 +14,14 @@ import {
   type Member,
   type Role,
 } from "@lookout/schema";
-import { type InvitationRow, invitationState, type MemberChange, type MetaStore, type MemberRow } from "@lookout/storage";
+import {
+  type InvitationRow,
+  invitationState,
+  type MemberChange,
+  type MemberRow,
+  type MetaStore,
+  type SharedState,
+} from "@lookout/storage";
 import type { AuthService } from "../auth/auth-service.js";
 import { hashPassword } from "../auth/passwords.js";
 import { Throttle } from "../auth/throttle.js";
@@ -36,6 +43,7 @@ export interface TeamDeps {
   mailer: Mailer;
   auth: AuthService;
   config: Config;
+  shared: SharedState;
 }
 
 /** A signed-in session after accepting without one: the login answer's fields and the cookie's expiry. */
@@ -67,23 +75,23 @@ function changeRefused(result: MemberChange): never {
   throw new DomainError("not_found", "No such member in this account.");
 }
 
-export function createTeamService({ meta, mailer, auth, config }: TeamDeps) {
-  const byInviter = new Throttle(INVITES_PER_INVITER);
-  const byAccount = new Throttle(INVITES_PER_ACCOUNT);
+export function createTeamService({ meta, mailer, auth, config, shared }: TeamDeps) {
+  const byInviter = new Throttle(shared, "invite:inviter", INVITES_PER_INVITER);
+  const byAccount = new Throttle(shared, "invite:account", INVITES_PER_ACCOUNT);
 
   /** Counts `n` invitations against the inviter's and the account's windows, or refuses them all. */
-  function throttleInvites(inviterId: string, accountId: string, n: number): void {
+  async function throttleInvites(inviterId: string, accountId: string, n: number): Promise<void> {
     for (const [t, rule, key] of [
       [byInviter, INVITES_PER_INVITER, inviterId],
       [byAccount, INVITES_PER_ACCOUNT, accountId],
     ] as const) {
-      if (t.count(key) + n > rule.limit) {
+      if ((await t.count(key)) + n > rule.limit) {
         throw new DomainError("rate_limited", "Too many invitations. Please try again later.", undefined, rule.windowMs);
       }
     }
     for (let i = 0; i < n; i++) {
-      byInviter.hit(inviterId);
-      byAccount.hit(accountId);
+      await byInviter.hit(inviterId);
+      await byAccount.hit(accountId);
     }
   }
 
@@ -250,7 +258,7 @@ export function createTeamService({ meta, mailer, auth, config }: TeamDeps) {
         ]);
       }
       // Every address counts before anything is sent; a refused batch sends nothing.
-      throttleInvites(actor.userId, accountId, wanted.length);
+      await throttleInvites(actor.userId, accountId, wanted.length);
       const account = await accountName(accountId);
       const inviter = await inviterName(actor);
       const out: Invitation[] = [];
@@ -302,7 +310,7 @@ export function createTeamService({ meta, mailer, auth, config }: TeamDeps) {
       const pending = await meta.invitations.findPending(accountId, id);
       if (!pending) throw new DomainError("not_found", "No such pending invitation in this account.");
       authorizeInvite(actorRole, pending.role);
-      throttleInvites(actor.userId, accountId, 1);
+      await throttleInvites(actor.userId, accountId, 1);
       const renewed = await meta.invitations.renew(accountId, id, INVITATION_TTL_MS);
       if (!renewed) throw new DomainError("not_found", "No such pending invitation in this account.");
       const email = renewed.row.email || renewed.row.email_norm;

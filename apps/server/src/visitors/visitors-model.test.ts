@@ -75,7 +75,8 @@ function build(property: string, traffic: [string, ValueOf<typeof visitorArb>][]
   rows.sort((a, b) => a.ts.getTime() - b.ts.getTime());
   let n = 0;
   const sessions = createSessionizer({ newId: () => `s${String(++n).padStart(4, "0")}` });
-  for (const r of rows) r.session_id = sessions.assign(property, r.visitor_id, r.ts);
+  // In-process, the sessionizer answers synchronously.
+  for (const r of rows) r.session_id = sessions.assign(property, r.visitor_id, r.ts) as string;
   const profiles = traffic
     .filter(([, v]) => v.email !== undefined)
     .map(([id, v]) => ({

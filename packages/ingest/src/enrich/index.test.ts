@@ -1,6 +1,8 @@
 import { type EventRow, TrackerEventSchema } from "@lookout/schema";
+import { memorySharedState } from "@lookout/storage";
 import { describe, expect, it } from "vitest";
 import { MemorySaltStore } from "../identity/salts.js";
+import { createSessionizer } from "../identity/sessionizer.js";
 import { createEnricher, type EnrichContext } from "./index.js";
 import type { EnrichPropertySettings } from "./rules.js";
 
@@ -17,7 +19,8 @@ const settings: EnrichPropertySettings = {
 };
 
 function setup() {
-  const enricher = createEnricher({ saltStore: new MemorySaltStore(() => NOW) });
+  const state = memorySharedState();
+  const enricher = createEnricher({ saltStore: new MemorySaltStore(() => NOW), sessions: createSessionizer({ state }) });
   const ctx = (over: Partial<EnrichContext> = {}): EnrichContext => ({
     ip: "81.2.69.160",
     userAgent: CHROME,
@@ -26,7 +29,7 @@ function setup() {
     ...over,
   });
   const run = (body: unknown, over: Partial<EnrichContext> = {}) => enricher.enrich(TrackerEventSchema.parse(body), ctx(over));
-  return { enricher, run };
+  return { enricher, run, state };
 }
 
 const pageview = {
@@ -149,9 +152,9 @@ describe("enrich", () => {
     ["hostname_not_allowed", {}, { ...pageview, u: "https://evil.test/pricing" }],
     ["excluded_path", {}, { ...pageview, u: "https://example.com/admin/users" }],
   ] as const)("drops with reason %s", async (reason, over, body) => {
-    const { enricher, run } = setup();
+    const { run, state } = setup();
     expect(await run(body, over)).toEqual({ ok: false, reason });
     // Dropped events must not open sessions.
-    expect(enricher.sessions.size).toBe(0);
+    expect(state.visits).toBe(0);
   });
 });

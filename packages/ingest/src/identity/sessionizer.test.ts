@@ -39,22 +39,22 @@ describe("sessionizer", () => {
   it("forgets the least recently seen visitor past its bound", () => {
     const s = createSessionizer({ maxEntries: 2 });
     const a = s.assign("p", "a", t0);
-    s.assign("p", "b", t0);
+    const b = s.assign("p", "b", t0);
     s.assign("p", "a", at(1)); // a is now the most recent
     s.assign("p", "c", at(1)); // evicts b
-    expect(s.size).toBe(2);
     expect(s.assign("p", "a", at(2))).toBe(a);
+    expect(s.assign("p", "b", at(2))).not.toBe(b); // forgotten: a new visit
   });
 
-  it("continues warmed visits after a restart, keeping the newer state", () => {
+  it("continues warmed visits after a restart, keeping the newer state", async () => {
     const s = createSessionizer();
-    s.warm([
+    await s.warm([
       { property: "p", visitor_id: "v", session_id: "warm-1", last_ts: at(0) },
       { property: "p", visitor_id: "w", session_id: "warm-2", last_ts: at(-40) },
     ]);
     expect(s.assign("p", "v", at(10))).toBe("warm-1");
     expect(s.assign("p", "w", at(0))).not.toBe("warm-2");
-    s.warm([{ property: "p", visitor_id: "v", session_id: "stale", last_ts: at(-5) }]);
+    await s.warm([{ property: "p", visitor_id: "v", session_id: "stale", last_ts: at(-5) }]);
     expect(s.assign("p", "v", at(12))).toBe("warm-1");
   });
 });

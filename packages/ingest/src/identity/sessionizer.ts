@@ -1,10 +1,14 @@
 // Session assignment at collection (DESIGN.md §4): a visitor's events with gaps under 30 minutes
-// share a session id; a longer gap starts a new one. State is an in-memory LRU keyed by
-// property and visitor, bounded so that memory stays flat however many visitors pass through; a
-// visitor evicted mid-visit just starts a new session. The server warms it from the event store
-// on start so a restart does not split live visits.
+// share a session id; a longer gap starts a new one. The state (each visitor's visit and its
+// latest event) lives in the SharedState: in-process for one server (an LRU, bounded so memory
+// stays flat however many visitors pass through; a visitor evicted mid-visit starts a new
+// session), in Redis for several, so a visitor whose events reach different servers still gets
+// one visit. The server warms it from the event store on start so a restart does not split live
+// visits (with Redis the state outlives the restart already). With Redis unreachable, this server
+// assigns visits from its own memory until it is back: an event is never refused for want of
+// Redis, at the price of a visitor whose events reach two servers meanwhile getting two visits.
 import { randomUUID } from "node:crypto";
-import { LruMap } from "../lru.js";
+import { type MaybePromise, memorySharedState, type SharedState } from "@lookout/storage";
 
 export const SESSION_TIMEOUT_MS = 30 * 60 * 1000;
 
@@ -16,29 +20,29 @@ export interface SessionState {
 }
 
 export interface Sessionizer {
-  /** The session id for an event of this visitor at `ts`; records `ts` as the visitor's last seen. */
-  assign(property: string, visitorId: string, ts: Date): string;
+  /**
+   * The session id for an event of this visitor at `ts`; records `ts` as the visitor's last seen.
+   * Synchronous in-process, a promise with shared state in Redis.
+   */
+  assign(property: string, visitorId: string, ts: Date): MaybePromise<string>;
   /** Seeds state (e.g. each visitor's latest event of the last 30 minutes from the event store). */
-  warm(states: Iterable<SessionState>): void;
-  readonly size: number;
+  warm(states: Iterable<SessionState>): Promise<void>;
 }
 
 export interface SessionizerOptions {
-  /** Visitors remembered at once (about 200 bytes each). */
+  /** Where visits are kept; default: in-process, remembering `maxEntries` visitors. */
+  state?: SharedState;
+  /** Visitors remembered at once in-process (about 200 bytes each). */
   maxEntries?: number;
   timeoutMs?: number;
   newId?: () => string;
 }
 
-interface Entry {
-  sessionId: string;
-  lastTs: number;
-}
-
 export function createSessionizer(opts: SessionizerOptions = {}): Sessionizer {
   const timeout = opts.timeoutMs ?? SESSION_TIMEOUT_MS;
   const newId = opts.newId ?? randomUUID;
-  const map = new LruMap<string, Entry>(opts.maxEntries ?? 200_000);
+  const state = opts.state ?? memorySharedState({ maxVisits: opts.maxEntries ?? 200_000 });
+  const local = state.kind === "memory" ? state : memorySharedState({ maxVisits: opts.maxEntries ?? 200_000 });
   // Length-prefixed, so property and visitor ids cannot collide into the same key; and cheap, as
   // this runs for every event (JSON.stringify of the pair cost more than the map lookup).
   const key = (property: string, visitorId: string) => `${property.length}:${property}${visitorId}`;
@@ -46,29 +50,18 @@ export function createSessionizer(opts: SessionizerOptions = {}): Sessionizer {
   return {
     assign(property, visitorId, ts) {
       const k = key(property, visitorId);
-      const t = ts.getTime();
-      const prev = map.get(k);
-      // |gap| so that a slightly late event (batched, clock skew) joins the visit it belongs to.
-      if (prev && Math.abs(t - prev.lastTs) < timeout) {
-        prev.lastTs = Math.max(prev.lastTs, t);
-        return prev.sessionId;
-      }
-      const sessionId = newId();
-      // A very late event gets its own visit but must not rewind the visitor's current one.
-      if (!prev || t > prev.lastTs) map.set(k, { sessionId, lastTs: t });
-      return sessionId;
+      const id = state.visit(k, ts.getTime(), timeout, newId);
+      return typeof id === "string" ? id : id.catch(() => local.visit(k, ts.getTime(), timeout, newId));
     },
-    warm(states) {
+    async warm(states) {
+      const pending: Promise<void>[] = [];
       for (const s of states) {
-        const k = key(s.property, s.visitor_id);
-        const t = s.last_ts.getTime();
-        const prev = map.get(k);
-        // Keep whichever is newer: warming may race with live events.
-        if (!prev || prev.lastTs < t) map.set(k, { sessionId: s.session_id, lastTs: t });
+        const done = state.seedVisit(key(s.property, s.visitor_id), s.session_id, s.last_ts.getTime(), timeout);
+        if (done instanceof Promise) pending.push(done);
+        // Bounded fan-out towards Redis: a few hundred seeds in flight at once.
+        if (pending.length >= 256) await Promise.all(pending.splice(0));
       }
-    },
-    get size() {
-      return map.size;
+      await Promise.all(pending);
     },
   };
 }

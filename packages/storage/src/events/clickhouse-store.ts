@@ -11,6 +11,15 @@
 // - query timeouts: max_execution_time stops the query in the engine (18.16 checks it between
 //   blocks); the call itself rejects at the limit and sends KILL QUERY for good measure, since an
 //   18.16 server does not cancel a query when its HTTP client goes away.
+// - a cluster (`cluster` option: a remote_servers name and every shard's HTTP URL): each shard
+//   holds `events_local` and `visitors_local` (the same DDL), and every shard has `events` and
+//   `visitors` as Distributed tables over them, so every query reads the same names on one node
+//   or N. 18.16's ON CLUSTER needs ZooKeeper, so the DDL runs on each shard in turn. Inserts are
+//   synchronous (insert_distributed_sync); an ingest-log record's rows go to one shard (the
+//   sharding key is its id), so the exactly-once check per record holds across shards; rows
+//   without a record id are spread by visit. Subqueries over a Distributed table run GLOBAL
+//   (distributed_product_mode), so joins of visits are right however rows are spread. Deletions
+//   mutate each shard's local tables and wait for each shard.
 import { type ClickHouseClient, ClickHouseLogLevel, createClient } from "@clickhouse/client";
 import type { EventRow, VisitorProfile } from "@lookout/schema";
 import { randomUUID } from "node:crypto";
@@ -34,7 +43,15 @@ import {
   type RecentSession,
 } from "./event-store.js";
 
+/** A ClickHouse cluster: its name in the servers' remote_servers, and each shard's HTTP URL. */
+export interface ClickHouseCluster {
+  name: string;
+  shards: readonly string[];
+}
+
 export interface ClickHouseOptions {
+  /** Run on a cluster of shards behind Distributed tables (unset: one node). */
+  cluster?: ClickHouseCluster;
   /** Default time limit of query(), in ms (0: none). Default 10 s, as DuckDB's. */
   queryTimeoutMs?: number;
   /** How long deleteProperty() waits for its mutations, in ms. Default 5 minutes. */
@@ -96,7 +113,15 @@ export async function openClickHouseEventStore(url: string, opts: ClickHouseOpti
   } as const;
   // A client on the server's default database, for CREATE DATABASE before the store's own exists.
   const admin = createClient({ ...common, database: "default" });
-  const client = createClient({ ...common, database: cfg.database });
+  const client = createClient(
+    opts.cluster
+      ? {
+          ...common,
+          database: cfg.database,
+          clickhouse_settings: { ...common.clickhouse_settings, insert_distributed_sync: 1, distributed_product_mode: "global" },
+        }
+      : { ...common, database: cfg.database },
+  );
   let serverVersion: string;
   try {
     const v = await rows<{ v: string }>(admin, "SELECT version() AS v");
@@ -105,7 +130,12 @@ export async function openClickHouseEventStore(url: string, opts: ClickHouseOpti
     await Promise.all([admin.close(), client.close()]);
     throw new Error(`ClickHouse is not reachable at ${cfg.url}: ${err instanceof Error ? err.message : String(err)}`);
   }
-  const store = new ChStore(client, admin, cfg.database, serverVersion, opts);
+  // Each shard's own connection (DDL and mutations run on every shard).
+  const shards = (opts.cluster?.shards ?? []).map((u) => {
+    const s = parseClickHouseUrl(u);
+    return createClient({ ...common, url: s.url, username: s.username, password: s.password, database: "default" });
+  });
+  const store = new ChStore(client, admin, cfg.database, serverVersion, opts, shards);
   try {
     await store.migrate();
   } catch (err) {
@@ -133,7 +163,13 @@ class ChStore implements ClickHouseEventStore {
     readonly database: string,
     readonly serverVersion: string,
     private readonly opts: ClickHouseOptions,
+    private readonly shards: readonly ClickHouseClient[] = [],
   ) {}
+
+  /** Where a table's rows are stored: `<name>_local` on each shard of a cluster, else `<name>`. */
+  #stored(table: string): string {
+    return this.opts.cluster ? `${this.database}.${table}_local` : table;
+  }
 
   /** Runs `fn` unless closed, and lets close() wait for it. */
   #track<T>(fn: () => Promise<T>): Promise<T> {
@@ -146,8 +182,31 @@ class ChStore implements ClickHouseEventStore {
   }
 
   async migrate(): Promise<void> {
-    await this.admin.command({ query: `CREATE DATABASE IF NOT EXISTS ${this.database}` });
-    for (const ddl of [chEventsDdl(), CH_VISITORS_DDL]) await this.client.command({ query: ddl });
+    const cluster = this.opts.cluster;
+    if (!cluster) {
+      await this.admin.command({ query: `CREATE DATABASE IF NOT EXISTS ${this.database}` });
+      for (const ddl of [chEventsDdl(), CH_VISITORS_DDL]) await this.client.command({ query: ddl });
+      return;
+    }
+    const db = this.database;
+    // A record's rows stay on one shard; rows without one (direct appends) spread by visit.
+    const keys = { events: "sipHash64(if(ingest_batch = '', session_id, ingest_batch))", visitors: "sipHash64(client_id)" };
+    for (const shard of this.shards) {
+      await shard.command({ query: `CREATE DATABASE IF NOT EXISTS ${db}` });
+      for (const [table, ddl] of [
+        ["events", chEventsDdl()],
+        ["visitors", CH_VISITORS_DDL],
+      ] as const) {
+        const local = ddl.replace(`CREATE TABLE IF NOT EXISTS ${table} `, `CREATE TABLE IF NOT EXISTS ${db}.${table}_local `);
+        if (local === ddl) throw new Error(`unexpected DDL for ${table}`);
+        await shard.command({ query: local });
+        await shard.command({
+          query:
+            `CREATE TABLE IF NOT EXISTS ${db}.${table} AS ${db}.${table}_local ` +
+            `ENGINE = Distributed(${identifier(cluster.name)}, ${db}, ${table}_local, ${keys[table]})`,
+        });
+      }
+    }
   }
 
   append(batch: readonly EventRow[]): Promise<void> {
@@ -318,9 +377,8 @@ class ChStore implements ClickHouseEventStore {
 
   deleteProperty(property: string): Promise<void> {
     return this.#track(async () => {
-      for (const table of ["events", "visitors"]) {
-        await this.client.command({ query: `ALTER TABLE ${table} DELETE WHERE property = ${literal(property)}` });
-      }
+      for (const table of ["events", "visitors"])
+        await this.#mutate(`ALTER TABLE ${this.#stored(table)} DELETE WHERE property = ${literal(property)}`);
       await this.#awaitMutations();
     });
   }
@@ -330,23 +388,32 @@ class ChStore implements ClickHouseEventStore {
       const where = `property = ${literal(property)} AND client_id = ${literal(clientId)}`;
       const counted = await rows<{ n: number }>(this.client, `SELECT count() AS n FROM events WHERE ${where}`);
       // No rollups to bring in line here: every statistic derives visits from events per query.
-      for (const table of ["events", "visitors"]) {
-        await this.client.command({ query: `ALTER TABLE ${table} DELETE WHERE ${where}` });
-      }
+      for (const table of ["events", "visitors"]) await this.#mutate(`ALTER TABLE ${this.#stored(table)} DELETE WHERE ${where}`);
       await this.#awaitMutations();
       return Number(counted[0]?.n ?? 0);
     });
   }
 
+  /** Runs a mutation on the node, or on every shard of a cluster (Distributed tables take none). */
+  async #mutate(query: string): Promise<void> {
+    if (!this.opts.cluster) await this.client.command({ query });
+    else for (const shard of this.shards) await shard.command({ query });
+  }
+
   /** Waits until no mutation of this database's tables is pending (18.16: mutations are asynchronous). */
   async #awaitMutations(): Promise<void> {
     const deadline = Date.now() + (this.opts.mutationTimeoutMs ?? 300_000);
+    const nodes = this.opts.cluster ? this.shards : [this.admin];
     for (let wait = 20; ; wait = Math.min(wait * 2, 500)) {
-      const pending = await rows<{ n: number }>(
-        this.admin,
-        `SELECT count() AS n FROM system.mutations WHERE database = ${literal(this.database)} AND is_done = 0`,
-      );
-      if (Number(pending[0]?.n ?? 0) === 0) return;
+      let n = 0;
+      for (const node of nodes) {
+        const pending = await rows<{ n: number }>(
+          node,
+          `SELECT count() AS n FROM system.mutations WHERE database = ${literal(this.database)} AND is_done = 0`,
+        );
+        n += Number(pending[0]?.n ?? 0);
+      }
+      if (n === 0) return;
       if (Date.now() > deadline) throw new Error("ClickHouse mutations still pending after the deletion's time limit");
       await new Promise((r) => setTimeout(r, wait));
     }
@@ -356,6 +423,6 @@ class ChStore implements ClickHouseEventStore {
     if (this.#closed) return;
     this.#closed = true;
     await Promise.allSettled([...this.#pending]);
-    await Promise.all([this.client.close(), this.admin.close()]);
+    await Promise.all([this.client.close(), this.admin.close(), ...this.shards.map((s) => s.close())]);
   }
 }

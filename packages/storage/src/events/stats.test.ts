@@ -91,7 +91,7 @@ const FIXTURE: EventRow[] = [
 ];
 
 let store: TestStore;
-const ENGINES = await testEngines();
+const ENGINES = await testEngines({ cluster: true });
 // The same cases on every engine (DESIGN.md §1: one suite, every adapter).
 describe.each(ENGINES)("on $name", (engine) => {
   if (engine.skip) {

@@ -2,11 +2,13 @@
 // DuckDB always (a file in a temporary directory); ClickHouse on the test run's server in a
 // database per store, or skipped with the printed reason where it cannot be had (never under
 // CI=true: requireClickHouse then throws). Suites that test what an engine cannot do skip exactly
-// that test, named in the store's `cannot` record with its reason.
+// that test, named in the store's `cannot` record with its reason. With `{ cluster: true }` also
+// ClickHouse on a two-shard cluster behind Distributed tables (test-services.ts), for the suites
+// that must pass there too (conformance, exact-number stats).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { clickHouseTestDatabase, requireClickHouse } from "../test-services.js";
+import { clickHouseTestDatabase, requireClickHouse, requireClickHouseCluster } from "../test-services.js";
 import { CLICKHOUSE_CANNOT, openClickHouseEventStore } from "./clickhouse-store.js";
 import type { DuckDbEventStore } from "./duckdb-options.js";
 import { openDuckDbEventStore } from "./duckdb-store.js";
@@ -16,7 +18,7 @@ import type { EventStore } from "./event-store.js";
 export type TestStore = EventStore & Partial<Pick<DuckDbEventStore, "buildDayRollups">>;
 
 export interface TestEngine {
-  name: "duckdb" | "clickhouse";
+  name: "duckdb" | "clickhouse" | "clickhouse-cluster";
   /** Why this engine's tests are skipped (it cannot be started here), or undefined. */
   skip: string | undefined;
   /** What the engine cannot do, by name, with the reason. */
@@ -26,7 +28,7 @@ export interface TestEngine {
   cleanup(): void;
 }
 
-export async function testEngines(): Promise<TestEngine[]> {
+export async function testEngines(opts: { cluster?: boolean } = {}): Promise<TestEngine[]> {
   const dirs: string[] = [];
   const duck: TestEngine = {
     name: "duckdb",
@@ -53,5 +55,19 @@ export async function testEngines(): Promise<TestEngine[]> {
     // Each database lives as long as the test run's server (a temporary directory).
     cleanup: () => {},
   };
-  return [duck, click];
+  if (!opts.cluster) return [duck, click];
+  const cluster = await requireClickHouseCluster();
+  const sharded: TestEngine = {
+    name: "clickhouse-cluster",
+    skip: "skip" in cluster ? cluster.skip : undefined,
+    cannot: CLICKHOUSE_CANNOT,
+    open: async (label) => {
+      if ("skip" in cluster) throw new Error(cluster.skip);
+      return openClickHouseEventStore(`${cluster.url}/${clickHouseTestDatabase(label)}`, {
+        cluster: { name: cluster.name, shards: cluster.shards },
+      });
+    },
+    cleanup: () => {},
+  };
+  return [duck, click, sharded];
 }
