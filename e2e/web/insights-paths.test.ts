@@ -39,16 +39,17 @@ async function open(page: Page, path: string, theme: "light" | "dark" = "light")
 const SPEC = { kind: "paths", period: "last_30_days", type: "pageview", start: "/", steps: 4 };
 type Edge = { step: number; source: string; target: string; visitors: number };
 
-async function apiEdges(): Promise<Edge[]> {
+type Node = { step: number; node: string; visitors: number };
+async function apiAnswer(): Promise<{ edges: Edge[]; nodes: Node[] }> {
   const { token } = await login(suite.web.server);
   const r = await fetch(`${suite.web.server.url}/api/v1/properties/${shop()}/insights/query`, {
     method: "POST",
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
     body: JSON.stringify(SPEC),
   });
-  const body = (await r.json()) as { results: { edges: Edge[] } };
+  const body = (await r.json()) as { results: { edges: Edge[]; nodes: Node[] } };
   if (!r.ok) throw new Error(`query: ${r.status} ${JSON.stringify(body)}`);
-  return body.results.edges;
+  return body.results;
 }
 
 const tableRows = (page: Page) =>
@@ -66,7 +67,7 @@ describe("paths insight", () => {
     await page.locator("#paths-start").fill("/");
     await page.locator("#paths-steps").selectOption("4");
 
-    const edges = await apiEdges();
+    const { edges, nodes } = await apiAnswer();
     expect(edges.length).toBeGreaterThan(0);
     const expected = edges.map((e) => [String(e.step), e.source, e.target, e.visitors.toLocaleString("en-US")]);
     await expect.poll(() => tableRows(page), { timeout: 30_000 }).toEqual(expected);
@@ -79,6 +80,8 @@ describe("paths insight", () => {
     const dialog = page.getByRole("dialog");
     await dialog.getByRole("link").first().waitFor({ timeout: 20_000 });
     expect(await dialog.getByRole("heading").textContent()).toBe(`Visitors at step ${first.step + 1}: ${first.target}`);
+    const node = nodes.find((n) => n.step === first.step + 1 && n.node === first.target);
+    expect(await dialog.getByRole("link").count()).toBe(Math.min(50, node?.visitors ?? -1));
     expect(describeViolations(await axeViolations(page))).toBe("");
     await page.screenshot({ path: shot("paths-actors-light-desktop.png") });
     await dialog.getByRole("link").first().click();

@@ -53,9 +53,10 @@ export function PathsChart({ propertyId, spec, answer }: { propertyId: string; s
           top: 8,
           bottom: 8,
           nodeAlign: "left",
+          nodeGap: 4,
           emphasis: { focus: "adjacency" },
           lineStyle: { color: "gradient", opacity: 0.35 },
-          label: { color: c.text, formatter: (p: { name: string }) => parseId(p.name).node },
+          label: { color: c.text, fontSize: 11, formatter: (p: { name: string }) => parseId(p.name).node },
           data: nodes.map((n, i) => ({
             name: nodeId(n.step, n.node),
             value: n.visitors,
@@ -86,16 +87,14 @@ export function PathsChart({ propertyId, spec, answer }: { propertyId: string; s
     );
   }
   const steps = Math.max(...nodes.map((n) => n.step));
+  // Tall enough for the busiest step's nodes to keep their labels apart, within reason.
+  const perStep = new Map<number, number>();
+  for (const n of nodes) perStep.set(n.step, (perStep.get(n.step) ?? 0) + 1);
+  const height = Math.min(900, Math.max(320, 16 * Math.max(...perStep.values())));
   const label = `Paths Sankey over ${steps} steps of ${paths.toLocaleString()} visits; the table below lists every node and link.`;
   return (
     <>
-      <EChart
-        option={option}
-        label={label}
-        onInit={onInit}
-        style={{ height: Math.max(320, 28 * Math.min(nodes.length, 24)) }}
-        data-testid="insight-chart"
-      />
+      <EChart option={option} label={label} onInit={onInit} style={{ height }} data-testid="insight-chart" />
       <div className="table-responsive mt-3">
         <CTable small hover className="mb-0" data-testid="paths-table">
           <caption className="visually-hidden">
