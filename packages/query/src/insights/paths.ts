@@ -1,0 +1,213 @@
+// The paths insight (DESIGN.md §4 Paths, §5 the paths answer). The SQL reads each visit's items
+// (page paths of pageviews, custom-event names, or both) in the range as one compact row: the
+// visitor, the client id and the items in time order (ties by item). The definition is finished in
+// TypeScript by the pure functions below, shared by the answer and the visitors-behind-a-node list:
+// consecutive repeats collapsed, the path cut at its start and/or end point to at most `steps`
+// items, an edge's weight the distinct visitors who made that transition at that step, the top 50.
+//
+// A visit is the tracker's session_id; only its events inside the range count (a visit that runs
+// past an end of the range is cut there, as every insight reads raw events of the range). Visits
+// without the start (or end) point are dropped in SQL already (HAVING), which keeps the rows few.
+import {
+  type Filter,
+  insightDateRange,
+  PATHS_LIMITS,
+  type PathItemType,
+  type PathsActorSelector,
+  type PathsAnswer,
+  type PathsEdge,
+  type PathsNode,
+  type PathsSpec,
+  parseFilters,
+} from "@lookout/schema";
+import type { CompileContext, CompiledQuery } from "../compiled.js";
+import { type ResolvedRange, resolveDateRange } from "../date-range.js";
+import { DIALECTS, type SqlDialect } from "../dialects.js";
+import { int, Params } from "../params.js";
+import { Scope } from "../parts.js";
+import { tableRead } from "../relation.js";
+import { NON_CUSTOM_EVENT_NAMES } from "../tables.js";
+import { eventCondition } from "./trends.js";
+
+/** Visits read per answer at most; past it the answer would not be exact, so it is refused. */
+export const PATHS_MAX_VISITS = 5_000_000;
+
+/** What the paths SQL needs per dialect beyond the shared Dialect table. */
+interface PathsFunctions {
+  /** An event's time in epoch milliseconds (ClickHouse keeps the milliseconds apart). */
+  tms: string;
+  /** The items of a group in order of (time, item). */
+  orderedItems(tms: string, item: string): string;
+}
+
+const PATHS_FUNCTIONS: Record<SqlDialect, PathsFunctions> = {
+  duckdb: {
+    tms: "epoch_ms(ts)",
+    orderedItems: (t, i) => `list(${i} ORDER BY ${t}, ${i})`,
+  },
+  clickhouse: {
+    tms: "toUInt64(ts) * 1000 + ts_ms",
+    // arraySort orders the (time, item) tuples lexicographically; then the items alone.
+    orderedItems: (t, i) => `arrayMap(x -> x.2, arraySort(groupArray((${t}, ${i}))))`,
+  },
+};
+
+/** The decisions of a paths answer, apart from the SQL (tested without printing any). */
+export interface PathsPlan {
+  items: PathItemType;
+  start: string | null;
+  end: string | null;
+  steps: number;
+  /** The anchor points a visit must contain to be read at all. */
+  required: string[];
+}
+
+export function planPaths(spec: PathsSpec): PathsPlan {
+  const start = spec.start ?? null;
+  const end = spec.end ?? null;
+  return {
+    items: spec.type,
+    start,
+    end,
+    steps: spec.steps,
+    required: [start, end].filter((x): x is string => x !== null),
+  };
+}
+
+export interface CompiledPaths extends CompiledQuery {
+  dialect: SqlDialect;
+  range: ResolvedRange;
+  plan: PathsPlan;
+  /** The row cap of the statement (a full page means the answer could not be exact). */
+  cap: number;
+}
+
+/** A row of the paths SQL: one visit. */
+export interface PathsRow {
+  v: string | number | bigint;
+  c: string;
+  items: readonly string[];
+}
+
+export function compilePaths(spec: PathsSpec, property: string, dialect: SqlDialect, ctx: CompileContext): CompiledPaths {
+  const d = DIALECTS[dialect];
+  const fns = PATHS_FUNCTIONS[dialect];
+  const p = new Params(d);
+  const plan = planPaths(spec);
+  const range = resolveDateRange(insightDateRange(spec), ctx);
+  const s = new Scope(d, p, property, [{ from: range.from.getTime(), to: range.to.getTime() }], ctx.timezone);
+  const global: Filter[] = parseFilters(spec.filters ?? "");
+  const pageview = "name = 'pageview'";
+  const notIn = (names: readonly string[]) => `name NOT IN (${names.map((n) => `'${n}'`).join(", ")})`;
+  const kept =
+    plan.items === "pageview"
+      ? pageview
+      : plan.items === "event"
+        ? notIn(NON_CUSTOM_EVENT_NAMES)
+        : notIn(NON_CUSTOM_EVENT_NAMES.filter((n) => n !== "pageview"));
+  const item =
+    plan.items === "pageview" ? "path" : plan.items === "event" ? "name" : `CASE WHEN ${pageview} THEN path ELSE name END`;
+  const where = [
+    `ts >= ${p.ts(range.from.getTime())}`,
+    `ts < ${p.ts(range.to.getTime())}`,
+    kept,
+    ...global.map((f) => eventCondition(f, p, d)),
+  ];
+  // e_* names: a ClickHouse alias may not reuse a column's name (dialects.ts).
+  const inner = `SELECT ${d.eventSkey} AS e_s, ${d.eventVkey} AS e_v, client_id AS e_c, ${fns.tms} AS e_t, ${item} AS e_i FROM ${tableRead(s, "events", where)}`;
+  const having = plan.required.map((x) => `${d.countIf(`e_i = ${p.add(x)}`)} > 0`);
+  const sql =
+    `SELECT ${d.anyValue("e_v")} AS v, ${d.anyValue("e_c")} AS c, ${fns.orderedItems("e_t", "e_i")} AS items ` +
+    `FROM (${inner}) AS pv GROUP BY e_s${having.length > 0 ? ` HAVING ${having.join(" AND ")}` : ""} ${d.limit(int(PATHS_MAX_VISITS), 0)}`;
+  const params = p.usedIn(sql);
+  const keyParams = Object.keys(params).filter((n) => p.keyNames.has(n));
+  return { sql, params, ...(keyParams.length > 0 ? { keyParams } : {}), dialect, range, plan, cap: PATHS_MAX_VISITS };
+}
+
+// --- the definition, finished in TypeScript ---------------------------------------------------------
+
+/**
+ * A visit's items (in time order) -> its path: consecutive repeats collapsed; with a start point,
+ * from its first occurrence on, at most `steps` items; with an end point, up to its first
+ * occurrence (after the start, when there is one), the last `steps` items; with both, the visit
+ * counts only when it reaches the end within `steps` items of the start. Null when the visit has
+ * no path (no items, or an anchor missing).
+ */
+export function visitPath(items: readonly string[], plan: PathsPlan): string[] | null {
+  const collapsed: string[] = [];
+  for (const x of items) if (collapsed[collapsed.length - 1] !== x) collapsed.push(x);
+  const n = plan.steps;
+  let from = 0;
+  if (plan.start !== null) {
+    from = collapsed.indexOf(plan.start);
+    if (from < 0) return null;
+  }
+  let path: string[];
+  if (plan.end !== null) {
+    const to = collapsed.indexOf(plan.end, from);
+    if (to < 0) return null;
+    if (plan.start !== null && to - from + 1 > n) return null;
+    path = collapsed.slice(Math.max(from, to + 1 - n), to + 1);
+  } else {
+    path = collapsed.slice(from, from + n);
+  }
+  return path.length > 0 ? path : null;
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const key = (...parts: (string | number)[]) => parts.join("\u0000");
+
+/**
+ * The rows -> the answer: per (step, source, target) the distinct visitors; the top 50 by visitors
+ * (ties: earlier step, then source, then target, by code unit); the nodes those edges touch with
+ * their own distinct visitors.
+ */
+export function shapePaths(c: Pick<CompiledPaths, "plan">, rows: readonly PathsRow[]): PathsAnswer {
+  const edges = new Map<string, { step: number; source: string; target: string; visitors: Set<string> }>();
+  const nodes = new Map<string, Set<string>>();
+  let paths = 0;
+  for (const r of rows) {
+    const path = visitPath(r.items, c.plan);
+    if (path === null) continue;
+    paths++;
+    const v = String(r.v);
+    for (const [i, item] of path.entries()) {
+      const nk = key(i + 1, item);
+      let ns = nodes.get(nk);
+      if (!ns) nodes.set(nk, (ns = new Set()));
+      ns.add(v);
+      const next = path[i + 1];
+      if (next === undefined) continue;
+      const ek = key(i + 1, item, next);
+      let e = edges.get(ek);
+      if (!e) edges.set(ek, (e = { step: i + 1, source: item, target: next, visitors: new Set() }));
+      e.visitors.add(v);
+    }
+  }
+  const top: PathsEdge[] = [...edges.values()]
+    .map((e) => ({ step: e.step, source: e.source, target: e.target, visitors: e.visitors.size }))
+    .sort((a, b) => b.visitors - a.visitors || a.step - b.step || cmp(a.source, b.source) || cmp(a.target, b.target))
+    .slice(0, PATHS_LIMITS.maxEdges);
+  const touched = new Map<string, PathsNode>();
+  for (const e of top) {
+    for (const [step, node] of [
+      [e.step, e.source],
+      [e.step + 1, e.target],
+    ] as const) {
+      const nk = key(step, node);
+      if (!touched.has(nk)) touched.set(nk, { step, node, visitors: nodes.get(nk)?.size ?? 0 });
+    }
+  }
+  const nodeList = [...touched.values()].sort((a, b) => a.step - b.step || b.visitors - a.visitors || cmp(a.node, b.node));
+  return { kind: "paths", results: { edges: top, nodes: nodeList, paths } };
+}
+
+/** The client ids (sorted, distinct) of the visits whose path has `at.node` at step `at.step`. */
+export function pathsActorIds(c: Pick<CompiledPaths, "plan">, rows: readonly PathsRow[], at: PathsActorSelector): string[] {
+  const ids = new Set<string>();
+  for (const r of rows) {
+    const path = visitPath(r.items, c.plan);
+    if (path !== null && path[at.step - 1] === at.node) ids.add(r.c);
+  }
+  return [...ids].sort(cmp);
+}

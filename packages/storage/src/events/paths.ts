@@ -1,0 +1,51 @@
+// runPaths / runPathsActors: where a paths insight spec meets an EventStore. Both compile the spec
+// for the store's dialect (@lookout/query stays pure), run the one statement (a row per visit with
+// its items in order) and finish the definition with the same pure functions of @lookout/query:
+// the answer's top edges, or the client ids of the visitors at one node.
+import { INSIGHT_COMPILERS, type PathsRow, pathsActorIds, QueryError, shapePaths } from "@lookout/query";
+import { type PathsActorSelector, type PathsAnswer, type PathsSpec, type PathsSpecInput, PathsSpecSchema } from "@lookout/schema";
+import type { EventStore } from "./event-store.js";
+import { type InsightActorIds, queryInsight } from "./insights.js";
+import type { StatsContext } from "./stats.js";
+
+async function visitRows(store: EventStore, property: string, spec: PathsSpec | PathsSpecInput, ctx: StatsContext) {
+  const parsed = PathsSpecSchema.parse(spec);
+  const compiled = INSIGHT_COMPILERS[parsed.kind](parsed, property, store.dialect, {
+    timezone: ctx.timezone,
+    now: ctx.now ?? new Date(),
+    earliest: ctx.earliest,
+  });
+  const rows = await queryInsight<PathsRow>(store, compiled);
+  // A full page would leave visits out: an answer that is not exact is refused instead.
+  if (rows.length >= compiled.cap) {
+    throw new QueryError(
+      "too_many_visits",
+      "too many visits for one paths answer: choose a shorter range or a start point",
+      "period",
+    );
+  }
+  return { compiled, rows };
+}
+
+export async function runPaths(
+  store: EventStore,
+  property: string,
+  spec: PathsSpec | PathsSpecInput,
+  ctx: StatsContext,
+): Promise<PathsAnswer> {
+  const { compiled, rows } = await visitRows(store, property, spec, ctx);
+  return shapePaths(compiled, rows);
+}
+
+export async function runPathsActors(
+  store: EventStore,
+  property: string,
+  spec: PathsSpec,
+  at: PathsActorSelector,
+  page: { limit: number; offset: number },
+  ctx: StatsContext,
+): Promise<InsightActorIds> {
+  const { compiled, rows } = await visitRows(store, property, spec, ctx);
+  const ids = pathsActorIds(compiled, rows, at);
+  return { client_ids: ids.slice(page.offset, page.offset + page.limit), has_more: ids.length > page.offset + page.limit };
+}
