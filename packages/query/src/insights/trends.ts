@@ -68,7 +68,7 @@ const TRENDS_FUNCTIONS: Record<SqlDialect, TrendsFunctions> = {
 };
 
 /** The column of an event row a dimension reads (not a prop); entry/exit page live on visits only. */
-function eventColumn(dim: Exclude<Dimension, `prop:${string}`>, param: "filters" | "dimension"): string {
+export function eventColumn(dim: Exclude<Dimension, `prop:${string}`>, param: "filters" | "dimension"): string {
   if (dim === "page") return "path";
   if (dim === "event_name") return "name";
   if (dim === "entry_page" || dim === "exit_page") {
@@ -82,7 +82,7 @@ function eventColumn(dim: Exclude<Dimension, `prop:${string}`>, param: "filters"
 }
 
 /** A filter as a condition on one event row: negative ops negate the whole OR. */
-function eventCondition(f: Filter, p: Params, d: Dialect): string {
+export function eventCondition(f: Filter, p: Params, d: Dialect): string {
   let core: string;
   if (isPropDimension(f.dimension)) {
     const key = p.add(propKey(f.dimension));

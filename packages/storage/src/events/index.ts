@@ -17,4 +17,5 @@ export * from "./event-store.js";
 export { idKey } from "./hash.js";
 export * from "./stats.js";
 export * from "./insights.js";
+export * from "./funnel.js";
 export * from "./trends.js";
