@@ -32,8 +32,8 @@ const DAY_LABELS = ["2024-03-06", "2024-03-07", "2024-03-08", "2024-03-09", "202
 
 const eventArb = fc.record({
   visitor: fc.integer({ min: 0, max: 4 }),
-  // Quarter hours over days 4-10: ties and window edges are frequent.
-  quarter: fc.integer({ min: 4 * 96, max: 10 * 96 }),
+  // Half hours: most in a busy half day (ties and window edges are frequent), the rest over days 4-10.
+  half: fc.oneof(fc.integer({ min: 5 * 48 + 20, max: 5 * 48 + 32 }), fc.integer({ min: 4 * 48, max: 10 * 48 })),
   name: fc.constantFrom("pageview", "pageview", "signup", "purchase", "engagement", "cancel"),
   path: fc.constantFrom("/", "/a", "/b"),
   country: fc.constantFrom("US", "DE", ""),
@@ -277,7 +277,7 @@ describe.each(ENGINES)("runFunnel on $name agrees with the plain-TypeScript mode
         const events = raw.map((r, i) =>
           event({
             property,
-            ts: new Date(T0 + r.quarter * 15 * 60_000),
+            ts: new Date(T0 + r.half * 30 * 60_000),
             name: r.name,
             path: r.path,
             visitor_id: `v${r.visitor}`,
