@@ -21,7 +21,16 @@ describe("funnel insights API", () => {
     token = (await t.login(alice.email, alice.password)).token;
     bobToken = (await t.login(bob.email, bob.password)).token;
     const ev = (ts: string, v: string, o: Partial<EventRow> = {}): EventRow =>
-      eventRow({ property: site, ts: new Date(ts), name: "pageview", path: "/", visitor_id: v, client_id: `c-${v}`, session_id: `${v}-s`, ...o });
+      eventRow({
+        property: site,
+        ts: new Date(ts),
+        name: "pageview",
+        path: "/",
+        visitor_id: v,
+        client_id: `c-${v}`,
+        session_id: `${v}-s`,
+        ...o,
+      });
     await t.events.append([
       ev("2024-03-05T10:00:00Z", "v1", { path: "/pricing" }),
       ev("2024-03-05T10:02:00Z", "v1", { name: "signup" }),
@@ -37,7 +46,12 @@ describe("funnel insights API", () => {
   });
 
   const post = (url: string, payload: unknown, who = token) =>
-    t.app.inject({ method: "POST", url, headers: { authorization: `Bearer ${who}` }, payload: payload as Record<string, unknown> });
+    t.app.inject({
+      method: "POST",
+      url,
+      headers: { authorization: `Bearer ${who}` },
+      payload: payload as Record<string, unknown>,
+    });
   const spec = {
     kind: "funnel",
     period: "custom",
@@ -52,7 +66,16 @@ describe("funnel insights API", () => {
     const body = r.json();
     expect(body.kind).toBe("funnel");
     expect(body.results.steps).toEqual([
-      { step: 1, label: "1: pageview", visitors: 3, conversion: 100, conversion_from_previous: 100, dropped: 0, median_seconds: null, average_seconds: null },
+      {
+        step: 1,
+        label: "1: pageview",
+        visitors: 3,
+        conversion: 100,
+        conversion_from_previous: 100,
+        dropped: 0,
+        median_seconds: null,
+        average_seconds: null,
+      },
       {
         step: 2,
         label: "2: signup",
@@ -101,8 +124,9 @@ describe("funnel insights API", () => {
 
   it("answers 404 for another account's property", async () => {
     expect((await post(`/api/v1/properties/${bobSite}/insights/query`, spec)).statusCode).toBe(404);
-    expect((await post(`/api/v1/properties/${site}/insights/actors`, { spec, at: { step: 1, status: "converted" } }, bobToken)).statusCode).toBe(
-      404,
-    );
+    expect(
+      (await post(`/api/v1/properties/${site}/insights/actors`, { spec, at: { step: 1, status: "converted" } }, bobToken))
+        .statusCode,
+    ).toBe(404);
   });
 });

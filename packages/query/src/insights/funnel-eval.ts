@@ -268,7 +268,11 @@ function histogram(seconds: number[]): FunnelAnswer["results"]["time_to_convert"
   const hi = Math.max(...seconds);
   const width = Math.max(1, Math.ceil((hi - lo + 1) / FUNNEL_LIMITS.histogramBins));
   const n = Math.max(1, Math.ceil((hi - lo + 1) / width));
-  const bins = Array.from({ length: n }, (_, i) => ({ from_seconds: lo + i * width, to_seconds: lo + (i + 1) * width, visitors: 0 }));
+  const bins = Array.from({ length: n }, (_, i) => ({
+    from_seconds: lo + i * width,
+    to_seconds: lo + (i + 1) * width,
+    visitors: 0,
+  }));
   for (const s of seconds) (bins[Math.min(n - 1, Math.floor((s - lo) / width))] as { visitors: number }).visitors++;
   return bins;
 }
@@ -278,7 +282,8 @@ export function shapeFunnel(plan: FunnelPlan, outcomes: readonly { o: FunnelOutc
   const all = outcomes.map((x) => x.o);
   const last = plan.labels.length;
   const converted = all.filter((o) => o.reached === last);
-  const toConvert = plan.order === "any" ? [] : converted.map((o) => ((o.times[last - 1] as number) - (o.times[0] as number)) / 1000);
+  const toConvert =
+    plan.order === "any" ? [] : converted.map((o) => ((o.times[last - 1] as number) - (o.times[0] as number)) / 1000);
   const byBucket = new Map<string, { entered: number; converted: number }>();
   for (const o of all) {
     const b = bucketOf(plan.interval, plan.timezone, new Date(o.start));

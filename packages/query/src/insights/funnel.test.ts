@@ -16,7 +16,11 @@ const KEY = `${MARK}k' OR 1 --`;
 const CASES: Record<string, Omit<FunnelSpecInput, "kind">> = {
   "funnel-three-steps-exclusion": {
     period: "last_30_days",
-    steps: [{ event: "pageview", filters: "page==/pricing" }, { event: "signup" }, { event: "purchase", filters: "prop:plan==pro" }],
+    steps: [
+      { event: "pageview", filters: "page==/pricing" },
+      { event: "signup" },
+      { event: "purchase", filters: "prop:plan==pro" },
+    ],
     exclusions: [{ event: "cancel", between: [1, 2] }],
     filters: "country==DE|FR",
   },
@@ -30,7 +34,8 @@ const CASES: Record<string, Omit<FunnelSpecInput, "kind">> = {
 };
 
 const parse = (s: Omit<FunnelSpecInput, "kind">) => FunnelSpecSchema.parse({ kind: "funnel", ...s });
-const compile = (s: Omit<FunnelSpecInput, "kind">, dialect: SqlDialect): CompiledFunnel => compileFunnel(parse(s), PROPERTY, dialect, CTX);
+const compile = (s: Omit<FunnelSpecInput, "kind">, dialect: SqlDialect): CompiledFunnel =>
+  compileFunnel(parse(s), PROPERTY, dialect, CTX);
 
 function snapshotText(c: CompiledFunnel): string {
   const head = Object.entries(c.params)
@@ -49,9 +54,9 @@ describe("funnel plan", () => {
     expect(plan.buckets).toHaveLength(7);
     const strict = planFunnel(parse({ period: "today", steps: [{ event: "a" }, { event: "b" }], order: "strict" }), CTX);
     expect(strict.readsEveryEvent).toBe(true);
-    expect(planFunnel(parse({ steps: [{ event: "a" }, { event: "b" }], window: { value: 1, unit: "month" } }), CTX).windowMs).toBe(
-      30 * 86_400_000,
-    );
+    expect(
+      planFunnel(parse({ steps: [{ event: "a" }, { event: "b" }], window: { value: 1, unit: "month" } }), CTX).windowMs,
+    ).toBe(30 * 86_400_000);
   });
 });
 

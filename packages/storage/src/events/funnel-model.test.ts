@@ -144,7 +144,10 @@ function anyOutcome(evs: Ev[], spec: FunnelSpec, W: number): Outcome | null {
       if (best === null || chosen.length > best.reached || (chosen.length === best.reached && lo > best.start)) {
         const inWin = evs.filter((e) => e.steps[0] && e.t >= lo && e.t <= lo + W);
         const t1 = Math.min(...inWin.map((e) => e.t));
-        const bv = inWin.filter((e) => e.t === t1).map((e) => e.bv).sort()[0] as string;
+        const bv = inWin
+          .filter((e) => e.t === t1)
+          .map((e) => e.bv)
+          .sort()[0] as string;
         best = { reached: chosen.length, times: [], start: lo, bv };
       }
     }
@@ -222,14 +225,18 @@ function model(events: EventRow[], input: FunnelSpecInput): FunnelAnswer {
     for (const o of os) if (!top.includes(o.bv)) o.bv = OTHER_BREAKDOWN_VALUE;
   }
   const last = spec.steps.length;
-  const conv = spec.order === "any" ? [] : os.filter((o) => o.reached === last).map((o) => ((o.times[last - 1] as number) - (o.times[0] as number)) / 1000);
+  const conv =
+    spec.order === "any"
+      ? []
+      : os.filter((o) => o.reached === last).map((o) => ((o.times[last - 1] as number) - (o.times[0] as number)) / 1000);
   const bins: { from_seconds: number; to_seconds: number; visitors: number }[] = [];
   if (conv.length > 0) {
     const lo = Math.floor(Math.min(...conv));
     const width = Math.max(1, Math.ceil((Math.max(...conv) - lo + 1) / 10));
     for (const s of conv) {
       const i = Math.floor((s - lo) / width);
-      while (bins.length <= i) bins.push({ from_seconds: lo + bins.length * width, to_seconds: lo + (bins.length + 1) * width, visitors: 0 });
+      while (bins.length <= i)
+        bins.push({ from_seconds: lo + bins.length * width, to_seconds: lo + (bins.length + 1) * width, visitors: 0 });
       (bins[i] as { visitors: number }).visitors++;
     }
   }
@@ -239,12 +246,24 @@ function model(events: EventRow[], input: FunnelSpecInput): FunnelAnswer {
   };
   const values = [...new Set(os.map((o) => o.bv))];
   const size = (v: string) => os.filter((o) => o.bv === v).length;
-  values.sort((a, b) => Number(a === OTHER_BREAKDOWN_VALUE) - Number(b === OTHER_BREAKDOWN_VALUE) || size(b) - size(a) || (a < b ? -1 : 1));
+  values.sort(
+    (a, b) => Number(a === OTHER_BREAKDOWN_VALUE) - Number(b === OTHER_BREAKDOWN_VALUE) || size(b) - size(a) || (a < b ? -1 : 1),
+  );
   return {
     kind: "funnel",
     results: {
       steps: steps(spec, os),
-      ...(spec.breakdown ? { breakdowns: values.map((v) => ({ breakdown_value: v, steps: steps(spec, os.filter((o) => o.bv === v)) })) } : {}),
+      ...(spec.breakdown
+        ? {
+            breakdowns: values.map((v) => ({
+              breakdown_value: v,
+              steps: steps(
+                spec,
+                os.filter((o) => o.bv === v),
+              ),
+            })),
+          }
+        : {}),
       time_to_convert: { bins, median_seconds: median(conv), average_seconds: mean(conv) },
       over_time: DAY_LABELS.map((date, d) => {
         const mine = os.filter((o) => dayOf(o.start) === d);
@@ -256,7 +275,13 @@ function model(events: EventRow[], input: FunnelSpecInput): FunnelAnswer {
 }
 
 const round = (x: unknown): unknown =>
-  typeof x === "number" ? Math.round(x * 1e6) / 1e6 : Array.isArray(x) ? x.map(round) : x && typeof x === "object" ? Object.fromEntries(Object.entries(x).map(([k, v]) => [k, round(v)])) : x;
+  typeof x === "number"
+    ? Math.round(x * 1e6) / 1e6
+    : Array.isArray(x)
+      ? x.map(round)
+      : x && typeof x === "object"
+        ? Object.fromEntries(Object.entries(x).map(([k, v]) => [k, round(v)]))
+        : x;
 
 const ENGINES = await testEngines();
 
@@ -297,7 +322,9 @@ describe.each(ENGINES)("runFunnel on $name agrees with the plain-TypeScript mode
           steps: s.steps.map((x) => ({ event: x.event, ...(x.filters ? { filters: x.filters } : {}) })),
           order: s.order as "sequential",
           window: s.window as { value: number; unit: "hour" },
-          ...(s.exclusion && s.order !== "any" ? { exclusions: [{ event: s.exclusion, between: [1, 2] as [number, number] }] } : {}),
+          ...(s.exclusion && s.order !== "any"
+            ? { exclusions: [{ event: s.exclusion, between: [1, 2] as [number, number] }] }
+            : {}),
           ...(s.filters ? { filters: s.filters } : {}),
           ...(s.breakdown ? { breakdown: s.breakdown as "country", breakdown_limit: s.breakdown_limit } : {}),
         };

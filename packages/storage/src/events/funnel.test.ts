@@ -36,7 +36,15 @@ describe.each(ENGINES)("funnels on $name: exact numbers", (engine) => {
         const [name, time] = spec.split("@") as [string, string];
         const hms = time.length === 5 ? `${time}:00` : time;
         rows.push(
-          event({ property, ts: at(`2024-05-09 ${hms}`), name, visitor_id: v, client_id: `c-${v}`, session_id: `${v}-${i}`, ...extra }),
+          event({
+            property,
+            ts: at(`2024-05-09 ${hms}`),
+            name,
+            visitor_id: v,
+            client_id: `c-${v}`,
+            session_id: `${v}-${i}`,
+            ...extra,
+          }),
         );
       }
     }
@@ -50,14 +58,17 @@ describe.each(ENGINES)("funnels on $name: exact numbers", (engine) => {
     (await run(property, spec)).results.steps.map((s) => s.visitors);
   const skip = engine.skip !== undefined;
 
-  it.skipIf(skip)("window start + re-entry (peers §1.2 vector 1): A@13:00 A@13:30 B@13:45 C@14:15, 1 h -> 3/3 from the later A", async () => {
-    const p = await seed({ u: ["A@13:00", "A@13:30", "B@13:45", "C@14:15"] });
-    const a = await run(p, { steps: ABC, window: HOUR });
-    expect(a.results.steps.map((s) => s.visitors)).toEqual([1, 1, 1]);
-    // Times are measured on the counted chain (the later A): 15 and 30 minutes.
-    expect(a.results.steps.map((s) => s.median_seconds)).toEqual([null, 900, 1800]);
-    expect(a.results.time_to_convert.median_seconds).toBe(2700);
-  });
+  it.skipIf(skip)(
+    "window start + re-entry (peers §1.2 vector 1): A@13:00 A@13:30 B@13:45 C@14:15, 1 h -> 3/3 from the later A",
+    async () => {
+      const p = await seed({ u: ["A@13:00", "A@13:30", "B@13:45", "C@14:15"] });
+      const a = await run(p, { steps: ABC, window: HOUR });
+      expect(a.results.steps.map((s) => s.visitors)).toEqual([1, 1, 1]);
+      // Times are measured on the counted chain (the later A): 15 and 30 minutes.
+      expect(a.results.steps.map((s) => s.median_seconds)).toEqual([null, 900, 1800]);
+      expect(a.results.time_to_convert.median_seconds).toBe(2700);
+    },
+  );
 
   it.skipIf(skip)("window anchored at step 1, not at the previous step: A@0 B@40m C@70m, 1 h -> 2 of 3", async () => {
     const p = await seed({ u: ["A@10:00", "B@10:40", "C@11:10"] });
@@ -77,12 +88,15 @@ describe.each(ENGINES)("funnels on $name: exact numbers", (engine) => {
     expect(await visitors(q, { steps: [{ event: "A" }, { event: "A" }] })).toEqual([1, 0]);
   });
 
-  it.skipIf(skip)("strict order (peers §1.2 vector 3): A, Z, B -> 1 of 2; A, B -> 2; engagement pings do not break it", async () => {
-    const p = await seed({ broken: ["A@10:00", "Z@10:01", "B@10:02"], clean: ["A@10:00", "engagement@10:01", "B@10:02"] });
-    const steps = [{ event: "A" }, { event: "B" }];
-    expect(await visitors(p, { steps, order: "strict" })).toEqual([2, 1]);
-    expect(await visitors(p, { steps, order: "sequential" })).toEqual([2, 2]);
-  });
+  it.skipIf(skip)(
+    "strict order (peers §1.2 vector 3): A, Z, B -> 1 of 2; A, B -> 2; engagement pings do not break it",
+    async () => {
+      const p = await seed({ broken: ["A@10:00", "Z@10:01", "B@10:02"], clean: ["A@10:00", "engagement@10:01", "B@10:02"] });
+      const steps = [{ event: "A" }, { event: "B" }];
+      expect(await visitors(p, { steps, order: "strict" })).toEqual([2, 1]);
+      expect(await visitors(p, { steps, order: "sequential" })).toEqual([2, 2]);
+    },
+  );
 
   it.skipIf(skip)("strict order: a later attempt can still convert (A Z A B)", async () => {
     const p = await seed({ u: ["A@10:00", "Z@10:01", "A@10:02", "B@10:03"] });
@@ -95,12 +109,15 @@ describe.each(ENGINES)("funnels on $name: exact numbers", (engine) => {
     expect(await visitors(p, { steps: ABC, order: "sequential", window: HOUR })).toEqual([2, 0, 0]);
   });
 
-  it.skipIf(skip)("exclusion (peers §1.2 vector 2): A@0 X@5m B@10m with X between 1 and 2 -> left out of the whole funnel", async () => {
-    const p = await seed({ x: ["A@10:00", "X@10:05", "B@10:10"], ok: ["A@10:00", "B@10:10", "X@10:15"] });
-    const spec = { steps: [{ event: "A" }, { event: "B" }], exclusions: [{ event: "X", between: [1, 2] as [number, number] }] };
-    expect(await visitors(p, spec)).toEqual([1, 1]);
-    expect(await visitors(p, { steps: spec.steps })).toEqual([2, 2]);
-  });
+  it.skipIf(skip)(
+    "exclusion (peers §1.2 vector 2): A@0 X@5m B@10m with X between 1 and 2 -> left out of the whole funnel",
+    async () => {
+      const p = await seed({ x: ["A@10:00", "X@10:05", "B@10:10"], ok: ["A@10:00", "B@10:10", "X@10:15"] });
+      const spec = { steps: [{ event: "A" }, { event: "B" }], exclusions: [{ event: "X", between: [1, 2] as [number, number] }] };
+      expect(await visitors(p, spec)).toEqual([1, 1]);
+      expect(await visitors(p, { steps: spec.steps })).toEqual([2, 2]);
+    },
+  );
 
   it.skipIf(skip)("conversions, drop-off, averages and the time-to-convert histogram", async () => {
     const p = await seed({
@@ -123,7 +140,23 @@ describe.each(ENGINES)("funnels on $name: exact numbers", (engine) => {
     expect(r.time_to_convert.bins[0]).toMatchObject({ from_seconds: 180, visitors: 1 });
     expect(r.over_time).toEqual([{ date: "2024-05-09", entered: 4, converted: 2, conversion: 50 }]);
     const ids = async (step: number, status: "converted" | "dropped") =>
-      (await runFunnelActors(store, p, { kind: "funnel", ...DAY_RANGE, steps: ABC, window: { value: 14, unit: "day" }, order: "sequential", exclusions: [] } as never, { step, status }, { limit: 50, offset: 0 }, UTC)).client_ids;
+      (
+        await runFunnelActors(
+          store,
+          p,
+          {
+            kind: "funnel",
+            ...DAY_RANGE,
+            steps: ABC,
+            window: { value: 14, unit: "day" },
+            order: "sequential",
+            exclusions: [],
+          } as never,
+          { step, status },
+          { limit: 50, offset: 0 },
+          UTC,
+        )
+      ).client_ids;
     expect(await ids(2, "dropped")).toEqual(["c-d"]);
     expect(await ids(3, "dropped")).toEqual(["c-c"]);
     expect(await ids(3, "converted")).toEqual(["c-a", "c-b"]);
@@ -143,7 +176,8 @@ describe.each(ENGINES)("funnels on $name: exact numbers", (engine) => {
       ev("u4", "A", "10:00", "FR"),
     ]);
     await store.sync();
-    const r = (await run(property, { steps: [{ event: "A" }, { event: "B" }], breakdown: "country", breakdown_limit: 1 })).results;
+    const r = (await run(property, { steps: [{ event: "A" }, { event: "B" }], breakdown: "country", breakdown_limit: 1 }))
+      .results;
     expect(r.breakdowns?.map((b) => [b.breakdown_value, b.steps.map((s) => s.visitors)])).toEqual([
       ["DE", [2, 1]],
       ["$other", [2, 1]],
@@ -161,7 +195,14 @@ describe.each(ENGINES)("funnels on $name: exact numbers", (engine) => {
     const a = await runFunnel(
       store,
       property,
-      { kind: "funnel", period: "custom", date: "2024-03-10,2024-03-10", interval: "hour", steps: [{ event: "A" }, { event: "B" }], window: HOUR },
+      {
+        kind: "funnel",
+        period: "custom",
+        date: "2024-03-10,2024-03-10",
+        interval: "hour",
+        steps: [{ event: "A" }, { event: "B" }],
+        window: HOUR,
+      },
       { timezone: "America/New_York", now: at("2024-04-01 00:00:00") },
     );
     expect(a.results.steps.map((s) => s.visitors)).toEqual([1, 1]);
