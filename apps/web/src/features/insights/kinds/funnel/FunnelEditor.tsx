@@ -30,9 +30,9 @@ export function FunnelEditor({ spec, setSpec }: KindEditorProps<"funnel">) {
     set({ steps: steps.map((s, j) => (j === i ? { ...s, ...change } : s)) });
   const setExclusion = (i: number, change: Partial<FunnelExclusion>) =>
     set({ exclusions: exclusions.map((x, j) => (j === i ? { ...x, ...change } : x)) });
-  const stepOptions = steps.map((_, i) => (
-    <option key={`step-${i + 1}`} value={i + 1}>
-      Step {i + 1}
+  const stepOptions = Array.from({ length: steps.length }, (_, i) => i + 1).map((n) => (
+    <option key={n} value={n}>
+      Step {n}
     </option>
   ));
   return (
