@@ -1,6 +1,7 @@
 // Insights benchmark (DESIGN.md §8): one property, 90 days of generated traffic in a file DuckDB,
 // and a trends insight with a breakdown (two series, unique visitors and a total, broken down by
-// country, top 10 + Other, daily) run through runTrends as the API does. Budget on the p95:
+// country, top 10 + Other, daily) run through runTrends as the API does, and a 4-step funnel
+// (pageview of /pricing, pageview, signup, purchase; 14-day window) through runFunnel. Budget on the p95:
 // < 300 ms at 10M events, < 3 s at 100M (1M is reported, its budget the 10M one).
 // The other insight kinds join this file as they are built.
 //
@@ -15,8 +16,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import type { TrendsSpecInput } from "@lookout/schema";
-import { openDuckDbEventStore, runTrends } from "@lookout/storage";
+import type { FunnelSpecInput, TrendsSpecInput } from "@lookout/schema";
+import { openDuckDbEventStore, runFunnel, runTrends } from "@lookout/storage";
 import { EVENTS_PER_VISITOR, generateEvents } from "@lookout/traffic";
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
@@ -94,6 +95,24 @@ async function ensureDb(n: number): Promise<string> {
   return path;
 }
 
+const FUNNEL: FunnelSpecInput = {
+  kind: "funnel",
+  period: "last_90_days",
+  steps: [{ event: "pageview", filters: "page~pricing" }, { event: "pageview" }, { event: "signup" }, { event: "purchase" }],
+  window: { value: 14, unit: "day" },
+};
+
+/** p50/p95 of one insight over RUNS runs after two warm-up runs. */
+async function measure(run: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
+  const times: number[] = [];
+  for (let i = 0; i < RUNS + 2; i++) {
+    const t0 = performance.now();
+    await run();
+    if (i >= 2) times.push(performance.now() - t0);
+  }
+  return { p50: r1(pct(times, 50)), p95: r1(pct(times, 95)) };
+}
+
 const results: Record<string, unknown> = {};
 for (const n of sizes) {
   const path = await ensureDb(n);
@@ -107,13 +126,19 @@ for (const n of sizes) {
     rows = answer.results.length;
     if (i >= 2) times.push(ms); // two warm-up runs
   }
+  const funnelSteps = (await runFunnel(store, PROPERTY, FUNNEL, CTX)).results.steps.map((s) => s.visitors);
+  const funnel = await measure(() => runFunnel(store, PROPERTY, FUNNEL, CTX));
   await store.close();
   const budget = BUDGET_MS.find(([size]) => n <= size)?.[1] ?? null;
   const p95 = r1(pct(times, 95));
   results[String(n)] = {
     trends_breakdown: { p50_ms: r1(pct(times, 50)), p95_ms: p95, results: rows, budget_ms: budget },
-    within_budget: budget === null ? true : p95 < budget,
+    funnel_4_steps: { p50_ms: funnel.p50, p95_ms: funnel.p95, step_visitors: funnelSteps, budget_ms: budget },
+    within_budget: budget === null ? true : p95 < budget && funnel.p95 < budget,
   };
+  console.log(
+    `insights ${n.toLocaleString("en")} events: 4-step funnel p50 ${funnel.p50} ms, p95 ${funnel.p95} ms (budget ${budget} ms), steps ${funnelSteps.join(" > ")}`,
+  );
   console.log(
     `insights ${n.toLocaleString("en")} events: trends with breakdown p50 ${r1(pct(times, 50))} ms, p95 ${p95} ms (budget ${budget} ms)`,
   );
