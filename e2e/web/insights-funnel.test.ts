@@ -7,14 +7,16 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { login } from "../harness";
 import { axeViolations, describeViolations } from "./a11y";
 import { browserSuite, PHONE, seedEvents, signIn, THEME_KEY, type WatchedPage } from "./support";
 
+// Seeding and the server start share two cores with other runs: give them time.
+vi.setConfig({ hookTimeout: 540_000 });
 const suite = browserSuite(
   [{ url: "https://shop.example", name: "Shop" }],
-  seedEvents({ indexes: [0], days: 30, visitors: 300 }),
+  seedEvents({ indexes: [0], days: 14, visitors: 100 }),
 );
 let current: WatchedPage;
 const SHOTS = process.env.SHOTS_DIR ?? "/tmp/shots/funnels";
