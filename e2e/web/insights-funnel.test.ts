@@ -60,7 +60,7 @@ async function apiSteps(): Promise<{ visitors: number; dropped: number }[]> {
 
 describe("funnel insight", () => {
   it("is built from scratch, shows the API's numbers, saves, reloads by URL and links a drop-off to a visitor", {
-    timeout: 180_000,
+    timeout: 400_000,
   }, async () => {
     current = await suite.open();
     const { page } = current;

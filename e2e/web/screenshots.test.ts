@@ -149,6 +149,13 @@ const SHOTS: Shot[] = [
   { name: "live", path: "/live", signedIn: true, property: true, ready: ".live-count" },
   { name: "product-analytics", path: "/product-analytics", signedIn: true, property: true, ready: ".insights-empty" },
   { name: "insight", path: "/product-analytics/insights/new", signedIn: true, property: true, ready: "legend" },
+  {
+    name: "insight-funnel",
+    path: "/product-analytics/insights/new?kind=funnel",
+    signedIn: true,
+    property: true,
+    ready: "#step-1-event",
+  },
   { name: "customer", path: "/customers/c-8f3a2b", signedIn: true, property: true },
   {
     name: "customer-identified",
