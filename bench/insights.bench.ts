@@ -16,8 +16,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import type { PathsSpecInput, TrendsSpecInput } from "@lookout/schema";
-import { openDuckDbEventStore, runPaths, runTrends } from "@lookout/storage";
+import type { FunnelSpecInput, PathsSpecInput, TrendsSpecInput } from "@lookout/schema";
+import { openDuckDbEventStore, runFunnel, runPaths, runTrends } from "@lookout/storage";
 import { EVENTS_PER_VISITOR, generateEvents } from "@lookout/traffic";
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
@@ -98,6 +98,13 @@ async function ensureDb(n: number): Promise<string> {
   return path;
 }
 
+const FUNNEL: FunnelSpecInput = {
+  kind: "funnel",
+  period: "last_90_days",
+  steps: [{ event: "pageview", filters: "page~pricing" }, { event: "pageview" }, { event: "signup" }, { event: "purchase" }],
+  window: { value: 14, unit: "day" },
+};
+
 const results: Record<string, unknown> = {};
 for (const n of sizes) {
   const path = await ensureDb(n);
@@ -105,6 +112,7 @@ for (const n of sizes) {
   const budget = BUDGET_MS.find(([size]) => n <= size)?.[1] ?? null;
   const kinds: [string, () => Promise<number>][] = [
     ["trends_breakdown", async () => (await runTrends(store, PROPERTY, SPEC, CTX)).results.length],
+    ["funnel_4_steps", async () => (await runFunnel(store, PROPERTY, FUNNEL, CTX)).results.steps.length],
     ["paths_5_steps", async () => (await runPaths(store, PROPERTY, PATHS_SPEC, CTX)).results.edges.length],
   ];
   const entry: Record<string, unknown> = {};

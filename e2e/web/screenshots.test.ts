@@ -150,6 +150,13 @@ const SHOTS: Shot[] = [
   { name: "product-analytics", path: "/product-analytics", signedIn: true, property: true, ready: ".insights-empty" },
   { name: "insight", path: "/product-analytics/insights/new", signedIn: true, property: true, ready: "legend" },
   { name: "insight-paths", path: "/product-analytics/insights/new?kind=paths", signedIn: true, property: true, ready: "#paths-start" },
+  {
+    name: "insight-funnel",
+    path: "/product-analytics/insights/new?kind=funnel",
+    signedIn: true,
+    property: true,
+    ready: "#step-1-event",
+  },
   { name: "customer", path: "/customers/c-8f3a2b", signedIn: true, property: true },
   {
     name: "customer-identified",

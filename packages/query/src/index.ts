@@ -15,6 +15,8 @@ export * from "./day-rollup.js";
 export { type CompiledInsights, INSIGHT_COMPILERS, type InsightCompiler } from "./insights/index.js";
 export * from "./insights/paths.js";
 export { type CompiledTrends, compileTrends, shapeTrends, type TrendsRow } from "./insights/trends.js";
+export * from "./insights/funnel.js";
+export * from "./insights/funnel-eval.js";
 export { clickhouse, DIALECTS, type Dialect, duckdb, type SqlDialect } from "./dialects.js";
 export { QueryError } from "./errors.js";
 export { type GoalsPlan, type PlannedGoal, planGoal, planGoals } from "./goals-plan.js";

@@ -5,6 +5,7 @@ import type { InsightKind, InsightSpec } from "@lookout/schema";
 import type { CompileContext } from "../compiled.js";
 import type { SqlDialect } from "../dialects.js";
 import { type CompiledPaths, compilePaths } from "./paths.js";
+import { type CompiledFunnel, compileFunnel } from "./funnel.js";
 import { type CompiledTrends, compileTrends } from "./trends.js";
 
 type SpecOf<K extends InsightKind> = Extract<InsightSpec, { kind: K }>;
@@ -13,6 +14,7 @@ type SpecOf<K extends InsightKind> = Extract<InsightSpec, { kind: K }>;
 export interface CompiledInsights {
   trends: CompiledTrends;
   paths: CompiledPaths;
+  funnel: CompiledFunnel;
 }
 
 export type InsightCompiler<K extends InsightKind> = (
@@ -25,4 +27,5 @@ export type InsightCompiler<K extends InsightKind> = (
 export const INSIGHT_COMPILERS: { readonly [K in InsightKind]: InsightCompiler<K> } = {
   trends: compileTrends,
   paths: compilePaths,
+  funnel: compileFunnel,
 };

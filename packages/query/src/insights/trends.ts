@@ -68,7 +68,7 @@ const TRENDS_FUNCTIONS: Record<SqlDialect, TrendsFunctions> = {
 };
 
 /** The column of an event row a dimension reads (not a prop); entry/exit page live on visits only. */
-function eventColumn(dim: Exclude<Dimension, `prop:${string}`>, param: "filters" | "dimension"): string {
+export function eventColumn(dim: Exclude<Dimension, `prop:${string}`>, param: "filters" | "dimension"): string {
   if (dim === "page") return "path";
   if (dim === "event_name") return "name";
   if (dim === "entry_page" || dim === "exit_page") {

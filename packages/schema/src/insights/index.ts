@@ -5,30 +5,45 @@
 import { z } from "zod";
 import { InsightActorsPageSchema } from "./actors.js";
 import { INSIGHT_LIMITS, limitedText } from "./common.js";
+import { FunnelActorSelectorSchema, FunnelAnswerSchema, FunnelSpecSchema } from "./funnel.js";
 import { PathsActorSelectorSchema, PathsAnswerSchema, PathsSpecSchema } from "./paths.js";
 import { TrendsAnswerSchema, TrendsSpecSchema } from "./trends.js";
 
 export * from "./actors.js";
 export * from "./common.js";
+export * from "./funnel.js";
 export * from "./paths.js";
 export * from "./trends.js";
 
 /** Every insight kind's spec (DESIGN.md §6): one member per kind as each is built. */
-export const InsightSpecSchema = z.discriminatedUnion("kind", [TrendsSpecSchema, PathsSpecSchema]);
+export const InsightSpecSchema = z.discriminatedUnion("kind", [
+  TrendsSpecSchema,
+  FunnelSpecSchema,
+  PathsSpecSchema,
+]);
 export type InsightSpec = z.infer<typeof InsightSpecSchema>;
 export type InsightSpecInput = z.input<typeof InsightSpecSchema>;
 export type InsightKind = InsightSpec["kind"];
-export const INSIGHT_KINDS = ["trends", "paths"] as const satisfies readonly InsightKind[];
+export const INSIGHT_KINDS = [
+  "trends",
+  "funnel",
+  "paths",
+] as const satisfies readonly InsightKind[];
 
 /** Each kind's answer schema (what `POST …/insights/query` returns for a spec of that kind). */
 export const INSIGHT_ANSWER_SCHEMAS = {
   trends: TrendsAnswerSchema,
+  funnel: FunnelAnswerSchema,
   paths: PathsAnswerSchema,
 } as const satisfies { readonly [K in InsightKind]: z.ZodType };
 export type InsightAnswerOf<K extends InsightKind> = z.infer<(typeof INSIGHT_ANSWER_SCHEMAS)[K]>;
 export type InsightAnswer = InsightAnswerOf<InsightKind>;
 /** Any kind's answer: each names its kind, as the spec does. */
-export const InsightAnswerSchema = z.discriminatedUnion("kind", [TrendsAnswerSchema, PathsAnswerSchema]);
+export const InsightAnswerSchema = z.discriminatedUnion("kind", [
+  TrendsAnswerSchema,
+  FunnelAnswerSchema,
+  PathsAnswerSchema,
+]);
 
 /**
  * Each kind's selector of a point whose visitors can be listed (`at` in an actors request), or null
@@ -36,6 +51,7 @@ export const InsightAnswerSchema = z.discriminatedUnion("kind", [TrendsAnswerSch
  */
 export const INSIGHT_ACTOR_SELECTORS = {
   trends: null,
+  funnel: FunnelActorSelectorSchema,
   paths: PathsActorSelectorSchema,
 } as const satisfies { readonly [K in InsightKind]: z.ZodType | null };
 export type InsightActorSelectorOf<K extends InsightKind> = (typeof INSIGHT_ACTOR_SELECTORS)[K] extends z.ZodType

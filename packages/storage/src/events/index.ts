@@ -18,4 +18,5 @@ export { idKey } from "./hash.js";
 export * from "./stats.js";
 export * from "./insights.js";
 export * from "./paths.js";
+export * from "./funnel.js";
 export * from "./trends.js";

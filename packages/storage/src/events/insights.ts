@@ -18,6 +18,7 @@ import {
 import type { EventStore } from "./event-store.js";
 import type { StatsContext } from "./stats.js";
 import { runPaths, runPathsActors } from "./paths.js";
+import { runFunnel, runFunnelActors } from "./funnel.js";
 import { runTrends } from "./trends.js";
 
 type SpecOf<K extends InsightKind> = Extract<InsightSpec, { kind: K }>;
@@ -31,6 +32,7 @@ export type InsightRunner<K extends InsightKind> = (
 export const INSIGHT_RUNNERS: { readonly [K in InsightKind]: InsightRunner<K> } = {
   trends: runTrends,
   paths: runPaths,
+  funnel: runFunnel,
 };
 
 /** Runs a spec of any kind (validated here, so callers may pass the raw body). */
@@ -68,6 +70,7 @@ export const INSIGHT_ACTORS: {
 } = {
   trends: null,
   paths: runPathsActors,
+  funnel: runFunnelActors,
 };
 
 /** The visitors behind a point of an insight: the kind's runner pages the ids, profiles name them. */

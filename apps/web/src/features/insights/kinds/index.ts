@@ -3,12 +3,14 @@
 // line below.
 import type { InsightKind } from "@lookout/schema";
 import { pathsView } from "./paths/view";
+import { funnelView } from "./funnel/view";
 import { trendsView } from "./trends/view";
 import type { KindView } from "./types";
 
 export const KIND_VIEWS: { readonly [K in InsightKind]: KindView<K> } = {
   trends: trendsView,
   paths: pathsView,
+  funnel: funnelView,
 };
 
 export function kindLabel(kind: string): string {

@@ -1,0 +1,19 @@
+-- p1 = "Qx7MarkProp"
+-- p2 = "pageview"
+-- p3 = "signup"
+-- p4 = "2024-03-27 23:00:00"
+-- p5 = "2024-04-03 22:00:00"
+-- p6 = "engagement"
+-- p7 = "pageleave"
+-- p8 = "identify"
+SELECT v, cid, t, m, x, bv
+FROM (
+  SELECT toString(visitor_id) AS v, client_id AS cid, (toInt64(toUInt32(ts)) * 1000 + ts_ms) AS t, CASE WHEN (name = {p2:String}) THEN 1 ELSE 0 END + CASE WHEN (name = {p3:String}) THEN 2 ELSE 0 END AS m, 0 AS x, channel AS bv
+  FROM events
+  WHERE property = {p1:String}
+  AND ts >= toDateTime({p4:String}, 'UTC')
+  AND ts < toDateTime({p5:String}, 'UTC')
+  AND name NOT IN ({p6:String}, {p7:String}, {p8:String})
+) AS f
+ORDER BY v, t
+LIMIT 0, 5000000

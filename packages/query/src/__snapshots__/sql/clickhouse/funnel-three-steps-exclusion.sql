@@ -1,0 +1,28 @@
+-- p1 = "Qx7MarkProp"
+-- p2 = "pageview"
+-- p3 = "/pricing"
+-- p4 = "signup"
+-- p5 = "purchase"
+-- p6 = "plan"
+-- p7 = "pro"
+-- p8 = "cancel"
+-- p9 = "2024-03-04 23:00:00"
+-- p10 = "2024-04-03 22:00:00"
+-- p11 = "engagement"
+-- p12 = "pageleave"
+-- p13 = "identify"
+-- p14 = "DE"
+-- p15 = "FR"
+SELECT v, cid, t, m, x, bv
+FROM (
+  SELECT toString(visitor_id) AS v, client_id AS cid, (toInt64(toUInt32(ts)) * 1000 + ts_ms) AS t, CASE WHEN (name = {p2:String} AND (path = {p3:String})) THEN 1 ELSE 0 END + CASE WHEN (name = {p4:String}) THEN 2 ELSE 0 END + CASE WHEN (name = {p5:String} AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String})) THEN 4 ELSE 0 END AS m, CASE WHEN (name = {p8:String}) THEN 1 ELSE 0 END AS x, '' AS bv
+  FROM events
+  WHERE property = {p1:String}
+  AND ts >= toDateTime({p9:String}, 'UTC')
+  AND ts < toDateTime({p10:String}, 'UTC')
+  AND name NOT IN ({p11:String}, {p12:String}, {p13:String})
+  AND (country IN ({p14:String}, {p15:String}))
+  AND ((name = {p2:String} AND (path = {p3:String})) OR (name = {p4:String}) OR (name = {p5:String} AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String})) OR (name = {p8:String}))
+) AS f
+ORDER BY v, t
+LIMIT 0, 5000000

@@ -1,0 +1,28 @@
+-- p1 = "Qx7MarkProp" (bound as the property's key)
+-- p2 = "pageview"
+-- p3 = "/pricing"
+-- p4 = "signup"
+-- p5 = "purchase"
+-- p6 = "plan"
+-- p7 = "pro"
+-- p8 = "cancel"
+-- p9 = "2024-03-04 23:00:00"
+-- p10 = "2024-04-03 22:00:00"
+-- p11 = "engagement"
+-- p12 = "pageleave"
+-- p13 = "identify"
+-- p14 = "DE"
+-- p15 = "FR"
+SELECT v, cid, t, m, x, bv
+FROM (
+  SELECT CAST(vkey AS VARCHAR) AS v, client_id AS cid, epoch_ms(ts) AS t, CASE WHEN (name = CAST($p2 AS VARCHAR) AND (path = CAST($p3 AS VARCHAR))) THEN 1 ELSE 0 END + CASE WHEN (name = CAST($p4 AS VARCHAR)) THEN 2 ELSE 0 END + CASE WHEN (name = CAST($p5 AS VARCHAR) AND (map_contains(props, CAST($p6 AS VARCHAR)) AND coalesce(props[CAST($p6 AS VARCHAR)], '') = CAST($p7 AS VARCHAR))) THEN 4 ELSE 0 END AS m, CASE WHEN (name = CAST($p8 AS VARCHAR)) THEN 1 ELSE 0 END AS x, '' AS bv
+  FROM events
+  WHERE pkey = CAST($p1 AS BIGINT)
+  AND ts >= CAST($p9 AS TIMESTAMP)
+  AND ts < CAST($p10 AS TIMESTAMP)
+  AND name NOT IN (CAST($p11 AS VARCHAR), CAST($p12 AS VARCHAR), CAST($p13 AS VARCHAR))
+  AND (country IN (CAST($p14 AS VARCHAR), CAST($p15 AS VARCHAR)))
+  AND ((name = CAST($p2 AS VARCHAR) AND (path = CAST($p3 AS VARCHAR))) OR (name = CAST($p4 AS VARCHAR)) OR (name = CAST($p5 AS VARCHAR) AND (map_contains(props, CAST($p6 AS VARCHAR)) AND coalesce(props[CAST($p6 AS VARCHAR)], '') = CAST($p7 AS VARCHAR))) OR (name = CAST($p8 AS VARCHAR)))
+) AS f
+ORDER BY v, t
+LIMIT 5000000

@@ -1,0 +1,326 @@
+// The funnel definition (DESIGN.md §4 Funnels) finished in TypeScript over the rows of the funnel
+// SQL (funnel.ts): per visitor, the furthest step any chain reaches and the one chain that
+// counts; then the answer (per step, per breakdown value, time to convert, conversion over time)
+// and the visitors of a step. Pure: the same rows give the same answer on every engine.
+//
+// The rules, as the UI's help text and the README state them:
+// - Every step-1 event may start a chain; a chain reaches step k when distinct events of steps
+//   1..k occur in order with ts(k) - ts(1) <= window (inclusive). Events with equal timestamps
+//   count in either order. The visitor's furthest step over all chains counts.
+// - Strict: no other considered event (pageview or custom event) lies between two steps of the
+//   chain (events at the same instant as a step may be ordered around it).
+// - Any order: steps 1..k each matched by a distinct event within one window, in any order.
+// - The chain that counts: of the chains reaching the furthest step, the latest start, then each
+//   step as early as possible (times from the previous step are measured on it, its step-1 event
+//   gives the breakdown value, its start the conversion-over-time bucket).
+// - Exclusion X between steps a and b: when an X event lies strictly between the counted chain's
+//   steps a and b, the visitor is left out of the funnel.
+import {
+  type FunnelActorSelector,
+  type FunnelAnswer,
+  type FunnelStepResult,
+  FUNNEL_LIMITS,
+  OTHER_BREAKDOWN_VALUE,
+} from "@lookout/schema";
+import { bucketOf } from "../buckets.js";
+import { QueryError } from "../errors.js";
+import { FUNNEL_MAX_ROWS, type FunnelPlan, type FunnelRow } from "./funnel.js";
+
+/** One event of a visitor: epoch ms, step mask, exclusion mask, breakdown value. */
+export interface FunnelEvent {
+  t: number;
+  m: number;
+  x: number;
+  bv: string;
+}
+
+/** What a visitor contributes: the furthest step (1-based), the counted chain's step times, start and breakdown value. */
+export interface FunnelOutcome {
+  reached: number;
+  /** Epoch ms of each reached step (empty in an any-order funnel: steps have no order there). */
+  times: number[];
+  start: number;
+  bv: string;
+}
+
+/** A DFS gives up after this many steps per chain start (ties are rare; this bounds a pathological visitor). */
+const DFS_BUDGET = 20_000;
+
+/** The counted chain from one step-1 event: the longest, each step as early as possible (event indices). */
+function chainFrom(evs: readonly FunnelEvent[], start: number, plan: FunnelPlan, steps: number): number[] {
+  const t0 = (evs[start] as FunnelEvent).t;
+  const limit = t0 + plan.windowMs;
+  const used = new Set<number>([start]);
+  const chain = [start];
+  let best = [start];
+  let budget = DFS_BUDGET;
+  const matching = (i: number, bit: number) => !used.has(i) && ((evs[i] as FunnelEvent).m & bit) !== 0;
+  /** Sequential: the unused matches of the earliest instant >= lastT that has any. */
+  const sequential = (bit: number, lastT: number): number[] => {
+    const out: number[] = [];
+    for (let i = firstAt(evs, lastT); i < evs.length; i++) {
+      const e = evs[i] as FunnelEvent;
+      if (e.t > limit || (out.length > 0 && e.t !== (evs[out[0] as number] as FunnelEvent).t)) break;
+      if (matching(i, bit)) out.push(i);
+    }
+    return out;
+  };
+  /**
+   * Strict: the unused matches at lastT, then those of the next instant, which may follow only
+   * when nothing unused is left at lastT (unless lastT is the chain's start, whose instant's other
+   * events may be ordered before it).
+   */
+  const strictly = (bit: number, lastT: number): number[] => {
+    const out: number[] = [];
+    let i = firstAt(evs, lastT);
+    let complete = true;
+    for (; i < evs.length && (evs[i] as FunnelEvent).t === lastT; i++) {
+      if (matching(i, bit)) out.push(i);
+      if (!used.has(i)) complete = false;
+    }
+    if (!(complete || lastT === t0) || i >= evs.length) return out;
+    const next = (evs[i] as FunnelEvent).t;
+    if (next > limit) return out;
+    for (; i < evs.length && (evs[i] as FunnelEvent).t === next; i++) if (matching(i, bit)) out.push(i);
+    return out;
+  };
+  const candidates = plan.order === "strict" ? strictly : sequential;
+  const dfs = (s: number, lastT: number): void => {
+    if (chain.length > best.length) best = [...chain];
+    if (s >= steps || budget-- <= 0) return;
+    for (const c of candidates(1 << s, lastT)) {
+      used.add(c);
+      chain.push(c);
+      dfs(s + 1, (evs[c] as FunnelEvent).t);
+      chain.pop();
+      used.delete(c);
+      if (best.length === steps) return;
+    }
+  };
+  dfs(1, t0);
+  return best;
+}
+
+/** The index of the first event at or after t (events sorted by t). */
+function firstAt(evs: readonly FunnelEvent[], t: number): number {
+  let lo = 0;
+  let hi = evs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((evs[mid] as FunnelEvent).t < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Lexicographic order of two time vectors. */
+function lexLess(a: readonly number[], b: readonly number[]): boolean {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return (a[i] as number) < (b[i] as number);
+  return false;
+}
+
+/** Sequential and strict: the counted chain over every step-1 event, latest first. */
+function orderedOutcome(evs: readonly FunnelEvent[], plan: FunnelPlan): FunnelOutcome | null {
+  const steps = plan.labels.length;
+  let best: FunnelOutcome | null = null;
+  for (let i = evs.length - 1; i >= 0; i--) {
+    const e = evs[i] as FunnelEvent;
+    if ((e.m & 1) === 0) continue;
+    // Once a later start reached the furthest step, an earlier start counts only if it gets further.
+    if (best !== null && e.t < best.start && best.reached === steps) break;
+    const times = chainFrom(evs, i, plan, steps).map((j) => (evs[j] as FunnelEvent).t);
+    const cand: FunnelOutcome = { reached: times.length, times, start: e.t, bv: e.bv };
+    if (
+      best === null ||
+      cand.reached > best.reached ||
+      (cand.reached === best.reached &&
+        cand.start === best.start &&
+        (lexLess(cand.times, best.times) || (!lexLess(best.times, cand.times) && cand.bv < best.bv)))
+    ) {
+      best = cand;
+    }
+  }
+  if (best === null) return null;
+  for (const [k, [a, b]] of plan.exclusions.entries()) {
+    if (best.reached < b) continue;
+    const from = best.times[a - 1] as number;
+    const to = best.times[b - 1] as number;
+    if (evs.some((e) => (e.x & (1 << k)) !== 0 && e.t > from && e.t < to)) return null;
+  }
+  return best;
+}
+
+/** Any order: per window start (each event's instant), how many of steps 1..k distinct events cover. */
+function anyOrderOutcome(evs: readonly FunnelEvent[], plan: FunnelPlan): FunnelOutcome | null {
+  const steps = plan.labels.length;
+  let best: FunnelOutcome | null = null;
+  for (let a = evs.length - 1; a >= 0; a--) {
+    const t0 = (evs[a] as FunnelEvent).t;
+    if (a + 1 < evs.length && (evs[a + 1] as FunnelEvent).t === t0) continue; // one start per instant
+    let end = a;
+    while (end < evs.length && (evs[end] as FunnelEvent).t <= t0 + plan.windowMs) end++;
+    const window = evs.slice(firstAt(evs, t0), end);
+    const reached = matchedPrefix(window, steps);
+    if (reached === 0 || (best !== null && reached <= best.reached)) continue;
+    const firstStep1 = window.filter((e) => (e.m & 1) !== 0);
+    const t1 = Math.min(...firstStep1.map((e) => e.t));
+    const bv = firstStep1.filter((e) => e.t === t1).reduce((m, e) => (e.bv < m ? e.bv : m), (firstStep1[0] as FunnelEvent).bv);
+    best = { reached, times: [], start: t0, bv };
+    if (reached === steps) break;
+  }
+  return best;
+}
+
+/** The largest k such that steps 1..k match distinct events (augmenting paths, step by step). */
+function matchedPrefix(evs: readonly FunnelEvent[], steps: number): number {
+  const owner = new Array<number>(evs.length).fill(-1);
+  const augment = (s: number, seen: Set<number>): boolean => {
+    for (let i = 0; i < evs.length; i++) {
+      if (((evs[i] as FunnelEvent).m & (1 << s)) === 0 || seen.has(i)) continue;
+      seen.add(i);
+      if (owner[i] === -1 || augment(owner[i] as number, seen)) {
+        owner[i] = s;
+        return true;
+      }
+    }
+    return false;
+  };
+  for (let s = 0; s < steps; s++) if (!augment(s, new Set())) return s;
+  return steps;
+}
+
+/** One visitor's outcome (null: never entered, or left out by an exclusion). */
+export function funnelOutcome(evs: readonly FunnelEvent[], plan: FunnelPlan): FunnelOutcome | null {
+  return plan.order === "any" ? anyOrderOutcome(evs, plan) : orderedOutcome(evs, plan);
+}
+
+/** The rows (ordered by visitor) -> each visitor's client id and outcome; the breakdown's top N applied. */
+export function funnelOutcomes(plan: FunnelPlan, rows: readonly FunnelRow[]): { cid: string; o: FunnelOutcome }[] {
+  if (rows.length >= FUNNEL_MAX_ROWS) {
+    throw new QueryError("too_many_events", "too many events for one funnel; choose a shorter range or narrower steps", "period");
+  }
+  const out: { cid: string; o: FunnelOutcome }[] = [];
+  let i = 0;
+  while (i < rows.length) {
+    const v = (rows[i] as FunnelRow).v;
+    const evs: FunnelEvent[] = [];
+    let cid = "";
+    for (; i < rows.length && (rows[i] as FunnelRow).v === v; i++) {
+      const r = rows[i] as FunnelRow;
+      if (r.cid > cid) cid = r.cid;
+      evs.push({ t: Number(r.t), m: Number(r.m), x: Number(r.x), bv: r.bv ?? "" });
+    }
+    // The engines order equal instants arbitrarily; the rules do not depend on it, this keeps runs identical.
+    evs.sort((a, b) => a.t - b.t || a.m - b.m || a.x - b.x || (a.bv < b.bv ? -1 : a.bv > b.bv ? 1 : 0));
+    const o = funnelOutcome(evs, plan);
+    if (o !== null) out.push({ cid, o });
+  }
+  if (plan.breakdown !== null) {
+    const counts = new Map<string, number>();
+    for (const { o } of out) counts.set(o.bv, (counts.get(o.bv) ?? 0) + 1);
+    const top = new Set(
+      [...counts.entries()]
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+        .slice(0, plan.breakdownLimit)
+        .map(([k]) => k),
+    );
+    for (const x of out) if (!top.has(x.o.bv)) x.o.bv = OTHER_BREAKDOWN_VALUE;
+  }
+  return out;
+}
+
+const pct = (a: number, b: number) => (b === 0 ? 0 : (a / b) * 100);
+
+function median(xs: number[]): number | null {
+  if (xs.length === 0) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+}
+const mean = (xs: number[]) => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length);
+
+function stepResults(plan: FunnelPlan, outcomes: readonly FunnelOutcome[]): FunnelStepResult[] {
+  const visitors = plan.labels.map((_, k) => outcomes.filter((o) => o.reached > k).length);
+  return plan.labels.map((label, k) => {
+    const gaps =
+      k === 0 || plan.order === "any"
+        ? []
+        : outcomes.filter((o) => o.reached > k).map((o) => ((o.times[k] as number) - (o.times[k - 1] as number)) / 1000);
+    const here = visitors[k] as number;
+    const prev = k === 0 ? here : (visitors[k - 1] as number);
+    return {
+      step: k + 1,
+      label,
+      visitors: here,
+      conversion: k === 0 ? (here === 0 ? 0 : 100) : pct(here, visitors[0] as number),
+      conversion_from_previous: k === 0 ? (here === 0 ? 0 : 100) : pct(here, prev),
+      dropped: prev - here,
+      median_seconds: median(gaps),
+      average_seconds: mean(gaps),
+    };
+  });
+}
+
+/** Equal-width bins (whole seconds) over the converted visitors' time from step 1 to the last step. */
+function histogram(seconds: number[]): FunnelAnswer["results"]["time_to_convert"]["bins"] {
+  if (seconds.length === 0) return [];
+  const lo = Math.floor(Math.min(...seconds));
+  const hi = Math.max(...seconds);
+  const width = Math.max(1, Math.ceil((hi - lo + 1) / FUNNEL_LIMITS.histogramBins));
+  const n = Math.max(1, Math.ceil((hi - lo + 1) / width));
+  const bins = Array.from({ length: n }, (_, i) => ({
+    from_seconds: lo + i * width,
+    to_seconds: lo + (i + 1) * width,
+    visitors: 0,
+  }));
+  for (const s of seconds) (bins[Math.min(n - 1, Math.floor((s - lo) / width))] as { visitors: number }).visitors++;
+  return bins;
+}
+
+/** The outcomes -> the funnel answer (DESIGN.md §5). */
+export function shapeFunnel(plan: FunnelPlan, outcomes: readonly { o: FunnelOutcome }[]): FunnelAnswer {
+  const all = outcomes.map((x) => x.o);
+  const last = plan.labels.length;
+  const converted = all.filter((o) => o.reached === last);
+  const toConvert =
+    plan.order === "any" ? [] : converted.map((o) => ((o.times[last - 1] as number) - (o.times[0] as number)) / 1000);
+  const byBucket = new Map<string, { entered: number; converted: number }>();
+  for (const o of all) {
+    const b = bucketOf(plan.interval, plan.timezone, new Date(o.start));
+    const cell = byBucket.get(b) ?? { entered: 0, converted: 0 };
+    cell.entered++;
+    if (o.reached === last) cell.converted++;
+    byBucket.set(b, cell);
+  }
+  let breakdowns: FunnelAnswer["results"]["breakdowns"];
+  if (plan.breakdown !== null) {
+    const groups = new Map<string, FunnelOutcome[]>();
+    for (const o of all) groups.set(o.bv, [...(groups.get(o.bv) ?? []), o]);
+    breakdowns = [...groups.entries()]
+      .sort(
+        (a, b) =>
+          Number(a[0] === OTHER_BREAKDOWN_VALUE) - Number(b[0] === OTHER_BREAKDOWN_VALUE) ||
+          b[1].length - a[1].length ||
+          (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0),
+      )
+      .map(([breakdown_value, os]) => ({ breakdown_value, steps: stepResults(plan, os) }));
+  }
+  return {
+    kind: "funnel",
+    results: {
+      steps: stepResults(plan, all),
+      ...(breakdowns ? { breakdowns } : {}),
+      time_to_convert: { bins: histogram(toConvert), median_seconds: median(toConvert), average_seconds: mean(toConvert) },
+      over_time: plan.buckets.map((date) => {
+        const c = byBucket.get(date) ?? { entered: 0, converted: 0 };
+        return { date, ...c, conversion: c.entered === 0 ? null : pct(c.converted, c.entered) };
+      }),
+    },
+  };
+}
+
+/** Whether a visitor is behind a step's point: converted = got there; dropped = reached the step before and not it. */
+export function funnelActorMatches(o: FunnelOutcome, at: FunnelActorSelector): boolean {
+  if (at.breakdown_value !== undefined && o.bv !== at.breakdown_value) return false;
+  return at.status === "converted" ? o.reached >= at.step : at.step >= 2 && o.reached === at.step - 1;
+}

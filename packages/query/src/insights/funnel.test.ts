@@ -1,0 +1,113 @@
+// The funnel planner's decisions (without printing SQL), the printed SQL for both dialects (file
+// snapshots under __snapshots__/sql/<dialect>/funnel-*.sql) with the safety rules of DESIGN.md §6
+// on it, and the pure evaluator on rows. The numbers are checked on both engines against a
+// plain-TypeScript model in packages/storage funnel-model.test.ts.
+import { type FunnelSpecInput, FunnelSpecSchema } from "@lookout/schema";
+import { describe, expect, it } from "vitest";
+import type { SqlDialect } from "../dialects.js";
+import { CTX, MARK, PROPERTY, v } from "../sql-cases.js";
+import { prettySql, sqlProblems } from "../sql-checks.js";
+import { type CompiledFunnel, compileFunnel, FUNNEL_MAX_ROWS, planFunnel } from "./funnel.js";
+import { funnelOutcome } from "./funnel-eval.js";
+
+const DIALECTS: SqlDialect[] = ["duckdb", "clickhouse"];
+const KEY = `${MARK}k' OR 1 --`;
+
+const CASES: Record<string, Omit<FunnelSpecInput, "kind">> = {
+  "funnel-three-steps-exclusion": {
+    period: "last_30_days",
+    steps: [
+      { event: "pageview", filters: "page==/pricing" },
+      { event: "signup" },
+      { event: "purchase", filters: "prop:plan==pro" },
+    ],
+    exclusions: [{ event: "cancel", between: [1, 2] }],
+    filters: "country==DE|FR",
+  },
+  "funnel-strict-breakdown": {
+    period: "last_7_days",
+    steps: [{ event: "pageview" }, { event: "signup" }],
+    order: "strict",
+    window: { value: 30, unit: "minute" },
+    breakdown: "channel",
+  },
+};
+
+const parse = (s: Omit<FunnelSpecInput, "kind">) => FunnelSpecSchema.parse({ kind: "funnel", ...s });
+const compile = (s: Omit<FunnelSpecInput, "kind">, dialect: SqlDialect): CompiledFunnel =>
+  compileFunnel(parse(s), PROPERTY, dialect, CTX);
+
+function snapshotText(c: CompiledFunnel): string {
+  const head = Object.entries(c.params)
+    .map(([k, val]) => `-- ${k} = ${JSON.stringify(val)}${c.keyParams?.includes(k) ? " (bound as the property's key)" : ""}`)
+    .join("\n");
+  return `${head}\n${prettySql(c.sql)}\n`;
+}
+
+describe("funnel plan", () => {
+  it("defaults to a 14-day window, sequential order, and reads only matching events unless strict", () => {
+    const plan = planFunnel(parse({ period: "last_7_days", steps: [{ event: "a" }, { event: "b" }] }), CTX);
+    expect(plan.windowMs).toBe(14 * 86_400_000);
+    expect(plan.order).toBe("sequential");
+    expect(plan.readsEveryEvent).toBe(false);
+    expect(plan.labels).toEqual(["1: a", "2: b"]);
+    expect(plan.buckets).toHaveLength(7);
+    const strict = planFunnel(parse({ period: "today", steps: [{ event: "a" }, { event: "b" }], order: "strict" }), CTX);
+    expect(strict.readsEveryEvent).toBe(true);
+    expect(
+      planFunnel(parse({ steps: [{ event: "a" }, { event: "b" }], window: { value: 1, unit: "month" } }), CTX).windowMs,
+    ).toBe(30 * 86_400_000);
+  });
+});
+
+describe("funnel SQL", () => {
+  for (const dialect of DIALECTS) {
+    for (const [name, spec] of Object.entries(CASES)) {
+      it(`${dialect}: ${name}`, async () => {
+        const c = compile(spec, dialect);
+        expect(sqlProblems(c, dialect, PROPERTY, FUNNEL_MAX_ROWS)).toEqual([]);
+        await expect(snapshotText(c)).toMatchFileSnapshot(`../__snapshots__/sql/${dialect}/${name}.sql`);
+      });
+    }
+  }
+
+  it("never prints an event name, filter value, prop key or breakdown key into SQL text", () => {
+    for (const dialect of DIALECTS) {
+      const c = compile(
+        {
+          steps: [{ event: v("a"), filters: `page==${v("p")};prop:${KEY}~${v("x")}` }, { event: v("b") }],
+          exclusions: [{ event: v("x"), between: [1, 2] }],
+          breakdown: `prop:${v("bk")}`,
+          filters: `country!=${v("c")}`,
+        },
+        dialect,
+      );
+      expect(c.sql).not.toContain(MARK);
+      expect(sqlProblems(c, dialect, PROPERTY, FUNNEL_MAX_ROWS)).toEqual([]);
+    }
+  });
+});
+
+describe("funnel evaluator (pure)", () => {
+  const plan = (order: "sequential" | "strict" | "any", windowMs = 3_600_000) => ({
+    ...planFunnel(parse({ steps: [{ event: "a" }, { event: "b" }, { event: "c" }], order }), CTX),
+    windowMs,
+  });
+  const ev = (t: number, m: number, x = 0) => ({ t, m, x, bv: "" });
+
+  it("takes the latest start among chains reaching the furthest step, each step as early as possible", () => {
+    const o = funnelOutcome([ev(0, 1), ev(30, 1), ev(45, 2), ev(50, 2), ev(75, 4)], plan("sequential", 60));
+    expect(o).toMatchObject({ reached: 3, start: 30, times: [30, 45, 75] });
+  });
+
+  it("strict: an event between two steps breaks the chain; one at the same instant may be ordered around it", () => {
+    expect(funnelOutcome([ev(0, 1), ev(1, 0), ev(2, 2)], plan("strict"))?.reached).toBe(1);
+    expect(funnelOutcome([ev(0, 1), ev(2, 0), ev(2, 2), ev(3, 4)], plan("strict"))?.reached).toBe(2);
+    expect(funnelOutcome([ev(0, 1), ev(0, 0), ev(2, 2)], plan("strict"))?.reached).toBe(2);
+  });
+
+  it("any order: steps matched by distinct events within one window", () => {
+    expect(funnelOutcome([ev(0, 4), ev(1, 2), ev(2, 1)], plan("any"))?.reached).toBe(3);
+    expect(funnelOutcome([ev(0, 3)], plan("any"))?.reached).toBe(1);
+  });
+});

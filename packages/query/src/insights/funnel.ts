@@ -1,0 +1,139 @@
+// The funnel insight's planner and SQL (DESIGN.md §4 Funnels). The definition (every step-1 event
+// may start a chain, the furthest step counts, ties in either order, strict order, exclusions) is
+// not something both engines can say in SQL (ClickHouse 18.16 has no window functions, and
+// windowFunnel knows neither ties in either order nor exclusions), so the one statement reads
+// compact rows instead: per event of the range that matters to the funnel, its visitor, client
+// id, epoch milliseconds, a bit mask of the steps it matches, a bit mask of the exclusions it
+// matches and (with a breakdown) its value. funnel-eval.ts finishes the definition in TypeScript.
+// A strict funnel reads every considered event (pageviews and custom events: any of them between
+// two steps breaks the chain); the others read only events that match a step or an exclusion.
+import {
+  type Dimension,
+  type FunnelOrder,
+  type FunnelSpec,
+  funnelStepLabel,
+  FUNNEL_UNIT_SECONDS,
+  INSIGHT_LIMITS,
+  type Interval,
+  insightDateRange,
+  isPropDimension,
+  parseFilters,
+  propKey,
+} from "@lookout/schema";
+import { bucketLabels, bucketsUpToNow } from "../buckets.js";
+import type { CompileContext, CompiledQuery } from "../compiled.js";
+import { defaultInterval, type ResolvedRange, resolveDateRange } from "../date-range.js";
+import { type Dialect, DIALECTS, type SqlDialect } from "../dialects.js";
+import { int, Params } from "../params.js";
+import { Scope } from "../parts.js";
+import { tableRead } from "../relation.js";
+import { eventColumn, eventCondition } from "./trends.js";
+
+/** Events a funnel reads at most; past it the answer would be partial, so it is refused instead. */
+export const FUNNEL_MAX_ROWS = 5_000_000;
+/** What is not a visitor's action: never a step's neighbour in a strict funnel. */
+export const FUNNEL_IGNORED_EVENTS = ["engagement", "pageleave", "identify"] as const;
+
+/** What the funnel SQL needs per dialect beyond the shared Dialect table. */
+interface FunnelFunctions {
+  /** An event's instant as epoch milliseconds (ClickHouse keeps the milliseconds apart). */
+  epochMs: string;
+  /** The visitor key as text. */
+  keyText(e: string): string;
+}
+
+const FUNNEL_FUNCTIONS: Record<SqlDialect, FunnelFunctions> = {
+  duckdb: { epochMs: "epoch_ms(ts)", keyText: (e) => `CAST(${e} AS VARCHAR)` },
+  clickhouse: { epochMs: "(toInt64(toUInt32(ts)) * 1000 + ts_ms)", keyText: (e) => `toString(${e})` },
+};
+
+/** The decisions, apart from SQL: what the evaluator and the shaper need (tested without printing). */
+export interface FunnelPlan {
+  range: ResolvedRange;
+  interval: Interval;
+  /** The conversion-over-time buckets drawn (none after the one holding now). */
+  buckets: string[];
+  timezone: string;
+  windowMs: number;
+  order: FunnelOrder;
+  labels: string[];
+  /** 1-based step pairs, one per exclusion (its bit in the row's exclusion mask is its index). */
+  exclusions: [number, number][];
+  breakdown: Dimension | null;
+  breakdownLimit: number;
+  /** Strict funnels read every considered event; the others only those matching a step or an exclusion. */
+  readsEveryEvent: boolean;
+}
+
+export function planFunnel(spec: FunnelSpec, ctx: CompileContext): FunnelPlan {
+  const dateRange = insightDateRange(spec);
+  const range = resolveDateRange(dateRange, ctx);
+  const interval = spec.interval ?? defaultInterval(dateRange, range);
+  return {
+    range,
+    interval,
+    buckets: bucketsUpToNow(bucketLabels(range, interval, ctx.timezone), interval, ctx.timezone, ctx.now),
+    timezone: ctx.timezone,
+    windowMs: spec.window.value * FUNNEL_UNIT_SECONDS[spec.window.unit] * 1000,
+    order: spec.order,
+    labels: spec.steps.map((s, i) => funnelStepLabel(i, s.event)),
+    exclusions: spec.exclusions.map((x) => [x.between[0], x.between[1]]),
+    breakdown: spec.breakdown ?? null,
+    breakdownLimit: spec.breakdown_limit ?? INSIGHT_LIMITS.defaultBreakdownValues,
+    readsEveryEvent: spec.order === "strict",
+  };
+}
+
+export interface CompiledFunnel extends CompiledQuery {
+  dialect: SqlDialect;
+  plan: FunnelPlan;
+}
+
+/** A row of the funnel SQL: one per event that matters, ordered by visitor and time. */
+export interface FunnelRow {
+  v: string;
+  cid: string;
+  t: number | bigint;
+  m: number | bigint;
+  x: number | bigint;
+  bv: string;
+}
+
+/** Sum of one bit per matching selector: `CASE WHEN … THEN 2^i ELSE 0 END + …`. */
+function maskSql(conds: readonly string[]): string {
+  if (conds.length === 0) return "0";
+  return conds.map((c, i) => `CASE WHEN ${c} THEN ${int(2 ** i)} ELSE 0 END`).join(" + ");
+}
+
+function selectorCondition(event: string, filters: string | undefined, p: Params, d: Dialect): string {
+  return [`name = ${p.add(event)}`, ...parseFilters(filters ?? "").map((f) => eventCondition(f, p, d))].join(" AND ");
+}
+
+export function compileFunnel(spec: FunnelSpec, property: string, dialect: SqlDialect, ctx: CompileContext): CompiledFunnel {
+  const d = DIALECTS[dialect];
+  const fns = FUNNEL_FUNCTIONS[dialect];
+  const p = new Params(d);
+  const plan = planFunnel(spec, ctx);
+  const { range } = plan;
+  const s = new Scope(d, p, property, [{ from: range.from.getTime(), to: range.to.getTime() }], ctx.timezone);
+  const steps = spec.steps.map((x) => `(${selectorCondition(x.event, x.filters, p, d)})`);
+  const exclusions = spec.exclusions.map((x) => `(${selectorCondition(x.event, x.filters, p, d)})`);
+  const where = [
+    `ts >= ${p.ts(range.from.getTime())}`,
+    `ts < ${p.ts(range.to.getTime())}`,
+    `name NOT IN (${FUNNEL_IGNORED_EVENTS.map((n) => p.add(n)).join(", ")})`,
+    ...parseFilters(spec.filters ?? "").map((f) => eventCondition(f, p, d)),
+    ...(plan.readsEveryEvent ? [] : [`(${[...steps, ...exclusions].join(" OR ")})`]),
+  ];
+  let bv = "''";
+  if (plan.breakdown !== null) {
+    bv = isPropDimension(plan.breakdown) ? d.propValue(p.add(propKey(plan.breakdown))) : eventColumn(plan.breakdown, "dimension");
+  }
+  const inner =
+    `SELECT ${fns.keyText(d.eventVkey)} AS v, client_id AS cid, ${fns.epochMs} AS t, ${maskSql(steps)} AS m, ` +
+    `${maskSql(exclusions)} AS x, ${bv} AS bv FROM ${tableRead(s, "events", where)}`;
+  const sql = `SELECT v, cid, t, m, x, bv FROM (${inner}) AS f ORDER BY v, t ${d.limit(int(FUNNEL_MAX_ROWS), 0)}`;
+  const params = p.usedIn(sql);
+  const keyParams = Object.keys(params).filter((n) => p.keyNames.has(n));
+  return { sql, params, ...(keyParams.length > 0 ? { keyParams } : {}), dialect, plan };
+}

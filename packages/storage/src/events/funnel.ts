@@ -1,0 +1,51 @@
+// runFunnel / runFunnelActors: where a funnel insight spec meets an EventStore. Both compile the
+// spec for the store's dialect, read the compact per-event rows of the one statement and finish
+// the definition in @lookout/query's pure funnel evaluator, so the numbers and the visitor lists
+// come from the same outcomes on every engine.
+import { type FunnelRow, funnelActorMatches, funnelOutcomes, INSIGHT_COMPILERS, shapeFunnel } from "@lookout/query";
+import {
+  type FunnelActorSelector,
+  type FunnelAnswer,
+  type FunnelSpec,
+  type FunnelSpecInput,
+  FunnelSpecSchema,
+} from "@lookout/schema";
+import type { EventStore } from "./event-store.js";
+import { type InsightActorIds, queryInsight } from "./insights.js";
+import type { StatsContext } from "./stats.js";
+
+async function outcomes(store: EventStore, property: string, spec: FunnelSpec | FunnelSpecInput, ctx: StatsContext) {
+  const parsed = FunnelSpecSchema.parse(spec);
+  const compiled = INSIGHT_COMPILERS.funnel(parsed, property, store.dialect, {
+    timezone: ctx.timezone,
+    now: ctx.now ?? new Date(),
+    earliest: ctx.earliest,
+  });
+  const rows = await queryInsight<FunnelRow>(store, compiled);
+  return { plan: compiled.plan, outcomes: funnelOutcomes(compiled.plan, rows) };
+}
+
+export async function runFunnel(
+  store: EventStore,
+  property: string,
+  spec: FunnelSpec | FunnelSpecInput,
+  ctx: StatsContext,
+): Promise<FunnelAnswer> {
+  const { plan, outcomes: os } = await outcomes(store, property, spec, ctx);
+  return shapeFunnel(plan, os);
+}
+
+/** The client ids of a step's converted or dropped visitors, by client id (visitors without one cannot be linked). */
+export async function runFunnelActors(
+  store: EventStore,
+  property: string,
+  spec: FunnelSpec,
+  at: FunnelActorSelector,
+  page: { limit: number; offset: number },
+  ctx: StatsContext,
+): Promise<InsightActorIds> {
+  const { outcomes: os } = await outcomes(store, property, spec, ctx);
+  const ids = [...new Set(os.filter((x) => x.cid !== "" && funnelActorMatches(x.o, at)).map((x) => x.cid))].sort();
+  const client_ids = ids.slice(page.offset, page.offset + page.limit);
+  return { client_ids, has_more: page.offset + page.limit < ids.length };
+}
