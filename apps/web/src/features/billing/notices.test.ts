@@ -1,72 +1,33 @@
+import { BILLING_NOTICE_KINDS } from "@lookout/schema";
 import { describe, expect, it } from "vitest";
-import { DISMISSED_KEY, type NoticeInput, noticeFor, readDismissed, thresholdReached, withDismissed } from "./notices";
+import { DISMISSED_KEY, dismissKey, isDismissible, readDismissed, withDismissed } from "./notices";
 
-const base: NoticeInput = {
-  accountId: "acc1",
-  status: "active",
-  graceEndsAt: null,
-  limit: 10_000,
-  events: 0,
-  periodStart: "2026-11-01T00:00:00.000Z",
-};
-
-describe("thresholdReached", () => {
-  it("is exact at each edge", () => {
-    expect(thresholdReached(7_999, 10_000)).toBeNull();
-    expect(thresholdReached(8_000, 10_000)).toBe(80);
-    expect(thresholdReached(8_999, 10_000)).toBe(80);
-    expect(thresholdReached(9_000, 10_000)).toBe(90);
-    expect(thresholdReached(9_999, 10_000)).toBe(90);
-    expect(thresholdReached(10_000, 10_000)).toBe(100);
-    expect(thresholdReached(25_000, 10_000)).toBe(100);
-  });
-
-  it("is exact where a float would round (a limit that is not a multiple of 10)", () => {
-    // 0.8 × 3 = 2.4000000000000004 as a float; 2.4 events cannot happen, 3 reaches 80 %.
-    expect(thresholdReached(2, 3)).toBeNull();
-    expect(thresholdReached(3, 3)).toBe(100);
-    expect(thresholdReached(8, 10)).toBe(80);
-  });
-
-  it("never fires without a limit", () => {
-    expect(thresholdReached(1_000_000, null)).toBeNull();
-    expect(thresholdReached(1, 0)).toBeNull();
+describe("isDismissible", () => {
+  it("keeps the notices that ask for action now, and lets every other kind go", () => {
+    const staying = BILLING_NOTICE_KINDS.filter((k) => !isDismissible(k));
+    expect(staying).toEqual(["locked", "grace", "payment_failed"]);
   });
 });
 
-describe("noticeFor", () => {
-  it("follows Plausible's worked example for a 10k plan: 9 000 approaches the limit", () => {
-    expect(noticeFor({ ...base, events: 9_000 })).toMatchObject({ kind: "usage-90", tone: "warning", percent: 90 });
-    expect(noticeFor({ ...base, events: 10_500 })).toMatchObject({ kind: "usage-100", tone: "danger" });
-    expect(noticeFor({ ...base, events: 8_000 })).toMatchObject({ kind: "usage-80", tone: "info" });
-    expect(noticeFor({ ...base, events: 7_000 })).toBeNull();
+describe("dismissKey", () => {
+  it("keys a dismissal by account, period and kind", () => {
+    const keys = [
+      dismissKey("acc1", "approaching_80", "2026-11-01T00:00:00.000Z"),
+      dismissKey("acc1", "approaching_90", "2026-11-01T00:00:00.000Z"),
+      dismissKey("acc1", "approaching_80", "2026-12-01T00:00:00.000Z"),
+      dismissKey("acc2", "approaching_80", "2026-11-01T00:00:00.000Z"),
+    ];
+    expect(keys[0]).toBe("acc1:2026-11-01:approaching_80");
+    expect(new Set(keys).size).toBe(4);
   });
 
-  it("puts a locked account before a grace period before usage, and neither can be dismissed", () => {
-    expect(noticeFor({ ...base, status: "locked", events: 20_000 })).toEqual({
-      kind: "locked",
-      tone: "danger",
-      percent: null,
-      dismissKey: null,
-    });
-    expect(noticeFor({ ...base, status: "grace", graceEndsAt: "2026-11-08T00:00:00Z", events: 20_000 })).toMatchObject({
-      kind: "grace",
-      dismissKey: null,
-    });
+  it("has no key for a notice that stays", () => {
+    expect(dismissKey("acc1", "locked", "2026-11-01T00:00:00.000Z")).toBeNull();
+    expect(dismissKey("acc1", "grace", null)).toBeNull();
   });
 
-  it("shows nothing self-hosted, whatever the usage", () => {
-    expect(noticeFor({ ...base, status: "self_hosted", limit: null, events: 10_000_000 })).toBeNull();
-  });
-
-  it("keys a dismissal by account, period and threshold", () => {
-    const at80 = noticeFor({ ...base, events: 8_100 });
-    const at90 = noticeFor({ ...base, events: 9_100 });
-    const nextPeriod = noticeFor({ ...base, events: 8_100, periodStart: "2026-12-01T00:00:00.000Z" });
-    const otherAccount = noticeFor({ ...base, accountId: "acc2", events: 8_100 });
-    expect(at80?.dismissKey).toBe("acc1:2026-11-01:80");
-    const keys = new Set([at80, at90, nextPeriod, otherAccount].map((n) => n?.dismissKey));
-    expect(keys.size).toBe(4);
+  it("still keys by kind when the period is not known", () => {
+    expect(dismissKey("acc1", "reached_100", undefined)).toBe("acc1:-:reached_100");
   });
 });
 

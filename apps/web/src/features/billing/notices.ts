@@ -1,57 +1,24 @@
-// Which billing notice the app shows its members (issue #24 point 3), as pure rules: the locked
-// account first, then the grace period, then the current period's usage at 100 %, 90 % or 80 % of
-// the plan's limit (the priority of Plausible's banners, research/peers.md §5.1). Usage notices are
-// dismissible, each threshold of each period once: dismissing the 80 % notice does not hide the
-// 90 % one, and the next period starts afresh. Locked and grace notices stay: they ask for action.
+// Which billing notices a member may dismiss, and how a dismissal is remembered in this browser.
+// The server decides which notice an account has (GET …/billing/notice: locked, grace, a failed
+// payment, usage over or near the limit, a property or member limit reached; issue #24 point 3).
+// Notices that ask for action now (locked, grace, a failed payment) stay; the others are dismissed
+// once per kind and billing period: dismissing the 80 % notice does not hide the 90 % one, and the
+// next period starts afresh.
+import type { BillingNoticeKind } from "@lookout/schema";
 
-export type NoticeKind = "locked" | "grace" | "usage-100" | "usage-90" | "usage-80";
-export type BillingStatus = "active" | "grace" | "locked" | "self_hosted";
+const STAYS: ReadonlySet<BillingNoticeKind> = new Set(["locked", "grace", "payment_failed"]);
 
-export interface NoticeInput {
-  accountId: string;
-  status: BillingStatus;
-  /** When the grace period ends (ISO), when there is one. */
-  graceEndsAt: string | null;
-  /** The plan's events per period; null when unlimited (self-hosted). */
-  limit: number | null;
-  /** Billable events so far in the current period. */
-  events: number;
-  /** The current period's first day (ISO): a dismissal lasts one period. */
-  periodStart: string;
+export function isDismissible(kind: BillingNoticeKind): boolean {
+  return !STAYS.has(kind);
 }
 
-export interface Notice {
-  kind: NoticeKind;
-  tone: "danger" | "warning" | "info";
-  /** The threshold reached, for usage notices. */
-  percent: number | null;
-  /** Where a dismissal is remembered; null when the notice cannot be dismissed. */
-  dismissKey: string | null;
-}
-
-/** The thresholds that raise a notice, highest first. */
-export const THRESHOLDS = [100, 90, 80] as const;
-
-/** The highest threshold the usage has reached, or null below 80 % (or with no limit). */
-export function thresholdReached(events: number, limit: number | null): (typeof THRESHOLDS)[number] | null {
-  if (limit === null || limit <= 0) return null;
-  // Compared as events × 100 ≥ limit × threshold: exact in integers, no rounding at the edge.
-  return THRESHOLDS.find((t) => events * 100 >= limit * t) ?? null;
-}
-
-/** The one notice to show, or null. */
-export function noticeFor(input: NoticeInput): Notice | null {
-  if (input.status === "locked") return { kind: "locked", tone: "danger", percent: null, dismissKey: null };
-  if (input.status === "grace") return { kind: "grace", tone: "danger", percent: null, dismissKey: null };
-  if (input.status === "self_hosted") return null;
-  const t = thresholdReached(input.events, input.limit);
-  if (t === null) return null;
-  return {
-    kind: `usage-${t}`,
-    tone: t === 100 ? "danger" : t === 90 ? "warning" : "info",
-    percent: t,
-    dismissKey: `${input.accountId}:${input.periodStart.slice(0, 10)}:${t}`,
-  };
+/**
+ * Where a dismissal of `kind` is remembered, or null when it cannot be dismissed. Keyed by account
+ * and period (its first day), when the answer gives the period.
+ */
+export function dismissKey(accountId: string, kind: BillingNoticeKind, periodStart: string | null | undefined): string | null {
+  if (!isDismissible(kind)) return null;
+  return `${accountId}:${periodStart ? periodStart.slice(0, 10) : "-"}:${kind}`;
 }
 
 /** The dismissed notices' keys are kept in this browser under one key, most recent last. */
