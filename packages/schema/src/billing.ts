@@ -210,7 +210,11 @@ export type BillingAnswer = z.infer<typeof BillingAnswerSchema>;
 /** GET /api/v1/accounts/{accountId}/billing/notice (every member): what the app-wide banner needs. */
 export const BillingNoticeAnswerSchema = z.object({
   mode: z.enum(BILLING_MODES),
+  plan: z.string(),
+  plan_name: z.string(),
   status: z.enum(BILLING_STATUSES),
+  /** The current billing period's start (a dismissed usage banner stays dismissed for it). */
+  period_start: IsoInstant,
   notice: BillingNoticeSchema.nullable(),
   grace_ends_at: IsoInstant.nullable(),
 });
