@@ -14,6 +14,13 @@ export {
 export * from "./day-rollup.js";
 export { type CompiledInsights, INSIGHT_COMPILERS, type InsightCompiler } from "./insights/index.js";
 export { type CompiledTrends, compileTrends, shapeTrends, type TrendsRow } from "./insights/trends.js";
+export {
+  compileBillableCounts,
+  isBillableEvent,
+  MAX_BILLING_PERIODS,
+  NON_BILLABLE_EVENT_NAMES,
+  readBillableCounts,
+} from "./billing.js";
 export { clickhouse, DIALECTS, type Dialect, duckdb, type SqlDialect } from "./dialects.js";
 export { QueryError } from "./errors.js";
 export { type GoalsPlan, type PlannedGoal, planGoal, planGoals } from "./goals-plan.js";
