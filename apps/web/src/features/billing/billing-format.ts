@@ -6,7 +6,8 @@
 /** An amount in minor units (cents) in its currency: "$19", "€190.50". */
 export function formatMoney(minor: number, currency: string, locale?: string): string {
   const code = currency.toUpperCase();
-  const digits = new Intl.NumberFormat(locale, { style: "currency", currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
+  const digits =
+    new Intl.NumberFormat(locale, { style: "currency", currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
   const value = minor / 10 ** digits;
   const whole = Number.isInteger(value);
   return new Intl.NumberFormat(locale, {

@@ -11,6 +11,7 @@ import { EmptyState } from "../../components/EmptyState";
 import { propertyLabel } from "../../components/RequireProperty";
 import { HttpError } from "../../lib/http";
 import { useProperties } from "../../state/current-property";
+import { isAccountLocked, LockedPanel } from "../billing/LockedPanel";
 import { BreakdownPanel } from "./BreakdownPanel";
 import { FilterBar } from "./FilterBar";
 import { withFilter } from "./filters";
@@ -106,6 +107,7 @@ export function Dashboard({ property, share }: { property: CurrentProperty; shar
     [query, visitors, property.website_url, onFilter],
   );
 
+  if (isAccountLocked(agg.error)) return <LockedPanel error={agg.error} share={share} />;
   if (agg.error instanceof HttpError && agg.error.status === 404) return share ? <ShareUnavailable /> : <NotAvailable />;
   if (!known && visitors === 0 && hasEvents.data === false && !hasEvents.isFetching) {
     if (share) return <EmptyState icon={cilChartLine} title="No visits yet" lead="This site has not recorded any visits yet." />;

@@ -5,6 +5,7 @@ import { Suspense } from "react";
 import { Outlet } from "react-router-dom";
 import { PropertyProvider } from "../../state/current-property";
 import { PropertyDateRangeProvider } from "../../state/date-range";
+import { BillingNotice } from "../billing/BillingNotice";
 import { AppFooter } from "./AppFooter";
 import { AppHeader } from "./AppHeader";
 import { AppSidebar } from "./AppSidebar";
@@ -29,6 +30,7 @@ export default function DefaultLayout() {
           <AppHeader />
           <main id="main" className="body flex-grow-1" tabIndex={-1}>
             <CContainer className="px-3 px-md-4" lg>
+              <BillingNotice />
               <Suspense fallback={<ScreenLoading />}>
                 <Outlet />
               </Suspense>

@@ -1,0 +1,67 @@
+// /billing › the last 12 billing periods as bars (the current one last, still filling), with the
+// plan's limit; periods over the enforcement margin (limit × 1.1) are named under the chart, as two
+// in a row are what starts a grace period. The chart and its ECharts parts load on first use.
+import { CCard, CCardBody, CCardHeader, CPlaceholder } from "@coreui/react";
+import type { BillingAnswer } from "@lookout/schema";
+import { lazy, Suspense, useMemo } from "react";
+import { formatFull } from "../../lib/format";
+import { formatPeriod, periodShortLabel } from "./billing-format";
+import type { PeriodBar } from "./UsageHistoryChart";
+
+const UsageHistoryChart = lazy(() => import("./UsageHistoryChart"));
+
+/** Periods on the chart, the current one included. */
+export const PERIODS_SHOWN = 12;
+
+export function historyBars(billing: BillingAnswer): PeriodBar[] {
+  const complete = billing.history.slice(-(PERIODS_SHOWN - 1)).map((p) => ({
+    label: periodShortLabel(p.period_start),
+    title: formatPeriod(p.period_start, p.period_end),
+    events: p.events,
+    limit: p.limit,
+    current: false,
+  }));
+  const u = billing.usage;
+  return [
+    ...complete,
+    {
+      label: periodShortLabel(u.period_start),
+      title: `${formatPeriod(u.period_start, u.period_end)}, this period`,
+      events: u.events,
+      limit: billing.limits.events,
+      current: true,
+    },
+  ];
+}
+
+export function HistoryCard({ billing }: { billing: BillingAnswer }) {
+  const bars = useMemo(() => historyBars(billing), [billing]);
+  const overMargin = billing.history.filter((p) => p.over_margin).slice(-3);
+  const label = `Billable events per billing period, the last ${bars.length}: ${bars
+    .map((b) => `${b.title} ${formatFull(b.events)}`)
+    .join("; ")}`;
+  return (
+    <CCard className="mb-4 billing-history">
+      <CCardHeader className="py-2">
+        <h2 className="h6 mb-0">Last {bars.length === 1 ? "period" : `${bars.length} periods`}</h2>
+      </CCardHeader>
+      <CCardBody className="p-3 p-md-4">
+        <Suspense
+          fallback={
+            <CPlaceholder as="div" animation="glow" aria-hidden="true">
+              <CPlaceholder xs={12} className="rounded billing-history-chart" />
+            </CPlaceholder>
+          }
+        >
+          <UsageHistoryChart bars={bars} ariaLabel={label} />
+        </Suspense>
+        {billing.mode === "stripe" && overMargin.length > 0 && (
+          <p className="small text-body-secondary mt-2 mb-0">
+            Over the limit by more than 10 %: {overMargin.map((p) => formatPeriod(p.period_start, p.period_end)).join(", ")}. Two
+            such periods in a row start a 7-day grace period.
+          </p>
+        )}
+      </CCardBody>
+    </CCard>
+  );
+}
