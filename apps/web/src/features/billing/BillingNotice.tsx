@@ -19,7 +19,7 @@ function browserStorage(): Storage | null {
   }
 }
 
-export function BillingNotice() {
+export default function BillingNotice() {
   const { accountId } = useSignedInSession();
   const { can } = useAccountRole();
   const { pathname } = useLocation();

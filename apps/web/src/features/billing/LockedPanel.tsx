@@ -4,16 +4,10 @@
 // members ask an owner. A shared dashboard of a locked account says only that it is unavailable.
 import { cilLockLocked } from "@coreui/icons";
 import { CButton } from "@coreui/react";
-import { ACCOUNT_LOCKED_CODE } from "@lookout/schema";
 import { Link } from "react-router-dom";
 import { EmptyState } from "../../components/EmptyState";
 import { HttpError } from "../../lib/http";
 import { useAccountRole } from "../me/queries";
-
-/** Whether a failed call is the server saying the account is locked. */
-export function isAccountLocked(err: unknown): boolean {
-  return err instanceof HttpError && err.status === 402 && err.code === ACCOUNT_LOCKED_CODE;
-}
 
 function MemberLocked({ message }: { message: string | null }) {
   const { can } = useAccountRole();
@@ -44,7 +38,7 @@ function MemberLocked({ message }: { message: string | null }) {
   );
 }
 
-export function LockedPanel({ error, share }: { error: unknown; share?: string | undefined }) {
+export default function LockedPanel({ error, share }: { error: unknown; share?: string | undefined }) {
   if (share) {
     return (
       <EmptyState
