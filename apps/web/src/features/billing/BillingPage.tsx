@@ -82,10 +82,23 @@ function useCheckoutReturn(accountId: string): ["success" | "cancel" | null, () 
   return [outcome, () => setOutcome(null)];
 }
 
+/** How long the page keeps asking for the new plan after a successful checkout. */
+const AWAIT_WEBHOOK_MS = 60_000;
+
 function OwnerBilling({ accountId }: { accountId: string }) {
-  const billing = useBilling(accountId, true);
   const [now] = useState(() => new Date());
   const [checkout, dismissCheckout] = useCheckoutReturn(accountId);
+  const [awaiting, setAwaiting] = useState(false);
+  useEffect(() => {
+    if (checkout !== "success") return;
+    setAwaiting(true);
+    const t = setTimeout(() => setAwaiting(false), AWAIT_WEBHOOK_MS);
+    return () => {
+      clearTimeout(t);
+      setAwaiting(false);
+    };
+  }, [checkout]);
+  const billing = useBilling(accountId, true, awaiting);
   const b = billing.data;
   if (billing.error) {
     return (

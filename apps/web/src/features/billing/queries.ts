@@ -13,12 +13,16 @@ export const billingKeys = {
   notice: (accountId: string) => ["billing", accountId, "notice"] as const,
 };
 
-/** The whole billing answer; owners only (the server refuses the rest, so it is not asked). */
-export function useBilling(accountId: string, enabled: boolean) {
+/**
+ * The whole billing answer; owners only (the server refuses the rest, so it is not asked). `poll`
+ * asks again every few seconds: back from checkout, the provider's webhook may not have arrived.
+ */
+export function useBilling(accountId: string, enabled: boolean, poll = false) {
   return useQuery({
     queryKey: billingKeys.billing(accountId),
     queryFn: ({ signal }) => getBilling(accountId, signal),
     enabled,
+    refetchInterval: poll ? 3_000 : false,
   });
 }
 
