@@ -10,6 +10,7 @@ import { useSignedInSession } from "../auth/session";
 import { useAccountRole } from "../me/queries";
 import { DISMISSED_KEY, dismissKey, readDismissed, withDismissed } from "./notices";
 import { useBillingNotice } from "./queries";
+import "./billing.css";
 
 function browserStorage(): Storage | null {
   try {
@@ -45,16 +46,19 @@ export default function BillingNotice() {
   const urgent = notice.kind === "locked" || notice.kind === "grace" || notice.kind === "payment_failed";
   return (
     <CAlert color={notice.level} className="billing-notice py-2" role={urgent ? "alert" : "status"} data-notice={notice.kind}>
-      <span className="billing-notice-text">
+      <p className="billing-notice-text mb-0">
         {notice.message}
         {!owner && " Only the account's owners can change the plan."}
-      </span>
-      {owner && !onBilling && (
-        <Link to="/billing" className="alert-link text-nowrap">
-          {urgent || notice.kind === "reached_100" || notice.kind === "sustained" ? "Upgrade" : "See billing"}
-        </Link>
-      )}
-      {key !== null && <CCloseButton aria-label="Dismiss this notice" onClick={dismiss} className="ms-auto" />}
+        {owner && !onBilling && (
+          <>
+            {" "}
+            <Link to="/billing" className="alert-link text-nowrap">
+              {urgent || notice.kind === "reached_100" || notice.kind === "sustained" ? "Upgrade" : "See billing"}
+            </Link>
+          </>
+        )}
+      </p>
+      {key !== null && <CCloseButton aria-label="Dismiss this notice" onClick={dismiss} />}
     </CAlert>
   );
 }

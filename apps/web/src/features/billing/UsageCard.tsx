@@ -83,7 +83,7 @@ export function UsageCard({ billing, now }: { billing: BillingAnswer; now: Date 
           </span>
         </p>
         {limit !== null && <Meter events={usage.events} projected={usage.projected} limit={limit} />}
-        <p className={`small mt-2 mb-0 ${over ? "text-danger-emphasis" : "text-body-secondary"} billing-projection`}>
+        <p className={`small mt-2 mb-0 ${over ? "text-body fw-semibold" : "text-body-secondary"} billing-projection`}>
           {left > 0
             ? `At this pace about ${formatFull(usage.projected)} by ${formatDay(usage.period_end)} (${left} ${left === 1 ? "day" : "days"} left)`
             : `About ${formatFull(usage.projected)} by the end of the period`}
