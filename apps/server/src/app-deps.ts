@@ -1,6 +1,7 @@
 // What the composition root hands to every route module.
 import type { EventStore, MetaStore } from "@lookout/storage";
 import type { AuthService } from "./auth/auth-service.js";
+import type { BillingService } from "./billing/service.js";
 import type { Collector } from "./collect/collector.js";
 import type { Config } from "./config/config.js";
 import type { Presence } from "./live/presence.js";
@@ -14,4 +15,5 @@ export interface AppDeps {
   presence: Presence;
   events: EventStore;
   collector: Collector;
+  billing: BillingService;
 }
