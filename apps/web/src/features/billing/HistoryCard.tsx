@@ -5,34 +5,10 @@ import { CCard, CCardBody, CCardHeader, CPlaceholder } from "@coreui/react";
 import type { BillingAnswer } from "@lookout/schema";
 import { lazy, Suspense, useMemo } from "react";
 import { formatFull } from "../../lib/format";
-import { formatPeriod, periodShortLabel } from "./billing-format";
-import type { PeriodBar } from "./UsageHistoryChart";
+import { formatPeriod } from "./billing-format";
+import { historyBars } from "./history";
 
 const UsageHistoryChart = lazy(() => import("./UsageHistoryChart"));
-
-/** Periods on the chart, the current one included. */
-export const PERIODS_SHOWN = 12;
-
-export function historyBars(billing: BillingAnswer): PeriodBar[] {
-  const complete = billing.history.slice(-(PERIODS_SHOWN - 1)).map((p) => ({
-    label: periodShortLabel(p.period_start),
-    title: formatPeriod(p.period_start, p.period_end),
-    events: p.events,
-    limit: p.limit,
-    current: false,
-  }));
-  const u = billing.usage;
-  return [
-    ...complete,
-    {
-      label: periodShortLabel(u.period_start),
-      title: `${formatPeriod(u.period_start, u.period_end)}, this period`,
-      events: u.events,
-      limit: billing.limits.events,
-      current: true,
-    },
-  ];
-}
 
 export function HistoryCard({ billing }: { billing: BillingAnswer }) {
   const bars = useMemo(() => historyBars(billing), [billing]);

@@ -9,19 +9,9 @@ import { useChartColors } from "../../components/charts/chart-colors";
 import { EChart } from "../../components/charts/EChart";
 import { echarts, escapeHtml } from "../../components/charts/echarts-core";
 import { formatCount, formatFull } from "../../lib/format";
+import type { PeriodBar } from "./history";
 
 echarts.use([BarChart, MarkLineComponent]);
-
-export interface PeriodBar {
-  /** Short label under the bar ("Nov"). */
-  label: string;
-  /** The period spelt out for the tooltip ("1 Nov – 30 Nov 2026"). */
-  title: string;
-  events: number;
-  /** The plan's limit in that period; null when unlimited. */
-  limit: number | null;
-  current: boolean;
-}
 
 function UsageHistoryChart({ bars, ariaLabel }: { bars: PeriodBar[]; ariaLabel: string }) {
   const c = useChartColors();
