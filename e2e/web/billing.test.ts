@@ -248,7 +248,7 @@ describe("self-hosted (LOOKOUT_BILLING off)", () => {
       const { page } = w;
       await page.goto(`${env.server.url}/billing`);
       const plan = page.locator(".billing-plan");
-      await expect.poll(() => plan.locator(".billing-plan-name").textContent()).toBe("Self-hosted");
+      await expect.poll(() => plan.locator(".billing-plan-name").textContent()).toBe("Unlimited");
       await expect.poll(() => plan.locator(".billing-status").textContent()).toBe("Self-hosted");
       await expect.poll(() => page.locator(".billing-usage-count").textContent(), { timeout: 15_000 }).toBe("9");
       // No limit self-hosted: no meter, and the count says so.

@@ -49,7 +49,7 @@ function NotOwner({ accountId }: { accountId: string }) {
           <CCardBody className="p-3 p-md-4">
             <h2 className="h6 text-body-secondary fw-normal mb-1">Current plan</h2>
             <p className="h4 mb-0 d-flex flex-wrap align-items-center gap-2">
-              <span className="billing-plan-name">{n.mode === "off" ? "Self-hosted" : n.plan_name}</span>
+              <span className="billing-plan-name">{n.mode === "off" ? "Unlimited" : n.plan_name}</span>
               <StatusBadge status={n.status} />
             </p>
             {n.notice && <p className="mt-3 mb-0">{n.notice.message}</p>}

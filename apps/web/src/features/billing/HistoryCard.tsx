@@ -18,8 +18,11 @@ export function HistoryCard({ billing }: { billing: BillingAnswer }) {
     .join("; ")}`;
   return (
     <CCard className="mb-4 billing-history">
-      <CCardHeader className="py-2">
-        <h2 className="h6 mb-0">Last {bars.length === 1 ? "period" : `${bars.length} periods`}</h2>
+      <CCardHeader className="py-2 d-flex flex-wrap justify-content-between gap-2">
+        <h2 className="h6 mb-0">Usage history</h2>
+        <span className="small text-body-secondary">
+          {bars.length === 1 ? "This period so far" : `The last ${bars.length} periods`}
+        </span>
       </CCardHeader>
       <CCardBody className="p-3 p-md-4">
         <Suspense

@@ -6,7 +6,8 @@ import { CAlert, CBadge, CCard, CCardBody } from "@coreui/react";
 import type { BillingAnswer } from "@lookout/schema";
 import type { ReactNode } from "react";
 import { formatFull } from "../../lib/format";
-import { formatDay } from "./billing-format";
+import { formatWhen } from "../me/when";
+import { formatLastDay } from "./billing-format";
 import { STATUS_COLOR, STATUS_LABEL } from "./labels";
 
 export function StatusBadge({ status }: { status: BillingAnswer["status"] }) {
@@ -44,7 +45,7 @@ function statusNote(b: BillingAnswer): { color: string; text: ReactNode } | null
     };
   }
   if (b.status === "grace") {
-    const when = b.grace_ends_at ? formatDay(b.grace_ends_at) : "the end of the grace period";
+    const when = b.grace_ends_at ? formatWhen(b.grace_ends_at) : "the end of the grace period";
     const why = b.payment_failed
       ? "the last payment failed"
       : "the last two billing periods were both over the plan's limit by more than 10 %";
@@ -64,7 +65,7 @@ function statusNote(b: BillingAnswer): { color: string; text: ReactNode } | null
   if (b.cancel_at_period_end) {
     return {
       color: "info",
-      text: `This subscription ends on ${formatDay(b.usage.period_end)}; the account then returns to the free plan.`,
+      text: `This subscription ends after ${formatLastDay(b.usage.period_end)}; the account then returns to the free plan.`,
     };
   }
   return null;
@@ -80,15 +81,15 @@ export function PlanStatusCard({ billing, actions }: { billing: BillingAnswer; a
           <div>
             <h2 className="h6 text-body-secondary fw-normal mb-1">Current plan</h2>
             <p className="h4 mb-2 d-flex flex-wrap align-items-center gap-2">
-              <span className="billing-plan-name">{selfHosted ? "Self-hosted" : billing.plan_name}</span>
+              <span className="billing-plan-name">{selfHosted ? "Unlimited" : billing.plan_name}</span>
               <StatusBadge status={billing.status} />
             </p>
             <p className="text-body-secondary mb-0 small">
               {selfHosted
                 ? "Billing is off on this server: no limits. Usage is shown for your information."
                 : billing.interval
-                  ? `Billed ${billing.interval === "year" ? "yearly" : "monthly"}. This period ends on ${formatDay(billing.usage.period_end)}.`
-                  : `No subscription. This period ends on ${formatDay(billing.usage.period_end)}.`}
+                  ? `Billed ${billing.interval === "year" ? "yearly" : "monthly"}. This period ends on ${formatLastDay(billing.usage.period_end)}.`
+                  : `No subscription. This period ends on ${formatLastDay(billing.usage.period_end)}.`}
             </p>
           </div>
           {actions}

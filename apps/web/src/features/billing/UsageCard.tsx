@@ -6,7 +6,7 @@
 import { CCard, CCardBody, CCardHeader } from "@coreui/react";
 import type { BillingAnswer } from "@lookout/schema";
 import { formatFull, formatPercent } from "../../lib/format";
-import { daysLeft, formatDay, formatPeriod } from "./billing-format";
+import { daysLeft, formatLastDay, formatPeriod } from "./billing-format";
 
 /** The meter's colour for a share of the limit. */
 function tone(percent: number): string {
@@ -85,7 +85,7 @@ export function UsageCard({ billing, now }: { billing: BillingAnswer; now: Date 
         {limit !== null && <Meter events={usage.events} projected={usage.projected} limit={limit} />}
         <p className={`small mt-2 mb-0 ${over ? "text-body fw-semibold" : "text-body-secondary"} billing-projection`}>
           {left > 0
-            ? `At this pace about ${formatFull(usage.projected)} by ${formatDay(usage.period_end)} (${left} ${left === 1 ? "day" : "days"} left)`
+            ? `At this pace about ${formatFull(usage.projected)} by the end of ${formatLastDay(usage.period_end)} (${left} ${left === 1 ? "day" : "days"} left)`
             : `About ${formatFull(usage.projected)} by the end of the period`}
           {limit !== null && `: ${formatPercent(limit > 0 ? (usage.projected / limit) * 100 : 100)} of the limit`}
           {over && ". That is over the plan's limit: see the suggested plan below."}

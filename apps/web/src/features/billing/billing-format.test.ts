@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { daysLeft, formatDay, formatMoney, formatPeriod, isFollowableUrl, periodShortLabel } from "./billing-format";
+import {
+  daysLeft,
+  formatDay,
+  formatLastDay,
+  formatMoney,
+  formatPeriod,
+  isFollowableUrl,
+  periodShortLabel,
+} from "./billing-format";
 
 describe("formatMoney", () => {
   it("writes minor units in the currency, without cents when whole", () => {
@@ -23,6 +31,7 @@ describe("periods", () => {
     expect(periodShortLabel("2026-11-01T00:00:00.000Z", "en-GB")).toBe("Nov");
     expect(periodShortLabel("2027-01-01T00:00:00.000Z", "en-GB")).toBe("Jan 2027");
     expect(formatDay("2026-11-08T00:00:00.000Z", "en-GB")).toBe("8 Nov 2026");
+    expect(formatLastDay("2026-12-01T00:00:00.000Z", "en-GB")).toBe("30 Nov 2026");
   });
 
   it("counts whole days left, rounded up, never negative", () => {

@@ -36,6 +36,11 @@ export function formatPeriod(startIso: string, endIso: string, locale?: string):
   return `${dayFormat(locale, !sameYear).format(start)} – ${dayFormat(locale, true).format(end)}`;
 }
 
+/** A period's last day from its exclusive end: "30 Nov 2026" for an end of 1 Dec 00:00 UTC. */
+export function formatLastDay(endIso: string, locale?: string): string {
+  return dayFormat(locale, true).format(lastDay(endIso));
+}
+
 /** A day on its own, in UTC: "30 Nov 2026". */
 export function formatDay(iso: string, locale?: string): string {
   return dayFormat(locale, true).format(new Date(iso));
