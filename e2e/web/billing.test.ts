@@ -495,14 +495,17 @@ describe("Stripe mode", () => {
       await page.locator(".top-stats, [data-metric]").first().waitFor();
       expect(await page.locator(".empty-state", { hasText: "dashboards are locked" }).count()).toBe(0);
       // The pageview sent while locked is there: today has one visitor.
-      const today = await api(
-        env.server,
-        w.session.token,
-        "GET",
-        `/api/v1/stats/aggregate?property_id=${busy}&period=day&metrics=visitors`,
-      );
-      expect(today.status).toBe(200);
-      expect((today.body as { results: { visitors: { value: number } } }).results.visitors.value).toBe(1);
+      const visitorsToday = async () => {
+        const today = await api(
+          env.server,
+          w.session.token,
+          "GET",
+          `/api/v1/stats/aggregate?property_id=${busy}&period=day&metrics=visitors`,
+        );
+        expect(today.status).toBe(200);
+        return (today.body as { results: { visitors: { value: number } } }).results.visitors.value;
+      };
+      await expect.poll(visitorsToday, { timeout: 10_000 }).toBe(1);
     } finally {
       expect(w.problems).toEqual([]);
       await w.close();
