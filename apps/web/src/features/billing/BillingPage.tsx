@@ -112,6 +112,8 @@ function OwnerBilling({ accountId }: { accountId: string }) {
   }
   if (!b) return <Loading />;
   const stripe = b.mode === "stripe";
+  // The portal needs a customer at the provider: someone who subscribed (or was invoiced) once.
+  const subscribed = b.interval !== null || b.invoices.length > 0;
   return (
     <>
       {checkout && (
@@ -121,7 +123,7 @@ function OwnerBilling({ accountId }: { accountId: string }) {
             : "Checkout was cancelled; nothing changed."}
         </CAlert>
       )}
-      <PlanStatusCard billing={b} actions={stripe ? <PortalButton accountId={accountId} /> : undefined} />
+      <PlanStatusCard billing={b} actions={stripe && subscribed ? <PortalButton accountId={accountId} /> : undefined} />
       <div className="billing-grid">
         <UsageCard billing={b} now={now} />
         <HistoryCard billing={b} />

@@ -79,13 +79,20 @@ function Price({ plan, interval }: { plan: Plan; interval: BillingInterval }) {
   const price = plan.prices[interval];
   if (price === null)
     return <p className="billing-price text-body-secondary mb-0">Not sold {interval === "year" ? "yearly" : "monthly"}</p>;
+  if (price === 0) {
+    return (
+      <div className="billing-price">
+        <span className="h3 fw-semibold mb-0">Free</span>
+      </div>
+    );
+  }
   const monthly = interval === "year" ? Math.round(price / 12) : null;
   const saving = interval === "year" ? yearlySaving(plan) : null;
   return (
     <div className="billing-price">
       <span className="h3 fw-semibold mb-0">{formatMoney(price, plan.prices.currency)}</span>
       <span className="text-body-secondary"> / {interval}</span>
-      {monthly !== null && price > 0 && (
+      {monthly !== null && (
         <div className="small text-body-secondary">
           {formatMoney(monthly, plan.prices.currency)} a month{saving ? `, ${saving} % less than monthly` : ""}
         </div>
