@@ -383,12 +383,15 @@ describe("Stripe mode", () => {
     const viewer = await pageAs(env.server, VIEWER);
     try {
       const { page } = viewer;
-      await page.goto(`${env.server.url}/billing`);
-      await page.locator(".billing-not-owner").waitFor();
+      // The viewer has not dismissed anything: the notice shows, saying who can act, with no link.
+      await page.goto(`${env.server.url}/team`);
       const notice = page.locator(".billing-notice");
       await notice.waitFor();
+      expect(await notice.textContent()).toContain("85 of 100");
       expect(await notice.textContent()).toContain("Only the account's owners can change the plan.");
       expect(await notice.getByRole("link").count()).toBe(0);
+      await page.goto(`${env.server.url}/billing`);
+      await page.locator(".billing-not-owner").waitFor();
       expect(await page.locator(".billing-plan-name").textContent()).toBe("Free");
       expect(await page.locator(".billing-plans, .billing-invoices, .billing-portal").count()).toBe(0);
       // The billing answer itself is the owners' (DESIGN.md §7).

@@ -48,7 +48,7 @@ export default function BillingNotice() {
     <CAlert color={notice.level} className="billing-notice py-2" role={urgent ? "alert" : "status"} data-notice={notice.kind}>
       <p className="billing-notice-text mb-0">
         {notice.message}
-        {!owner && " Only the account's owners can change the plan."}
+        {!owner && !onBilling && " Only the account's owners can change the plan."}
         {owner && !onBilling && (
           <>
             {" "}

@@ -35,7 +35,10 @@ function Loading() {
   );
 }
 
-/** Members below owner: the plan and status from the banner's call, and who manages billing. */
+/**
+ * Members below owner: the plan and status from the banner's call, and who manages billing (the
+ * notice itself, if any, is the banner above the page).
+ */
 function NotOwner({ accountId }: { accountId: string }) {
   const notice = useBillingNotice(accountId);
   const n = notice.data;
@@ -52,7 +55,6 @@ function NotOwner({ accountId }: { accountId: string }) {
               <span className="billing-plan-name">{n.mode === "off" ? "Unlimited" : n.plan_name}</span>
               <StatusBadge status={n.status} />
             </p>
-            {n.notice && <p className="mt-3 mb-0">{n.notice.message}</p>}
           </CCardBody>
         </CCard>
       )}
