@@ -8,45 +8,16 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BillingAnswer, type EventRow, eventRow, type PlansFile } from "@lookout/schema";
+import { type BillingAnswer, type EventRow, eventRow } from "@lookout/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../test-support.js";
 import { periodsAround } from "./periods.js";
 import { type FakeStripe, startFakeStripe } from "./stripe-fake.js";
+import { TEST_PLANS } from "./test-plans.js";
 
 const DAY = 86_400_000;
 const SECRET = "whsec_test_secret";
 const CHROME = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
-
-export const TEST_PLANS: PlansFile = {
-  default_plan: "free",
-  plans: [
-    {
-      id: "free",
-      name: "Free",
-      limits: { events: 100, properties: 2, members: 2 },
-      features: [],
-      prices: { currency: "usd", month: 0, year: 0 },
-      hidden: true,
-    },
-    {
-      id: "pro",
-      name: "Pro",
-      limits: { events: 1000, properties: 5, members: 5 },
-      features: ["goals"],
-      prices: { currency: "usd", month: 1900, year: 19000 },
-      hidden: false,
-    },
-    {
-      id: "max",
-      name: "Max",
-      limits: { events: 100_000, properties: null, members: null },
-      features: ["goals"],
-      prices: { currency: "usd", month: 9900, year: null },
-      hidden: false,
-    },
-  ],
-};
 
 /** An anchor a year back on the day 10 days ago: the current period started 10 days ago, with a year of periods before. */
 function anchorTenDaysIn(now: Date): Date {

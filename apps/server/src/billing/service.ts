@@ -318,10 +318,17 @@ export function createBillingService(deps: BillingDeps) {
     return r;
   }
 
+  /** Where e-mails send people: the Billing page, or a description of it without a known address. */
+  async function billingLink(): Promise<string> {
+    const base = await deps.auth.linkBase(config.publicUrl);
+    return base ? `${base}/billing` : "the Billing page of Lookout";
+  }
+
   return {
     mode,
     plans,
     provider,
+    billingLink,
     state,
     answer,
     notice,

@@ -7,8 +7,6 @@
 // fails gives the claim back and the job is retried with the queue's backoff.
 import { createJobQueue, type JobHandlers, type JobLogger, type JobQueue, JobRunner, type MetaStore } from "@lookout/storage";
 import type { AppDeps } from "../app-deps.js";
-import type { AuthService } from "../auth/auth-service.js";
-import type { Config } from "../config/config.js";
 import type { Mail, Mailer } from "../mail/mailer.js";
 import type { BillingService, BillingState } from "./service.js";
 
@@ -24,8 +22,6 @@ export interface UsageCheckDeps {
   meta: MetaStore;
   mailer: Mailer;
   billing: BillingService;
-  auth: AuthService;
-  config: Config;
 }
 
 /** The e-mails an account's state calls for, by kind (the claim's key within the period). */
@@ -76,8 +72,7 @@ export async function checkAccount(deps: UsageCheckDeps, accountId: string, now 
   const account = await deps.meta.accounts.findById(accountId);
   if (!account) return [];
   const s = await deps.billing.state(accountId, now);
-  const base = await deps.auth.linkBase(deps.config.publicUrl);
-  const link = base ? `${base}/billing` : "the Billing page of Lookout";
+  const link = await deps.billing.billingLink();
   const owners = (await deps.meta.members.list(accountId)).filter((m) => m.role === "owner");
   const period = new Date(s.usage.current.start);
   const sent: string[] = [];
@@ -97,12 +92,20 @@ export async function checkAccount(deps: UsageCheckDeps, accountId: string, now 
   return sent;
 }
 
-/** Enqueues this hour's check of every account (idempotent per hour). */
-export async function enqueueUsageChecks(meta: MetaStore, queue: JobQueue<BillingJobs>, now: Date): Promise<void> {
+/** Enqueues this hour's check of every account (idempotent per hour). Returns how many jobs were new. */
+export async function enqueueUsageChecks(meta: MetaStore, queue: JobQueue<BillingJobs>, now: Date): Promise<number> {
   const hour = new Date(Math.floor(now.getTime() / HOUR) * HOUR).toISOString().slice(0, 13);
+  let created = 0;
   for (const accountId of await meta.billing.accountIds()) {
-    await queue.enqueue({ name: "billing.check", key: `billing:${accountId}:${hour}`, payload: { accountId }, maxAttempts: 5 });
+    const r = await queue.enqueue({
+      name: "billing.check",
+      key: `billing:${accountId}:${hour}`,
+      payload: { accountId },
+      maxAttempts: 5,
+    });
+    if (r.created) created++;
   }
+  return created;
 }
 
 export function usageJobHandlers(deps: UsageCheckDeps): JobHandlers<BillingJobs> {
@@ -120,7 +123,7 @@ export function startUsageRunner(services: AppDeps, logger: JobLogger): JobRunne
   const runner = new JobRunner<BillingJobs>({
     queue: createJobQueue<BillingJobs>(services.meta.db),
     handlers: usageJobHandlers(deps),
-    schedule: (queue, now) => enqueueUsageChecks(services.meta, queue, now),
+    schedule: (queue, now) => enqueueUsageChecks(services.meta, queue, now).then(() => {}),
     scheduleEveryMs: 10 * 60_000,
     logger,
   });
