@@ -31,12 +31,12 @@ function cli(args: string[]) {
   const r = spawnSync(process.execPath, [MAIN, ...args], {
     env: { ...process.env, LOOKOUT_DATA_DIR: dataDir, LOOKOUT_LOG_LEVEL: "warn", ...ENV },
     encoding: "utf8",
-    timeout: 60_000,
+    timeout: 170_000,
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-describe("billing CLI", { timeout: 180_000 }, () => {
+describe("billing CLI", { timeout: 900_000 }, () => {
   it("puts an account on a plan with an anchor, and the check locks it over real events", async () => {
     expect(cli(["user:create", "--email", "owner@example.com", "--password", "correct-horse-battery-staple"]).code).toBe(0);
     const site = cli(["property:create", "--email", "owner@example.com", "--url", "https://shop.test"]).out.trim();
