@@ -135,7 +135,7 @@ function PlanCard(props: {
           <li>{limitText(plan.limits.members, "member", "members")}</li>
           {plan.features.map((f) => (
             <li key={f} className="d-flex gap-2">
-              <CIcon icon={cilCheckAlt} className="text-success-emphasis flex-shrink-0 mt-1" aria-hidden="true" />
+              <CIcon icon={cilCheckAlt} className="text-success flex-shrink-0 mt-1" aria-hidden="true" />
               <span>{FEATURE_LABEL[f]}</span>
             </li>
           ))}
