@@ -473,7 +473,7 @@ describe("Stripe mode", () => {
         env.server,
         w.session.token,
         "GET",
-        `/api/v1/stats/aggregate?property_id=${busy}&period=day&metrics=visitors`,
+        `/api/v1/stats/aggregate?property_id=${busy}&period=today&metrics=visitors`,
       );
       expect(stats.status).toBe(402);
       expect(stats.body?.code).toBe("account_locked");
@@ -503,7 +503,7 @@ describe("Stripe mode", () => {
           env.server,
           w.session.token,
           "GET",
-          `/api/v1/stats/aggregate?property_id=${busy}&period=day&metrics=visitors`,
+          `/api/v1/stats/aggregate?property_id=${busy}&period=today&metrics=visitors`,
         );
         expect(today.status).toBe(200);
         return (today.body as { results: { visitors: { value: number } } }).results.visitors.value;
