@@ -58,8 +58,17 @@ describe("billing CLI", { timeout: 900_000 }, () => {
     );
     await store.close();
 
-    const check = cli(["billing:check", "--email", "owner@example.com", "--now", new Date(now.getTime() - 8 * DAY).toISOString()]);
-    expect([check.code, check.out]).toEqual([0, expect.stringMatching(/: grace, \d+ billable events this period, e-mailed grace_usage/)]);
+    const check = cli([
+      "billing:check",
+      "--email",
+      "owner@example.com",
+      "--now",
+      new Date(now.getTime() - 8 * DAY).toISOString(),
+    ]);
+    expect([check.code, check.out]).toEqual([
+      0,
+      expect.stringMatching(/: grace, \d+ billable events this period, e-mailed grace_usage/),
+    ]);
 
     const server = await startServer({ dataDir, env: ENV });
     try {
