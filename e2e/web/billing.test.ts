@@ -282,7 +282,12 @@ describe("Stripe mode", () => {
     const url = `http://127.0.0.1:${port}`;
     stripe.setWebhookUrl(`${url}/api/v1/billing/webhook`);
     const now = new Date();
-    const anchor = new Date(now.getTime() - 10 * DAY);
+    // The locked account's current period began 10 days ago (its day of the month, at most the
+    // 28th); its billing anchor is that day a year earlier, so the periods before exist.
+    const tenAgo = new Date(now.getTime() - 10 * DAY);
+    const periodStart = new Date(Date.UTC(tenAgo.getUTCFullYear(), tenAgo.getUTCMonth(), Math.min(tenAgo.getUTCDate(), 28)));
+    const anchor = new Date(periodStart);
+    anchor.setUTCFullYear(anchor.getUTCFullYear() - 1);
     env = await startEnv({
       env: {
         PORT: String(port),
@@ -302,7 +307,7 @@ describe("Stripe mode", () => {
         const [busy] = properties[LOCKED_OWNER] as [string];
         // The owner's account: 85 of its 100 events this period (80 % reached), and engagement
         // pings, which never count.
-        // The locked account: a billing anchor 10 days ago, 120 events (over 100 × 1.1) in each of
+        // The locked account: a billing period that began 10 days ago, 120 events (over 100 × 1.1) in each of
         // the two periods before the current one; the usage check 8 days ago started a 7-day grace
         // period, which ended yesterday (the server answers locked from then on).
         runCli(dataDir, [
@@ -315,7 +320,7 @@ describe("Stripe mode", () => {
           anchor.toISOString().slice(0, 10),
         ]);
         const monthAgo = (n: number) => {
-          const d = new Date(anchor);
+          const d = new Date(periodStart);
           d.setUTCMonth(d.getUTCMonth() - n);
           return new Date(d.getTime() + 2 * DAY);
         };
