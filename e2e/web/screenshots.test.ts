@@ -196,7 +196,7 @@ const SHOTS: Shot[] = [
       await page.locator("#invite-name").waitFor();
     },
   },
-  { name: "billing", path: "/billing", signedIn: true },
+  { name: "billing", path: "/billing", signedIn: true, ready: ".billing-history-chart canvas" },
   {
     name: "theme-menu",
     path: "/team",

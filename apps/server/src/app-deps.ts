@@ -1,6 +1,7 @@
 // What the composition root hands to every route module.
 import type { EventStore, MetaStore, SharedState } from "@lookout/storage";
 import type { AuthService } from "./auth/auth-service.js";
+import type { BillingService } from "./billing/service.js";
 import type { Collector } from "./collect/collector.js";
 import type { Config } from "./config/config.js";
 import type { Presence } from "./live/presence.js";
@@ -16,4 +17,5 @@ export interface AppDeps {
   collector: Collector;
   /** Throttles, rate limits and visits: in-process, or in Redis shared by every server. */
   shared: SharedState;
+  billing: BillingService;
 }

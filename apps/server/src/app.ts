@@ -9,6 +9,9 @@ import { accountRoutes } from "./accounts/routes.js";
 import { apiKeyRoutes } from "./api-keys/routes.js";
 import type { AppDeps } from "./app-deps.js";
 import { authRoutes } from "./auth/routes.js";
+import { lockedOverQuota } from "./billing/lock.js";
+import { billingRoutes } from "./billing/routes.js";
+import { registerBillingWebhook } from "./billing/webhook.js";
 import { registerEventRoute } from "./collect/routes.js";
 import { registerScriptRoute } from "./collect/script-route.js";
 import { demoRoutes } from "./demo/routes.js";
@@ -64,6 +67,7 @@ export async function buildApp(deps: AppDeps, opts: { webDist?: string } = {}): 
   // collector's thousands of requests a second: its body is never a page, it carries no cookie,
   // and it is never a socket upgrade.
   registerEventRoute(app, deps);
+  await registerBillingWebhook(app, deps.meta, deps.billing);
   await app.register(async (site) => {
     installSecurityHeaders(site, deps.config.publicUrl);
     await site.register(fastifyCookie);
@@ -72,16 +76,17 @@ export async function buildApp(deps: AppDeps, opts: { webDist?: string } = {}): 
       ...authRoutes(deps),
       ...propertyRoutes(deps),
       ...demoRoutes(deps),
-      ...statsRoutes(deps),
+      ...lockedOverQuota(deps.meta, deps.billing, statsRoutes(deps)),
       ...goalRoutes(deps),
-      ...visitorRoutes(deps),
-      ...insightRoutes(deps),
+      ...lockedOverQuota(deps.meta, deps.billing, visitorRoutes(deps)),
+      ...lockedOverQuota(deps.meta, deps.billing, insightRoutes(deps)),
       ...apiKeyRoutes(deps),
       ...meRoutes(deps),
       ...accountRoutes(deps),
       ...teamRoutes(deps),
       ...sharingRoutes(deps),
       ...reportRoutes(deps),
+      ...billingRoutes(deps),
       ...docsRoutes(),
     ]);
     await registerLiveRoutes(site, deps);

@@ -2,6 +2,7 @@
 // on an empty store, serves HTTP, and drains cleanly on SIGTERM/SIGINT.
 import { ensureOwner } from "./accounts/provision.js";
 import { buildApp } from "./app.js";
+import { startUsageRunner } from "./billing/usage-job.js";
 import { ConfigError, loadConfig } from "./config/config.js";
 import { DataDirBusyError } from "./config/data-dir-lock.js";
 import { createDemoProperty, startDemoTraffic } from "./demo/demo-site.js";
@@ -27,6 +28,8 @@ async function main(): Promise<void> {
   guardProcess(app.log);
   // Scheduled e-mail reports (reports/report-job.ts): the server runs jobs, the CLI never does.
   const reportRunner = startReportRunner(services, app.log);
+  // The billing usage check (billing/usage-job.ts), with LOOKOUT_BILLING=stripe only.
+  const usageRunner = startUsageRunner(services, app.log);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -40,6 +43,7 @@ async function main(): Promise<void> {
       await app.close();
       clearInterval(reaper);
       await reportRunner.stop();
+      await usageRunner?.stop();
       await services.close();
       process.exit(0);
     } catch (err) {

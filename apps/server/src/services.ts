@@ -24,6 +24,7 @@ import {
 } from "@lookout/storage";
 import type { AppDeps } from "./app-deps.js";
 import { createAuthService } from "./auth/auth-service.js";
+import { createBillingService } from "./billing/service.js";
 import { createCollector } from "./collect/collector.js";
 import type { Config } from "./config/config.js";
 import { lockDataDir } from "./config/data-dir-lock.js";
@@ -124,6 +125,7 @@ export async function createServices(config: Config, opts: ServiceOptions = {}):
       opts.collectMaxDelayMs === undefined ? undefined : { maxDelayMs: opts.collectMaxDelayMs },
     );
     opened.push(() => collector.drain());
+    const billing = createBillingService({ config, meta, events, auth });
     let closing: Promise<void> | null = null;
     return {
       config,
@@ -133,6 +135,7 @@ export async function createServices(config: Config, opts: ServiceOptions = {}):
       presence,
       events,
       collector,
+      billing,
       geo,
       jobs,
       shared,

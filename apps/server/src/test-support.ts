@@ -11,6 +11,7 @@ import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { createUserWithAccount } from "./accounts/provision.js";
 import { buildApp } from "./app.js";
+import type { BillingService } from "./billing/service.js";
 import { loadConfig } from "./config/config.js";
 import type { Presence } from "./live/presence.js";
 import { type Mailer, outboxMailer } from "./mail/mailer.js";
@@ -23,6 +24,8 @@ export interface TestApp {
   meta: MetaStore;
   events: EventStore;
   presence: Presence;
+  /** The app's own billing service (its state and usage check with a chosen clock). */
+  billing: BillingService;
   mail: string[];
   close(): Promise<void>;
   user(email: string, password?: string): Promise<{ id: string; accountId: string; email: string; password: string }>;
@@ -81,6 +84,7 @@ export async function createTestApp(
     meta,
     events,
     presence,
+    billing: services.billing,
     mail,
     async close() {
       await app.close();

@@ -17,6 +17,13 @@ export * from "./insights/paths.js";
 export { type CompiledTrends, compileTrends, shapeTrends, type TrendsRow } from "./insights/trends.js";
 export * from "./insights/funnel.js";
 export * from "./insights/funnel-eval.js";
+export {
+  compileBillableCounts,
+  isBillableEvent,
+  MAX_BILLING_PERIODS,
+  NON_BILLABLE_EVENT_NAMES,
+  readBillableCounts,
+} from "./billing.js";
 export { clickhouse, DIALECTS, type Dialect, duckdb, type SqlDialect } from "./dialects.js";
 export { QueryError } from "./errors.js";
 export { type GoalsPlan, type PlannedGoal, planGoal, planGoals } from "./goals-plan.js";

@@ -5,6 +5,7 @@ export * from "./api-answers.js";
 export * from "./auth.js";
 export * from "./auth-forms.js";
 export * from "./batch.js";
+export * from "./billing.js";
 export * from "./csv.js";
 export * from "./date-presets.js";
 export * from "./errors.js";

@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { isValidTimezone } from "@lookout/schema";
 import { checkPassword, createUserWithAccount, ProvisionError } from "../accounts/provision.js";
 import { generatePassword, hashPassword } from "../auth/passwords.js";
+import { checkAccount } from "../billing/usage-job.js";
 import type { Config } from "../config/config.js";
 import { generateHistory } from "../demo/demo-site.js";
 import type { Services } from "../services.js";
@@ -163,6 +164,60 @@ export const COMMANDS: Record<string, Command> = {
       await rt.meta.audit.record({ action: "apikey.create", userId: user.id, accountId: account.id });
       print(key);
       process.stderr.write(`Read-only API key for ${account.name}; shown once. Use it as "Authorization: Bearer <key>".\n`);
+    },
+  }),
+  "billing:plan": command({
+    usage: "billing:plan --email E --plan P [--anchor YYYY-MM-DD]",
+    summary:
+      "Puts the user's first account on a plan of the plans file without the payment provider (a custom or manual plan), with its billing anchor (periods start on that day at 00:00 UTC).",
+    options: ["email", "plan", "anchor"],
+    required: ["email", "plan"],
+    async run(rt, f, print) {
+      const plan = rt.config.billing.plans.plans.find((p) => p.id === f.plan);
+      if (!plan) {
+        throw new UsageError(
+          `--plan must be one of ${rt.config.billing.plans.plans.map((p) => p.id).join(", ")}, got "${f.plan}"`,
+        );
+      }
+      const anchor = f.anchor === undefined ? undefined : new Date(`${f.anchor}T00:00:00Z`);
+      if (anchor && (!/^\d{4}-\d{2}-\d{2}$/.test(f.anchor ?? "") || Number.isNaN(anchor.getTime()))) {
+        throw new UsageError(`--anchor must be a date YYYY-MM-DD, got "${f.anchor}"`);
+      }
+      const user = await rt.meta.users.findByEmail(f.email ?? "");
+      if (!user) throw new ProvisionError(`no user with the e-mail ${f.email}`);
+      const account = (await rt.meta.accounts.listForUser(user.id))[0];
+      if (!account) throw new ProvisionError(`${user.email} belongs to no account`);
+      await rt.meta.billing.upsertSubscription(account.id, plan.id, { plan: plan.id, ...(anchor ? { anchor } : {}) });
+      await rt.meta.audit.record({
+        action: "billing.plan_set_cli",
+        accountId: account.id,
+        detail: { plan: plan.id, anchor: f.anchor ?? null },
+      });
+      print(`${account.name} is on the ${plan.name} plan${anchor ? ` (periods from ${f.anchor})` : ""}.`);
+    },
+  }),
+  "billing:check": command({
+    usage: "billing:check [--email E] [--now ISO-INSTANT]",
+    summary:
+      "Runs the billing usage check now (or as of --now) for the user's first account or every account: grace periods, locks and the threshold e-mails, as the server's hourly job does.",
+    options: ["email", "now"],
+    required: [],
+    async run(rt, f, print) {
+      const now = f.now === undefined ? new Date() : new Date(f.now);
+      if (Number.isNaN(now.getTime())) throw new UsageError(`--now must be an ISO 8601 instant, got "${f.now}"`);
+      let ids: string[];
+      if (f.email !== undefined) {
+        const user = await rt.meta.users.findByEmail(f.email);
+        if (!user) throw new ProvisionError(`no user with the e-mail ${f.email}`);
+        ids = (await rt.meta.accounts.listForUser(user.id)).slice(0, 1).map((a) => a.id);
+      } else ids = await rt.meta.billing.accountIds();
+      for (const id of ids) {
+        const sent = await checkAccount(rt, id, now);
+        const s = await rt.billing.state(id, now);
+        print(
+          `${id}: ${rt.billing.mode === "off" ? "self_hosted" : s.ladder.status}, ${s.usage.current.events} billable events this period${sent.length ? `, e-mailed ${sent.join(", ")}` : ""}`,
+        );
+      }
     },
   }),
   "property:delete": command({

@@ -1,7 +1,9 @@
 // Server configuration: every environment variable Lookout reads, validated once at start.
 // The README's configuration table lists the same variables.
 import { resolve } from "node:path";
+import type { BillingMode, PlansFile } from "@lookout/schema";
 import { z } from "zod";
+import { defaultPlansPath, loadPlans } from "../billing/plans.js";
 
 const bool = z.enum(["0", "1", "true", "false", "yes", "no", ""]).transform((v) => v === "1" || v === "true" || v === "yes");
 
@@ -65,6 +67,15 @@ const EnvSchema = z.object({
   LOOKOUT_RATE_PER_PROPERTY: z.coerce.number().positive().default(20_000),
   LOOKOUT_GEO_CITY_DB: z.string().min(1).optional(),
   LOOKOUT_DUCKDB_THREADS: z.coerce.number().int().min(1).max(256).optional(),
+  LOOKOUT_BILLING: z.enum(["off", "stripe"]).default("off"),
+  LOOKOUT_BILLING_PLANS: z.string().min(1).optional(),
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  STRIPE_API_URL: z
+    .string()
+    .url()
+    .refine((u) => /^https?:$/.test(new URL(u).protocol), "an http:// or https:// URL")
+    .optional(),
   LOOKOUT_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -109,7 +120,29 @@ export type Config = {
   /** DuckDB worker threads; unset: the store's default for this machine. */
   duckdbThreads: number | undefined;
   logLevel: z.infer<typeof EnvSchema>["LOOKOUT_LOG_LEVEL"];
+  /** Billing (issue #24): off (self-hosted, no limits) or stripe, with the plans and Stripe's keys. */
+  billing: BillingConfig;
 };
+
+export interface BillingConfig {
+  mode: BillingMode;
+  plans: PlansFile;
+  /** With mode stripe: the secret key, the webhook signing secret and the API's base URL (a local one in tests). */
+  stripe: { secretKey: string; webhookSecret: string; apiUrl: string | undefined } | undefined;
+}
+
+function billingConfig(e: z.infer<typeof EnvSchema>): BillingConfig {
+  const plans = loadPlans(e.LOOKOUT_BILLING_PLANS ? resolve(e.LOOKOUT_BILLING_PLANS) : defaultPlansPath());
+  if (e.LOOKOUT_BILLING === "off") return { mode: "off", plans, stripe: undefined };
+  if (!e.STRIPE_SECRET_KEY || !e.STRIPE_WEBHOOK_SECRET) {
+    throw new ConfigError("invalid configuration:\n  LOOKOUT_BILLING=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET");
+  }
+  return {
+    mode: "stripe",
+    plans,
+    stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiUrl: e.STRIPE_API_URL },
+  };
+}
 
 export class ConfigError extends Error {}
 
@@ -157,5 +190,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     geoCityDb: e.LOOKOUT_GEO_CITY_DB,
     duckdbThreads: e.LOOKOUT_DUCKDB_THREADS,
     logLevel: e.LOOKOUT_LOG_LEVEL,
+    billing: (() => {
+      try {
+        return billingConfig(e);
+      } catch (err) {
+        throw err instanceof ConfigError ? err : new ConfigError((err as Error).message);
+      }
+    })(),
   };
 }

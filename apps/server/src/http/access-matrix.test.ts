@@ -546,6 +546,36 @@ const TABLE: Record<string, Row> = {
     call: (c) => ({ url: `/api/v1/accounts/${c.acc}/activity` }),
   },
 
+  // --- billing (off in this app: the calls are allowed, then answer that nothing can be bought) ---
+  "GET /api/v1/accounts/:accountId/billing": {
+    scope: "account",
+    need: "own",
+    ok: 200,
+    method: "GET",
+    call: (c) => ({ url: `/api/v1/accounts/${c.acc}/billing` }),
+  },
+  "GET /api/v1/accounts/:accountId/billing/notice": {
+    scope: "account",
+    need: "read",
+    ok: 200,
+    method: "GET",
+    call: (c) => ({ url: `/api/v1/accounts/${c.acc}/billing/notice` }),
+  },
+  "POST /api/v1/accounts/:accountId/billing/checkout": {
+    scope: "account",
+    need: "own",
+    ok: 409,
+    call: (c) => ({ url: `/api/v1/accounts/${c.acc}/billing/checkout`, body: { plan: "starter", interval: "month" } }),
+  },
+  "POST /api/v1/accounts/:accountId/billing/portal": {
+    scope: "account",
+    need: "own",
+    ok: 409,
+    call: (c) => ({ url: `/api/v1/accounts/${c.acc}/billing/portal`, body: {} }),
+  },
+  // Signed by the provider, not by a user: anyone may call it; billing off, it is not there (404).
+  "POST /api/v1/billing/webhook": { scope: "public", ok: 404, call: () => ({ url: "/api/v1/billing/webhook", body: {} }) },
+
   // --- members and invitations ---
   "GET /api/v1/accounts/:accountId/members": {
     scope: "account",

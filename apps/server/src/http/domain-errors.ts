@@ -55,6 +55,21 @@ export const DOMAIN_ERROR_STATUS = {
   rate_limited: 429,
   /** The shared state (Redis, with several servers) a throttle needs is unreachable. */
   service_unavailable: 503,
+  /** Billing (issue #24): the account is locked (two periods over the plan, grace over): reads answer this. */
+  account_locked: 402,
+  /** The plan's property or member limit is reached: the create is refused. */
+  property_limit: 402,
+  member_limit: 402,
+  /** A billing call while LOOKOUT_BILLING=off (self-hosted). */
+  billing_off: 409,
+  /** No such plan to buy (unknown, hidden, or no price for that interval). */
+  unknown_plan: 400,
+  /** The portal of an account that never subscribed. */
+  no_customer: 409,
+  /** A webhook whose signature does not verify. */
+  invalid_signature: 400,
+  /** The payment provider could not be reached or refused the call. */
+  payment_provider_failed: 502,
   /** The event store cancelled a query at its time limit. */
   query_timeout: 503,
 } as const satisfies Record<string, number>;

@@ -45,10 +45,13 @@ export function createPropertyService({
   meta,
   events,
   collector,
+  billing,
 }: {
   meta: MetaStore;
   events: EventStore;
   collector: Collector;
+  /** The plan's property limit (billing/service.ts); none: unlimited. */
+  billing?: { assertCanAddProperty(accountId: string): Promise<void> };
 }) {
   /**
    * Pageviews and custom events of the last 30 days in the property's timezone: one aggregate
@@ -83,6 +86,7 @@ export function createPropertyService({
     get,
 
     async create(actor: Actor, input: CreatePropertyBody): Promise<AdminProperty> {
+      await billing?.assertCanAddProperty(input.accountId);
       const p = await meta.properties.create({
         accountId: input.accountId,
         name: input.name,

@@ -44,6 +44,8 @@ export interface TeamDeps {
   auth: AuthService;
   config: Config;
   shared: SharedState;
+  /** The plan's member limit (billing/service.ts); none: unlimited. */
+  billing?: { assertCanAddMembers(accountId: string, adding: number): Promise<void> };
 }
 
 /** A signed-in session after accepting without one: the login answer's fields and the cookie's expiry. */
@@ -75,7 +77,7 @@ function changeRefused(result: MemberChange): never {
   throw new DomainError("not_found", "No such member in this account.");
 }
 
-export function createTeamService({ meta, mailer, auth, config, shared }: TeamDeps) {
+export function createTeamService({ meta, mailer, auth, config, shared, billing }: TeamDeps) {
   const byInviter = new Throttle(shared, "invite:inviter", INVITES_PER_INVITER);
   const byAccount = new Throttle(shared, "invite:account", INVITES_PER_ACCOUNT);
 
@@ -257,6 +259,11 @@ export function createTeamService({ meta, mailer, auth, config, shared }: TeamDe
           { path: "email", message: "is a member already" },
         ]);
       }
+      // The plan's member limit counts members and pending invitations (a renewed one is not new).
+      const pending = new Set(
+        (await meta.invitations.listPending(accountId)).map((i) => (i.email || i.email_norm).toLowerCase()),
+      );
+      await billing?.assertCanAddMembers(accountId, wanted.filter((e) => !pending.has(e.toLowerCase())).length);
       // Every address counts before anything is sent; a refused batch sends nothing.
       await throttleInvites(actor.userId, accountId, wanted.length);
       const account = await accountName(accountId);

@@ -9,6 +9,7 @@ export {
   openClickHouseEventStore,
   parseClickHouseUrl,
 } from "./clickhouse-store.js";
+export { countBillableEvents, isBillableEvent } from "./billing.js";
 export * from "./ddl.js";
 export type { DuckDbEventStore, DuckDbOptions } from "./duckdb-options.js";
 export { openDuckDbEventStore, ROLLUP_VERSION as DUCKDB_ROLLUP_VERSION } from "./duckdb-store.js";

@@ -1,6 +1,7 @@
 export * from "./ids.js";
 export * from "./meta-store.js";
 export type { AccountMembership } from "./repos/accounts.js";
+export type { InvoiceRow, SubscriptionPatch, SubscriptionRow } from "./repos/billing.js";
 export { API_KEY_PREFIX, type ListedApiKey, type ResolvedApiKey } from "./repos/api-keys.js";
 export type { GoalRow } from "./repos/goals.js";
 export { type InvitationLookup, type InvitationState, invitationState, type PendingInvitation } from "./repos/invitations.js";

@@ -10,6 +10,7 @@ import { PGliteDialect } from "./pglite-dialect.js";
 import { accountsRepo } from "./repos/accounts.js";
 import { apiKeysRepo } from "./repos/api-keys.js";
 import { auditRepo } from "./repos/audit.js";
+import { billingRepo } from "./repos/billing.js";
 import { goalsRepo } from "./repos/goals.js";
 import { invitationsRepo } from "./repos/invitations.js";
 import { membersRepo } from "./repos/members.js";
@@ -43,6 +44,7 @@ function repos(db: Kysely<MetaDatabase>) {
     sharedLinks: sharedLinksRepo(db),
     members: membersRepo(db),
     invitations: invitationsRepo(db),
+    billing: billingRepo(db),
   };
 }
 

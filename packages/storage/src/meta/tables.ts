@@ -179,6 +179,47 @@ export interface SubscriptionsTable {
   period_end: Timestamp | null;
   provider_customer_id: string | null;
   provider_subscription_id: string | null;
+  interval: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The billing anchor: periods start on its day of the month at its time (null: the account's creation). */
+  anchor: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  grace_ends_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Why the grace period runs: "usage" (two periods over the margin) or "payment" (a failed payment). */
+  grace_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  payment_failed: ColumnType<boolean, boolean | undefined, boolean>;
+  cancel_at_period_end: ColumnType<boolean, boolean | undefined, boolean>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface BillingUsageTable {
+  account_id: string;
+  period_start: Timestamp;
+  period_end: Timestamp;
+  events: ColumnType<string, number | string, number | string>;
+  counted_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface BillingMailsTable {
+  account_id: string;
+  period_start: Timestamp;
+  kind: string;
+  sent_at: CreatedAt;
+}
+
+export interface BillingWebhookEventsTable {
+  id: string;
+  type: string;
+  received_at: CreatedAt;
+}
+
+export interface BillingInvoicesTable {
+  id: string;
+  account_id: string;
+  number: string | null;
+  amount: ColumnType<string, number | string, number | string>;
+  currency: string;
+  status: string;
+  url: string | null;
+  created_at: Timestamp;
 }
 
 export interface MailOutboxTable {
@@ -221,6 +262,10 @@ export interface MetaDatabase {
   goals: GoalsTable;
   shared_links: SharedLinksTable;
   subscriptions: SubscriptionsTable;
+  billing_usage: BillingUsageTable;
+  billing_mails: BillingMailsTable;
+  billing_webhook_events: BillingWebhookEventsTable;
+  billing_invoices: BillingInvoicesTable;
   mail_outbox: MailOutboxTable;
   audit_log: AuditLogTable;
   salts: SaltsTable;

@@ -5,12 +5,13 @@
 import { cilBan, cilChartLine } from "@coreui/icons";
 import { CButton, CCard, CCardBody, CCardHeader, CPlaceholder } from "@coreui/react";
 import type { CurrentProperty, Filter } from "@lookout/schema";
-import { useCallback, useMemo, useRef } from "react";
+import { lazy, Suspense, useCallback, useMemo, useRef } from "react";
 import { Link } from "react-router-dom";
 import { EmptyState } from "../../components/EmptyState";
 import { propertyLabel } from "../../components/RequireProperty";
 import { HttpError } from "../../lib/http";
 import { useProperties } from "../../state/current-property";
+import { isAccountLocked } from "../billing/locked";
 import { BreakdownPanel } from "./BreakdownPanel";
 import { FilterBar } from "./FilterBar";
 import { withFilter } from "./filters";
@@ -24,6 +25,8 @@ import { useAggregate, useHasEvents } from "./queries";
 import { TopStats } from "./TopStats";
 import { useDashboardState } from "./use-dashboard-state";
 import "./dashboard.css";
+
+const LockedPanel = lazy(() => import("../billing/LockedPanel"));
 
 function NotAvailable() {
   const { clear } = useProperties();
@@ -106,6 +109,13 @@ export function Dashboard({ property, share }: { property: CurrentProperty; shar
     [query, visitors, property.website_url, onFilter],
   );
 
+  if (isAccountLocked(agg.error)) {
+    return (
+      <Suspense fallback={null}>
+        <LockedPanel error={agg.error} share={share} />
+      </Suspense>
+    );
+  }
   if (agg.error instanceof HttpError && agg.error.status === 404) return share ? <ShareUnavailable /> : <NotAvailable />;
   if (!known && visitors === 0 && hasEvents.data === false && !hasEvents.isFetching) {
     if (share) return <EmptyState icon={cilChartLine} title="No visits yet" lead="This site has not recorded any visits yet." />;
