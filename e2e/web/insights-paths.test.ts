@@ -55,7 +55,7 @@ async function apiAnswer(): Promise<{ edges: Edge[]; nodes: Node[] }> {
 const tableRows = (page: Page) =>
   page
     .locator("[data-testid=paths-table] tbody tr")
-    .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll("td")].map((td) => td.textContent?.trim() ?? "")));
+    .evaluateAll((rows) => rows.map((r) => Array.from(r.querySelectorAll("td")).map((td) => td.textContent?.trim() ?? "")));
 
 describe("paths insight", () => {
   it("is built from scratch, shows the API's edges, lists a node's visitors, saves and reloads", {

@@ -149,7 +149,13 @@ const SHOTS: Shot[] = [
   { name: "live", path: "/live", signedIn: true, property: true, ready: ".live-count" },
   { name: "product-analytics", path: "/product-analytics", signedIn: true, property: true, ready: ".insights-empty" },
   { name: "insight", path: "/product-analytics/insights/new", signedIn: true, property: true, ready: "legend" },
-  { name: "insight-paths", path: "/product-analytics/insights/new?kind=paths", signedIn: true, property: true, ready: "#paths-start" },
+  {
+    name: "insight-paths",
+    path: "/product-analytics/insights/new?kind=paths",
+    signedIn: true,
+    property: true,
+    ready: "#paths-start",
+  },
   {
     name: "insight-funnel",
     path: "/product-analytics/insights/new?kind=funnel",

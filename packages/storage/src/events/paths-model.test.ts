@@ -155,7 +155,7 @@ describe.each(ENGINES)("runPaths on $name", (engine) => {
             type: s.type,
             steps: s.steps,
             ...(s.start ? { start: s.start } : {}),
-            ...(s.end && s.end !== s.start ? { end: s.end } : {}),
+            ...(s.end ? { end: s.end } : {}),
             ...(s.filtered ? { filters: "country!=FR" } : {}),
           };
           expect(await runPaths(store, property, spec, ctx)).toEqual(model(events, spec));
@@ -263,7 +263,12 @@ describe.each(ENGINES)("runPaths on $name", (engine) => {
       const actors = await runInsightActors(
         store,
         property,
-        { spec: spec({ type: "all", start: "/pricing" }), at: { step: 2, node: "signup" }, limit: 50, offset: 0 },
+        {
+          spec: PathsSpecSchema.parse(spec({ type: "all", start: "/pricing" })),
+          at: { step: 2, node: "signup" },
+          limit: 50,
+          offset: 0,
+        },
         ctx,
       );
       expect(actors.visitors.map((v) => v.client_id)).toEqual(["client-w"]);
