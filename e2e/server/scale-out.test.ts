@@ -114,12 +114,13 @@ describe.skipIf("skip" in clickhouse)("two servers behind a balancer", { timeout
       await eventually(
         "add_customer on B",
         async () => messages.some((m) => m.type === "add_customer" && JSON.stringify(m).includes("live-visitor")),
-        5_000,
+        // Waits past the budget, so that a slow delivery fails below with its latency, not a timeout.
+        20_000,
       );
       const latency = Date.now() - acked;
       process.stdout.write(`scale-out: event on A reached the socket on B ${latency} ms after its 202\n`);
       // DESIGN.md §8: an event is on the dashboard within 1 s of its 202.
-      expect(latency).toBeLessThan(1000);
+      expect(latency, `the event reached B ${latency} ms after its 202`).toBeLessThan(1000);
     } finally {
       ws.close();
     }
