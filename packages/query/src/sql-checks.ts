@@ -14,6 +14,8 @@ export const READ_TABLES = [
   "session_pages",
   "session_events",
   "day_rollup",
+  "visitor_visits",
+  "visitor_summary",
 ] as const satisfies readonly TableName[];
 const _everyTableChecked: Record<Exclude<TableName, (typeof READ_TABLES)[number]>, never> = {};
 

@@ -33,6 +33,7 @@ import {
   QueryTimeoutError,
   type RecentSession,
 } from "./event-store.js";
+import { chVisitorBackfillSql, chVisitorTablesDdl, VISITOR_TABLES } from "./visitor-tables.js";
 
 export interface ClickHouseOptions {
   /** Default time limit of query(), in ms (0: none). Default 10 s, as DuckDB's. */
@@ -148,6 +149,18 @@ class ChStore implements ClickHouseEventStore {
   async migrate(): Promise<void> {
     await this.admin.command({ query: `CREATE DATABASE IF NOT EXISTS ${this.database}` });
     for (const ddl of [chEventsDdl(), CH_VISITORS_DDL]) await this.client.command({ query: ddl });
+    await this.#migrateVisitorTables();
+  }
+
+  /**
+   * The per-visitor tables and the views that feed them (visitor-tables.ts); on their first
+   * creation, the events already stored are copied in (at open, before this process appends).
+   */
+  async #migrateVisitorTables(): Promise<void> {
+    const had = await rows<{ n: number }>(this.client, "EXISTS TABLE visitor_summary_mv");
+    const exists = Number(Object.values(had[0] ?? {})[0] ?? 0) === 1;
+    for (const ddl of chVisitorTablesDdl()) await this.client.command({ query: ddl });
+    if (!exists) for (const sql of chVisitorBackfillSql()) await this.client.command({ query: sql });
   }
 
   append(batch: readonly EventRow[]): Promise<void> {
@@ -318,7 +331,7 @@ class ChStore implements ClickHouseEventStore {
 
   deleteProperty(property: string): Promise<void> {
     return this.#track(async () => {
-      for (const table of ["events", "visitors"]) {
+      for (const table of ["events", "visitors", ...VISITOR_TABLES]) {
         await this.client.command({ query: `ALTER TABLE ${table} DELETE WHERE property = ${literal(property)}` });
       }
       await this.#awaitMutations();
@@ -329,8 +342,9 @@ class ChStore implements ClickHouseEventStore {
     return this.#track(async () => {
       const where = `property = ${literal(property)} AND client_id = ${literal(clientId)}`;
       const counted = await rows<{ n: number }>(this.client, `SELECT count() AS n FROM events WHERE ${where}`);
-      // No rollups to bring in line here: every statistic derives visits from events per query.
-      for (const table of ["events", "visitors"]) {
+      // No rollups to bring in line here: every statistic derives visits from events per query;
+      // the per-visitor tables lose the visitor's rows with them.
+      for (const table of ["events", "visitors", ...VISITOR_TABLES]) {
         await this.client.command({ query: `ALTER TABLE ${table} DELETE WHERE ${where}` });
       }
       await this.#awaitMutations();

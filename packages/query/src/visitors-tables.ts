@@ -1,0 +1,213 @@
+// The per-visitor tables (issue #21, performance): what lets a visitor's page and the visitors list
+// skip the events table's full scan. The events table is ordered by (property, time), so one
+// visitor's history is spread over every block of the property; these two tables are keyed by
+// visitor instead, and hold every figure the page and the list show.
+//
+//   visitor_visits   one row per visit per append (a partial): the visit's first/last time, its
+//                    counts, its first and last event's attributes, its first non-engagement
+//                    event (the source), the distinct facet values, and the few event-level lists
+//                    the page's panels count (shown events' times, pageview paths, custom events).
+//                    Several partial rows of one visit (a visit that spans appends) fold on read
+//                    (GROUP BY session_id, visitors-digest.ts). DuckDB: inserted per appended batch
+//                    in the append's transaction; ClickHouse: a materialized view over each
+//                    inserted block, ORDER BY (property, client_id, session_id) so that a visitor's
+//                    reads touch only its granules.
+//   visitor_summary  one row per visitor: first/last seen, events, visits, pageviews, custom events,
+//                    revenue, and the latest event's location and device: what the list sorts and
+//                    searches. DuckDB: the touched visitors' rows recomputed from visitor_visits per
+//                    batch (exact visits: distinct sessions); ClickHouse: an AggregatingMergeTree of
+//                    aggregate states fed by a materialized view, merged on read.
+//
+// This module prints the SQL that fills them (the same column list for both dialects, spelled by
+// the dialect table below); storage creates the tables from VISIT_TABLE_COLUMNS / SUMMARY_COLUMNS.
+import type { SqlDialect } from "./dialects.js";
+import { NON_CUSTOM_EVENT_NAMES } from "./tables.js";
+
+/** Bump when the tables change shape or meaning: stores rebuild them from `events`. */
+export const VISITOR_TABLES_VERSION = "1";
+
+export type VisitorTableColumnType = "string" | "timestamp" | "count" | "float64" | "strings" | "timestamps" | "floats";
+
+export const CUSTOM_CONDITION = `name NOT IN (${NON_CUSTOM_EVENT_NAMES.map((n) => `'${n}'`).join(", ")})`;
+const CURRENCY = "CASE WHEN revenue_currency <> '' THEN revenue_currency END";
+const PAGEVIEW = "name = 'pageview'";
+const SHOWN = "name <> 'engagement'";
+
+/** The visit attributes kept from its first event (the history's visit line). */
+export const VISIT_FIRST = ["referrer_source", "channel", "device", "browser", "os", "country", "region", "city"] as const;
+/** The visitor attributes kept from its latest event (the list, "also seen as", the page's location). */
+export const VISIT_LAST = ["country", "region", "city", "device", "browser", "os"] as const;
+/** The first source's columns (the visitor's first non-engagement event). */
+export const VISIT_SOURCE = [
+  "referrer",
+  "referrer_source",
+  "channel",
+  "path",
+  "utm_source",
+  "utm_medium",
+  "utm_campaign",
+  "utm_term",
+  "utm_content",
+] as const;
+/** The facets whose distinct values each visit keeps (the page's "seen with" lists). */
+export const VISIT_FACETS = ["device", "browser", "os", "screen", "language", "country"] as const;
+
+interface FillFns {
+  argMin(e: string, by: string): string;
+  argMax(e: string, by: string): string;
+  /** The argument at the least `by` among rows where `cond`; '' (or the type's empty value) when none. */
+  argMinIf(e: string, by: string, cond: string): string;
+  minIf(e: string, cond: string): string;
+  countIf(c: string): string;
+  sumIf(e: string, c: string): string;
+  /** Distinct non-empty values of a string column. */
+  uniqList(column: string): string;
+  /** The values of rows where `cond`, ordered by `order` (several such lists line up element by element). */
+  listIf(e: string, cond: string, order: string, type: "VARCHAR" | "TIMESTAMP" | "DOUBLE"): string;
+}
+
+const FILL: Record<SqlDialect, FillFns> = {
+  duckdb: {
+    argMin: (e, by) => `arg_min(${e}, ${by})`,
+    argMax: (e, by) => `arg_max(${e}, ${by})`,
+    argMinIf: (e, by, c) => `coalesce(arg_min(${e}, ${by}) FILTER (WHERE ${c}), '')`,
+    minIf: (e, c) => `coalesce(min(${e}) FILTER (WHERE ${c}), min(${e}))`,
+    countIf: (c) => `count_if(${c})`,
+    sumIf: (e, c) => `coalesce(sum(${e}) FILTER (WHERE ${c}), 0)`,
+    uniqList: (c) => `coalesce(list(DISTINCT ${c}) FILTER (WHERE ${c} <> ''), []::VARCHAR[])`,
+    // One ORDER BY for every list of a visit: rows that tie on it are equal in every listed column.
+    listIf: (e, c, o, t) => `coalesce(list(${e} ORDER BY ${o}) FILTER (WHERE ${c}), []::${t}[])`,
+  },
+  clickhouse: {
+    argMin: (e, by) => `argMin(${e}, ${by})`,
+    argMax: (e, by) => `argMax(${e}, ${by})`,
+    argMinIf: (e, by, c) => `argMinIf(${e}, ${by}, ${c})`,
+    minIf: (e, c) => `minIf(${e}, ${c})`,
+    countIf: (c) => `countIf(${c})`,
+    sumIf: (e, c) => `sumIf(${e}, ${c})`,
+    uniqList: (c) => `groupUniqArrayIf(${c}, ${c} <> '')`,
+    // A block is aggregated in its rows' order: parallel groupArrays line up.
+    listIf: (e, c) => `groupArrayIf(${e}, ${c})`,
+  },
+};
+
+/** visitor_visits: column -> its type and its expression over `events` (grouped by property, client_id, session_id). */
+function visitColumns(dialect: SqlDialect): [string, VisitorTableColumnType, string][] {
+  const f = FILL[dialect];
+  const byTsPath = "(ts, path)";
+  const order = "ts, name, revenue, revenue_currency";
+  return [
+    ["start_ts", "timestamp", "min(ts)"],
+    ["end_ts", "timestamp", "max(ts)"],
+    ["n_all", "count", "count()"],
+    ["n_pageviews", "count", f.countIf(PAGEVIEW)],
+    ["n_custom", "count", f.countIf(CUSTOM_CONDITION)],
+    ["n_shown", "count", f.countIf(SHOWN)],
+    ["engaged", "float64", f.sumIf("engaged_ms", "name = 'engagement'")],
+    ["revenue_sum", "float64", "sum(revenue)"],
+    ["cur_min", "string", `coalesce(min(${CURRENCY}), '')`],
+    ["cur_max", "string", `coalesce(max(${CURRENCY}), '')`],
+    // Meaningful only when n_pageviews > 0 (the fold filters on it).
+    ["entry_ts", "timestamp", f.minIf("ts", PAGEVIEW)],
+    ["entry_path", "string", f.argMinIf("path", "ts", PAGEVIEW)],
+    ...VISIT_FIRST.map((c): [string, VisitorTableColumnType, string] => [`f_${c}`, "string", f.argMin(c, "ts")]),
+    ...VISIT_LAST.map((c): [string, VisitorTableColumnType, string] => [`l_${c}`, "string", f.argMax(c, "ts")]),
+    // The first shown event, ties broken by path as the events path does; when n_shown > 0.
+    ["src_ts", "timestamp", f.minIf("ts", SHOWN)],
+    ...VISIT_SOURCE.map((c): [string, VisitorTableColumnType, string] => [`src_${c}`, "string", f.argMinIf(c, byTsPath, SHOWN)]),
+    ...VISIT_FACETS.map((c): [string, VisitorTableColumnType, string] => [`fc_${c}`, "strings", f.uniqList(c)]),
+    ["day_ts", "timestamps", f.listIf("ts", SHOWN, order, "TIMESTAMP")],
+    ["pv_paths", "strings", f.listIf("path", PAGEVIEW, order, "VARCHAR")],
+    ["c_names", "strings", f.listIf("name", CUSTOM_CONDITION, order, "VARCHAR")],
+    ["c_revenue", "floats", f.listIf("revenue", CUSTOM_CONDITION, order, "DOUBLE")],
+    ["c_currency", "strings", f.listIf("revenue_currency", CUSTOM_CONDITION, order, "VARCHAR")],
+  ];
+}
+
+/** The key columns of the two tables (DuckDB adds `pkey`, the property's integer key, after `property`). */
+export const VISIT_KEY = ["property", "client_id", "session_id"] as const;
+export const SUMMARY_KEY = ["property", "client_id"] as const;
+
+/** visitor_visits' columns after the key, with their types. */
+export const VISIT_TABLE_COLUMNS: readonly [string, VisitorTableColumnType][] = visitColumns("duckdb").map(([n, t]) => [n, t]);
+
+/** visitor_summary's columns after the key: [name, type, ClickHouse aggregate state]. */
+export const SUMMARY_COLUMNS: readonly [string, VisitorTableColumnType, string][] = [
+  ["first_ts", "timestamp", "min"],
+  ["last_ts", "timestamp", "max"],
+  ["n_all", "count", "count"],
+  ["n_visits", "count", "uniqExact"],
+  ["n_pageviews", "count", "sum"],
+  ["n_custom", "count", "sum"],
+  ["revenue_sum", "float64", "sum"],
+  ...VISIT_LAST.map((c): [string, VisitorTableColumnType, string] => [`l_${c}`, "string", "argMax"]),
+];
+
+const pkeyCols = (dialect: SqlDialect) => (dialect === "duckdb" ? ["pkey"] : []);
+
+/** The column list of visitor_visits in table order. */
+export function visitTableColumns(dialect: SqlDialect): string[] {
+  return ["property", ...pkeyCols(dialect), "client_id", "session_id", ...VISIT_TABLE_COLUMNS.map(([n]) => n)];
+}
+
+/** The column list of visitor_summary in table order. */
+export function summaryTableColumns(dialect: SqlDialect): string[] {
+  return ["property", ...pkeyCols(dialect), "client_id", ...SUMMARY_COLUMNS.map(([n]) => n)];
+}
+
+/**
+ * The visit partials of the events `source` holds (a table or a FROM item with the events'
+ * columns, already narrowed to what is new), in visitTableColumns() order.
+ */
+export function visitFillSql(dialect: SqlDialect, source: string): string {
+  const pkey = dialect === "duckdb" ? ["any_value(pkey) AS pkey"] : [];
+  const cols = visitColumns(dialect).map(([n, , e]) => `${e} AS ${n}`);
+  return `SELECT property, ${[...pkey, "client_id", "session_id", ...cols].join(", ")} FROM ${source} GROUP BY property, client_id, session_id`;
+}
+
+/** DuckDB: the summary rows of the visitors in `touched` (rows: pkey, client_id), from their visit partials. */
+export function summaryFromVisitsSql(touched: string): string {
+  const last = VISIT_LAST.map((c) => `arg_max(l_${c}, end_ts) AS l_${c}`);
+  const cols = [
+    "min(start_ts) AS first_ts",
+    "max(end_ts) AS last_ts",
+    "sum(n_all) AS n_all",
+    "count(DISTINCT session_id) AS n_visits",
+    "sum(n_pageviews) AS n_pageviews",
+    "sum(n_custom) AS n_custom",
+    "sum(revenue_sum) AS revenue_sum",
+    ...last,
+  ];
+  return (
+    `SELECT property, pkey, client_id, ${cols.join(", ")} FROM visitor_visits SEMI JOIN ${touched} USING (pkey, client_id) ` +
+    "GROUP BY property, pkey, client_id"
+  );
+}
+
+/** ClickHouse: the summary's aggregate states of the events `source` holds (the materialized view's SELECT). */
+export function summaryStatesSql(source: string): string {
+  const expr: Record<string, string> = {
+    first_ts: "minState(ts)",
+    last_ts: "maxState(ts)",
+    n_all: "countState()",
+    n_visits: "uniqExactState(session_id)",
+    n_pageviews: `sumState(toUInt64(${PAGEVIEW}))`,
+    n_custom: `sumState(toUInt64(${CUSTOM_CONDITION}))`,
+    revenue_sum: "sumState(revenue)",
+    ...Object.fromEntries(VISIT_LAST.map((c) => [`l_${c}`, `argMaxState(${c}, ts)`])),
+  };
+  const cols = SUMMARY_COLUMNS.map(([n]) => `${expr[n]} AS ${n}`);
+  return `SELECT property, client_id, ${cols.join(", ")} FROM ${source} GROUP BY property, client_id`;
+}
+
+/** ClickHouse: a summary column's AggregateFunction type (the state of its aggregate over the events' types). */
+export function summaryStateType(name: string): string {
+  const [, type, fn] = SUMMARY_COLUMNS.find(([n]) => n === name) ?? [];
+  if (!type || !fn) throw new Error(`not a summary column: ${name}`);
+  const ts = "DateTime('UTC')";
+  if (fn === "count") return "AggregateFunction(count)";
+  if (fn === "uniqExact") return "AggregateFunction(uniqExact, String)";
+  if (fn === "argMax") return `AggregateFunction(argMax, String, ${ts})`;
+  if (fn === "min" || fn === "max") return `AggregateFunction(${fn}, ${ts})`;
+  return `AggregateFunction(sum, ${type === "float64" ? "Float64" : "UInt64"})`;
+}

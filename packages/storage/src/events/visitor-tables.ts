@@ -1,0 +1,137 @@
+// The per-visitor tables in each engine (@lookout/query visitors-tables.ts says what they hold and
+// prints the SQL that fills them): their DDL, DuckDB's upkeep per appended batch and its rebuild
+// from `events` (a file from before the tables, or a change of VISITOR_TABLES_VERSION), and
+// ClickHouse's materialized views with the backfill of events stored before them.
+//
+// Cost at ingest (DuckDB): per batch, one GROUP BY of the batch's rows into visit partials, and
+// the touched visitors' summaries recomputed from their visit partials (a hash semi-join that
+// reads visitor_visits' narrow key columns whole, then only the matching rows' values).
+import type { DuckDBConnection } from "@duckdb/node-api";
+import {
+  SUMMARY_COLUMNS,
+  summaryFromVisitsSql,
+  summaryStatesSql,
+  summaryStateType,
+  summaryTableColumns,
+  VISIT_TABLE_COLUMNS,
+  VISITOR_TABLES_VERSION,
+  type VisitorTableColumnType,
+  visitFillSql,
+  visitTableColumns,
+} from "@lookout/query";
+import { rows } from "./duckdb-read.js";
+import { transaction } from "./duckdb-rollup.js";
+
+export const VISITOR_TABLES = ["visitor_visits", "visitor_summary"] as const;
+
+const DUCK_TYPES: Record<VisitorTableColumnType, string> = {
+  string: "VARCHAR",
+  timestamp: "TIMESTAMP",
+  count: "BIGINT",
+  float64: "DOUBLE",
+  strings: "VARCHAR[]",
+  timestamps: "TIMESTAMP[]",
+  floats: "DOUBLE[]",
+};
+
+const CH_TYPES: Record<VisitorTableColumnType, string> = {
+  string: "String",
+  timestamp: "DateTime('UTC')",
+  count: "UInt64",
+  float64: "Float64",
+  strings: "Array(String)",
+  timestamps: "Array(DateTime('UTC'))",
+  floats: "Array(Float64)",
+};
+
+const create = (name: string, cols: string[], after = "") =>
+  `CREATE TABLE IF NOT EXISTS ${name} (\n  ${cols.join(",\n  ")}\n)${after ? ` ${after}` : ""}`;
+
+/** DuckDB: both tables (no index: reads filter on pkey and client_id; zone maps on start_ts/batch order). */
+export function duckVisitorTablesDdl(): string[] {
+  const key = (k: string[]) => k.map((c) => `${c} ${c === "pkey" ? "BIGINT" : "VARCHAR"} NOT NULL`);
+  return [
+    create("visitor_visits", [
+      ...key(["property", "pkey", "client_id", "session_id"]),
+      ...VISIT_TABLE_COLUMNS.map(([n, t]) => `${n} ${DUCK_TYPES[t]} NOT NULL`),
+    ]),
+    create("visitor_summary", [
+      ...key(["property", "pkey", "client_id"]),
+      ...SUMMARY_COLUMNS.map(([n, t]) => `${n} ${DUCK_TYPES[t]} NOT NULL`),
+    ]),
+  ];
+}
+
+/** ClickHouse: the tables, then the views that feed them from each INSERT into `events`. */
+export function chVisitorTablesDdl(): string[] {
+  const key = (k: string[]) => k.map((c) => `${c} String`);
+  return [
+    create(
+      "visitor_visits",
+      [...key(["property", "client_id", "session_id"]), ...VISIT_TABLE_COLUMNS.map(([n, t]) => `${n} ${CH_TYPES[t]}`)],
+      "ENGINE = MergeTree() ORDER BY (property, client_id, session_id)",
+    ),
+    create(
+      "visitor_summary",
+      [...key(["property", "client_id"]), ...SUMMARY_COLUMNS.map(([n]) => `${n} ${summaryStateType(n)}`)],
+      "ENGINE = AggregatingMergeTree() ORDER BY (property, client_id)",
+    ),
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS visitor_visits_mv TO visitor_visits AS ${visitFillSql("clickhouse", "events")}`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS visitor_summary_mv TO visitor_summary AS ${summaryStatesSql("events")}`,
+  ];
+}
+
+/** ClickHouse: fills the new tables from the events stored before their views existed. */
+export function chVisitorBackfillSql(): string[] {
+  return [
+    `INSERT INTO visitor_visits (${visitTableColumns("clickhouse").join(", ")}) ${visitFillSql("clickhouse", "events")}`,
+    `INSERT INTO visitor_summary (${summaryTableColumns("clickhouse").join(", ")}) ${summaryStatesSql("events")}`,
+  ];
+}
+
+const VISIT_INSERT = `INSERT INTO visitor_visits (${visitTableColumns("duckdb").join(", ")}) `;
+const SUMMARY_INSERT = `INSERT INTO visitor_summary (${summaryTableColumns("duckdb").join(", ")}) `;
+
+/**
+ * DuckDB: the visit partials of the events `where` selects, and the summaries of their visitors
+ * recomputed, on `c` inside the caller's transaction.
+ */
+async function fill(c: DuckDBConnection, where: string): Promise<void> {
+  await c.run(
+    [
+      `${VISIT_INSERT}${visitFillSql("duckdb", `events WHERE ${where}`)}`,
+      `CREATE OR REPLACE TEMP TABLE _vt AS SELECT DISTINCT pkey, client_id FROM events WHERE ${where}`,
+      "DELETE FROM visitor_summary USING _vt WHERE visitor_summary.pkey = _vt.pkey AND visitor_summary.client_id = _vt.client_id",
+      `${SUMMARY_INSERT}${summaryFromVisitsSql("_vt")}`,
+      "DROP TABLE _vt",
+    ].join(";\n"),
+  );
+}
+
+/** DuckDB: brings the tables up to date with batch `b` (already in `events` in the open transaction). */
+export function appendVisitorBatch(c: DuckDBConnection, b: bigint): Promise<void> {
+  return fill(c, `batch = ${BigInt.asIntN(64, b).toString()}`);
+}
+
+/**
+ * DuckDB: rebuilds both tables from `events` when the file's version differs (run at open, in the
+ * write queue): emptied first, then filled a share of the visitors at a time (one pass over 10M
+ * events would hold every visit's lists at once), the version recorded last, so an interrupted
+ * rebuild starts again.
+ */
+export async function migrateDuckVisitorTables(c: DuckDBConnection, chunkEvents: number): Promise<void> {
+  for (const ddl of duckVisitorTablesDdl()) await c.run(ddl);
+  const meta = await rows(c, "SELECT value FROM lookout_meta WHERE key = 'visitor_tables_version'");
+  if (String(meta[0]?.value ?? "") === VISITOR_TABLES_VERSION) return;
+  await transaction(c, async () => {
+    for (const t of VISITOR_TABLES) await c.run(`DROP TABLE IF EXISTS ${t}`);
+    for (const ddl of duckVisitorTablesDdl()) await c.run(ddl);
+  });
+  const n = Number((await rows(c, "SELECT count(*) AS n FROM events"))[0]?.n ?? 0);
+  const chunks = Math.max(1, Math.ceil(n / Math.max(1, chunkEvents)));
+  for (let i = 0; i < chunks; i++) {
+    const share = chunks === 1 ? "true" : `hash(client_id) % ${chunks} = ${i}`;
+    await transaction(c, () => fill(c, share));
+  }
+  await c.run("INSERT OR REPLACE INTO lookout_meta VALUES ('visitor_tables_version', $v)", { v: VISITOR_TABLES_VERSION });
+}
