@@ -126,7 +126,17 @@ export function perClientFromSummarySql(dialect: SqlDialect, property: string, i
 /** firstSourceSql() from the visits' first shown events. */
 export function firstSourceFromVisitsSql(dialect: SqlDialect, property: string, who: Who): CompiledQuery {
   const q = new Stmt(dialect, property);
-  const cols = ["referrer", "referrer_source", "channel", "path", "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content"];
+  const cols = [
+    "referrer",
+    "referrer_source",
+    "channel",
+    "path",
+    "utm_source",
+    "utm_medium",
+    "utm_campaign",
+    "utm_term",
+    "utm_content",
+  ];
   return q.done(
     `SELECT ${q.f.epochMs("src_ts")} AS ts_ms, ${cols.map((c) => `src_${c} AS ${c}`).join(", ")} ` +
       `FROM ${visitsRead(q, who, ["n_shown > 0"])} ORDER BY src_ts, src_path ${q.d.limit(1, 0)}`,
@@ -216,7 +226,9 @@ export function visitorListFromSummarySql(dialect: SqlDialect, property: string,
     pre.push(`(${d.contains("client_id", s)} OR client_id IN (${found}))`);
   }
   if (o.identified !== "all") {
-    pre.push(`client_id ${o.identified === "identified" ? "IN" : "NOT IN"} (SELECT client_id FROM ${q.profiles(["email <> ''"])})`);
+    pre.push(
+      `client_id ${o.identified === "identified" ? "IN" : "NOT IN"} (SELECT client_id FROM ${q.profiles(["email <> ''"])})`,
+    );
   }
   const KEY = { last_seen: "s_last_ms", first_seen: "s_first_ms", visits: "s_visits", events: "s_events" } as const;
   const key = KEY[o.order];
