@@ -14,9 +14,9 @@
 //                    reads touch only its granules.
 //   visitor_summary  one row per visitor: first/last seen, events, visits, pageviews, custom events,
 //                    revenue, and the latest event's location and device: what the list sorts and
-//                    searches. DuckDB: the touched visitors' rows recomputed from visitor_visits per
-//                    batch (exact visits: distinct sessions); ClickHouse: an AggregatingMergeTree of
-//                    aggregate states fed by a materialized view, merged on read.
+//                    searches. DuckDB: upserted per batch on its primary key, with the visitor's
+//                    visit keys so that visits count exactly once; ClickHouse: an
+//                    AggregatingMergeTree of aggregate states fed by a materialized view, merged on read.
 //
 // This module prints the SQL that fills them (the same column list for both dialects, spelled by
 // the dialect table below); storage creates the tables from VISIT_TABLE_COLUMNS / SUMMARY_COLUMNS.
@@ -24,7 +24,7 @@ import type { SqlDialect } from "./dialects.js";
 import { NON_CUSTOM_EVENT_NAMES } from "./tables.js";
 
 /** Bump when the tables change shape or meaning: stores rebuild them from `events`. */
-export const VISITOR_TABLES_VERSION = "1";
+export const VISITOR_TABLES_VERSION = "2"; // 2: summary upserted by primary key
 
 export type VisitorTableColumnType = "string" | "timestamp" | "count" | "float64" | "strings" | "timestamps" | "floats";
 
@@ -74,9 +74,10 @@ const FILL: Record<SqlDialect, FillFns> = {
     minIf: (e, c) => `coalesce(min(${e}) FILTER (WHERE ${c}), min(${e}))`,
     countIf: (c) => `count_if(${c})`,
     sumIf: (e, c) => `coalesce(sum(${e}) FILTER (WHERE ${c}), 0)`,
-    uniqList: (c) => `coalesce(list(DISTINCT ${c}) FILTER (WHERE ${c} <> ''), []::VARCHAR[])`,
-    // One ORDER BY for every list of a visit: rows that tie on it are equal in every listed column.
-    listIf: (e, c, o, t) => `coalesce(list(${e} ORDER BY ${o}) FILTER (WHERE ${c}), []::${t}[])`,
+    // list_distinct after the fact: a DISTINCT aggregate costs a hash table of its own per column.
+    uniqList: (c) => `coalesce(list_distinct(list(${c}) FILTER (WHERE ${c} <> '')), []::VARCHAR[])`,
+    // Lists that line up (`order` given) share one ORDER BY: rows that tie on it are equal in every listed column.
+    listIf: (e, c, o, t) => `coalesce(list(${e}${o ? ` ORDER BY ${o}` : ""}) FILTER (WHERE ${c}), []::${t}[])`,
   },
   clickhouse: {
     argMin: (e, by) => `argMin(${e}, ${by})`,
@@ -116,8 +117,8 @@ function visitColumns(dialect: SqlDialect): [string, VisitorTableColumnType, str
     ["src_ts", "timestamp", f.minIf("ts", SHOWN)],
     ...VISIT_SOURCE.map((c): [string, VisitorTableColumnType, string] => [`src_${c}`, "string", f.argMinIf(c, byTsPath, SHOWN)]),
     ...VISIT_FACETS.map((c): [string, VisitorTableColumnType, string] => [`fc_${c}`, "strings", f.uniqList(c)]),
-    ["day_ts", "timestamps", f.listIf("ts", SHOWN, order, "TIMESTAMP")],
-    ["pv_paths", "strings", f.listIf("path", PAGEVIEW, order, "VARCHAR")],
+    ["day_ts", "timestamps", f.listIf("ts", SHOWN, "", "TIMESTAMP")],
+    ["pv_paths", "strings", f.listIf("path", PAGEVIEW, "", "VARCHAR")],
     ["c_names", "strings", f.listIf("name", CUSTOM_CONDITION, order, "VARCHAR")],
     ["c_revenue", "floats", f.listIf("revenue", CUSTOM_CONDITION, order, "DOUBLE")],
     ["c_currency", "strings", f.listIf("revenue_currency", CUSTOM_CONDITION, order, "VARCHAR")],
@@ -165,22 +166,37 @@ export function visitFillSql(dialect: SqlDialect, source: string): string {
   return `SELECT property, ${[...pkey, "client_id", "session_id", ...cols].join(", ")} FROM ${source} GROUP BY property, client_id, session_id`;
 }
 
-/** DuckDB: the summary rows of the visitors in `touched` (rows: pkey, client_id), from their visit partials. */
-export function summaryFromVisitsSql(touched: string): string {
-  const last = VISIT_LAST.map((c) => `arg_max(l_${c}, end_ts) AS l_${c}`);
+/**
+ * DuckDB: the summary rows of the events `source` holds, merged into the stored ones by primary key
+ * (an index lookup per visitor, no scan): sums add, first/last seen widen, the latest event's
+ * attributes follow the later last_ts, and `skeys` (the 64-bit keys of the visitor's visits)
+ * unite, so that n_visits counts a visit that spans appends once.
+ */
+export function summaryUpsertSql(source: string): string {
   const cols = [
-    "min(start_ts) AS first_ts",
-    "max(end_ts) AS last_ts",
-    "sum(n_all) AS n_all",
-    "count(DISTINCT session_id) AS n_visits",
-    "sum(n_pageviews) AS n_pageviews",
-    "sum(n_custom) AS n_custom",
-    "sum(revenue_sum) AS revenue_sum",
-    ...last,
+    "min(ts) AS first_ts",
+    "max(ts) AS last_ts",
+    "count() AS n_all",
+    "len(list_distinct(list(skey))) AS n_visits",
+    `count_if(${PAGEVIEW}) AS n_pageviews`,
+    `count_if(${CUSTOM_CONDITION}) AS n_custom`,
+    "sum(revenue) AS revenue_sum",
+    ...VISIT_LAST.map((c) => `arg_max(${c}, ts) AS l_${c}`),
+    "list_distinct(list(skey)) AS skeys",
+  ];
+  const t = "visitor_summary";
+  const set = [
+    `first_ts = least(${t}.first_ts, excluded.first_ts)`,
+    `last_ts = greatest(${t}.last_ts, excluded.last_ts)`,
+    ...["n_all", "n_pageviews", "n_custom", "revenue_sum"].map((c) => `${c} = ${t}.${c} + excluded.${c}`),
+    ...VISIT_LAST.map((c) => `l_${c} = CASE WHEN excluded.last_ts >= ${t}.last_ts THEN excluded.l_${c} ELSE ${t}.l_${c} END`),
+    `skeys = list_distinct(list_concat(${t}.skeys, excluded.skeys))`,
+    `n_visits = len(list_distinct(list_concat(${t}.skeys, excluded.skeys)))`,
   ];
   return (
-    `SELECT property, pkey, client_id, ${cols.join(", ")} FROM visitor_visits SEMI JOIN ${touched} USING (pkey, client_id) ` +
-    "GROUP BY property, pkey, client_id"
+    `INSERT INTO ${t} (${[...summaryTableColumns("duckdb"), "skeys"].join(", ")}) ` +
+    `SELECT property, pkey, client_id, ${cols.join(", ")} ` +
+    `FROM ${source} GROUP BY property, pkey, client_id ON CONFLICT (pkey, client_id) DO UPDATE SET ${set.join(", ")}`
   );
 }
 

@@ -3,13 +3,12 @@
 // from `events` (a file from before the tables, or a change of VISITOR_TABLES_VERSION), and
 // ClickHouse's materialized views with the backfill of events stored before them.
 //
-// Cost at ingest (DuckDB): per batch, one GROUP BY of the batch's rows into visit partials, and
-// the touched visitors' summaries recomputed from their visit partials (a hash semi-join that
-// reads visitor_visits' narrow key columns whole, then only the matching rows' values).
+// Cost at ingest (DuckDB): per batch, one GROUP BY of the batch's rows into visit partials, and one
+// into per-visitor rows upserted by primary key (an index lookup per visitor touched).
 import type { DuckDBConnection } from "@duckdb/node-api";
 import {
   SUMMARY_COLUMNS,
-  summaryFromVisitsSql,
+  summaryUpsertSql,
   summaryStatesSql,
   summaryStateType,
   summaryTableColumns,
@@ -47,7 +46,11 @@ const CH_TYPES: Record<VisitorTableColumnType, string> = {
 const create = (name: string, cols: string[], after = "") =>
   `CREATE TABLE IF NOT EXISTS ${name} (\n  ${cols.join(",\n  ")}\n)${after ? ` ${after}` : ""}`;
 
-/** DuckDB: both tables (no index: reads filter on pkey and client_id; zone maps on start_ts/batch order). */
+/**
+ * DuckDB: both tables. visitor_visits has no index (appended per batch, reads filter on pkey and
+ * client_id, its zone maps on start_ts narrow a visitor's span); visitor_summary's primary key is
+ * what each batch's upsert finds a visitor's row by, and `skeys` its visits' keys.
+ */
 export function duckVisitorTablesDdl(): string[] {
   const key = (k: string[]) => k.map((c) => `${c} ${c === "pkey" ? "BIGINT" : "VARCHAR"} NOT NULL`);
   return [
@@ -58,6 +61,8 @@ export function duckVisitorTablesDdl(): string[] {
     create("visitor_summary", [
       ...key(["property", "pkey", "client_id"]),
       ...SUMMARY_COLUMNS.map(([n, t]) => `${n} ${DUCK_TYPES[t]} NOT NULL`),
+      "skeys BIGINT[] NOT NULL",
+      "PRIMARY KEY (pkey, client_id)",
     ]),
   ];
 }
@@ -90,22 +95,10 @@ export function chVisitorBackfillSql(): string[] {
 }
 
 const VISIT_INSERT = `INSERT INTO visitor_visits (${visitTableColumns("duckdb").join(", ")}) `;
-const SUMMARY_INSERT = `INSERT INTO visitor_summary (${summaryTableColumns("duckdb").join(", ")}) `;
 
-/**
- * DuckDB: the visit partials of the events `where` selects, and the summaries of their visitors
- * recomputed, on `c` inside the caller's transaction.
- */
+/** DuckDB: the visit partials and summaries of the events `where` selects, on `c` inside the caller's transaction. */
 async function fill(c: DuckDBConnection, where: string): Promise<void> {
-  await c.run(
-    [
-      `${VISIT_INSERT}${visitFillSql("duckdb", `events WHERE ${where}`)}`,
-      `CREATE OR REPLACE TEMP TABLE _vt AS SELECT DISTINCT pkey, client_id FROM events WHERE ${where}`,
-      "DELETE FROM visitor_summary USING _vt WHERE visitor_summary.pkey = _vt.pkey AND visitor_summary.client_id = _vt.client_id",
-      `${SUMMARY_INSERT}${summaryFromVisitsSql("_vt")}`,
-      "DROP TABLE _vt",
-    ].join(";\n"),
-  );
+  await c.run(`${VISIT_INSERT}${visitFillSql("duckdb", `events WHERE ${where}`)};\n${summaryUpsertSql(`events WHERE ${where}`)}`);
 }
 
 /** DuckDB: brings the tables up to date with batch `b` (already in `events` in the open transaction). */
