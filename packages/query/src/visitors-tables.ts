@@ -24,7 +24,7 @@ import type { SqlDialect } from "./dialects.js";
 import { NON_CUSTOM_EVENT_NAMES } from "./tables.js";
 
 /** Bump when the tables change shape or meaning: stores rebuild them from `events`. */
-export const VISITOR_TABLES_VERSION = "2"; // 2: summary upserted by primary key
+export const VISITOR_TABLES_VERSION = "3"; // 2: summary upserted by primary key, 3: visits rewritten in visitor order
 
 export type VisitorTableColumnType = "string" | "timestamp" | "count" | "float64" | "strings" | "timestamps" | "floats";
 

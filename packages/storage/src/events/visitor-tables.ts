@@ -102,8 +102,44 @@ async function fill(c: DuckDBConnection, where: string): Promise<void> {
 }
 
 /** DuckDB: brings the tables up to date with batch `b` (already in `events` in the open transaction). */
-export function appendVisitorBatch(c: DuckDBConnection, b: bigint): Promise<void> {
-  return fill(c, `batch = ${BigInt.asIntN(64, b).toString()}`);
+export async function appendVisitorBatch(c: DuckDBConnection, b: bigint): Promise<void> {
+  await fill(c, `batch = ${BigInt.asIntN(64, b).toString()}`);
+  await compactIfDue(c);
+}
+
+/** visitor_visits is rewritten in visitor order once its unsorted tail is this many rows and as long as its sorted part. */
+export const COMPACT_MIN_TAIL = 200_000;
+
+/**
+ * DuckDB: rewrites visitor_visits in (pkey, client_id) order once the rows appended since its last
+ * rewrite are at least COMPACT_MIN_TAIL and as many as the sorted part (so each row is rewritten
+ * about twice over its life). Appended in time order, a visitor with visits all year has rows in
+ * every block, and a read of them decompresses the whole table; in visitor order the scan's range
+ * filter on client_id (visitors.ts clientIn) skips every block but the visitor's own, and only the
+ * tail since the last rewrite is read whole. Runs in the caller's transaction: readers keep their
+ * snapshot of the old table until it commits.
+ */
+export async function compactIfDue(c: DuckDBConnection, force = false): Promise<boolean> {
+  const [r] = await rows(
+    c,
+    "SELECT (SELECT count(*) FROM visitor_visits) AS n, (SELECT value FROM lookout_meta WHERE key = 'visitor_visits_sorted') AS sorted",
+  );
+  const n = Number(r?.n ?? 0);
+  const sorted = Number(r?.sorted ?? 0);
+  const tail = n - sorted;
+  if (!force && (tail < COMPACT_MIN_TAIL || tail < sorted)) return false;
+  const [visits] = duckVisitorTablesDdl();
+  await c.run(
+    [
+      "CREATE OR REPLACE TEMP TABLE _vc AS SELECT * FROM visitor_visits ORDER BY pkey, client_id, start_ts",
+      "DROP TABLE visitor_visits",
+      visits,
+      "INSERT INTO visitor_visits SELECT * FROM _vc",
+      "DROP TABLE _vc",
+    ].join(";\n"),
+  );
+  await c.run("INSERT OR REPLACE INTO lookout_meta VALUES ('visitor_visits_sorted', $v)", { v: String(n) });
+  return true;
 }
 
 /**
@@ -126,5 +162,8 @@ export async function migrateDuckVisitorTables(c: DuckDBConnection, chunkEvents:
     const share = chunks === 1 ? "true" : `hash(client_id) % ${chunks} = ${i}`;
     await transaction(c, () => fill(c, share));
   }
+  await transaction(c, async () => {
+    await compactIfDue(c, true);
+  });
   await c.run("INSERT OR REPLACE INTO lookout_meta VALUES ('visitor_tables_version', $v)", { v: VISITOR_TABLES_VERSION });
 }
