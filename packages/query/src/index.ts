@@ -33,3 +33,6 @@ export { type GroupKey, type PlanInput, planQuery, type QueryPlan } from "./plan
 export * from "./tables.js";
 export * from "./tz.js";
 export * from "./visitors.js";
+export * from "./visitors-digest.js";
+export * from "./visitors-plan.js";
+export * from "./visitors-tables.js";

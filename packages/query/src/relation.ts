@@ -7,7 +7,11 @@ import type { Dialect, EventBounds } from "./dialects.js";
 import type { DerivedTable } from "./tables.js";
 
 /** Every table the compilers read (sql-checks.ts READ_TABLES). */
-export type TableName = "events" | "day_rollup" | DerivedTable;
+export type TableName = "events" | "day_rollup" | DerivedTable | VisitorTable;
+
+/** The per-visitor tables (visitors-tables.ts): stored in both engines, read as they are. */
+export type VisitorTable = "visitor_visits" | "visitor_summary";
+const STORED: readonly TableName[] = ["events", "day_rollup", "visitor_visits", "visitor_summary"];
 
 /** What a table read needs: the dialect, the property's placeholder and the derived tables' bounds. */
 export interface TableScope {
@@ -30,7 +34,7 @@ const printColumn = (c: Column) => (c.as === undefined ? c.expr : `${c.expr} AS 
 
 /** `<table> WHERE <property predicate>[ AND <where>]`; a derived table is its dialect's FROM item. */
 export function tableRead(s: TableScope, table: TableName, where: readonly string[]): string {
-  const item = table === "events" || table === "day_rollup" ? table : s.d.derived(table, () => s.bounds());
+  const item = STORED.includes(table) ? table : s.d.derived(table as DerivedTable, () => s.bounds());
   return `${item} WHERE ${[s.d.propertyIs(s.property), ...where].join(" AND ")}`;
 }
 

@@ -1,5 +1,5 @@
 // The visitor statements against the compiler's safety rules (sql-checks.ts) in both dialects:
-// every `events` read has the property predicate, every value (ids, e-mails, searches, event
+// every `events` read (and every read of the per-visitor tables) has the property predicate, every value (ids, e-mails, searches, event
 // names, session ids) is a bound parameter and never SQL text, every statement ends in a LIMIT.
 // The `visitors` profile table is keyed by the property's id in both engines, so its reads must
 // compare that id (bound as a string), which sql-checks.ts does not know: checked here.
@@ -24,6 +24,18 @@ import {
   visitorEventsSql,
   visitorListSql,
 } from "./visitors.js";
+import {
+  activeDaysFromVisitsSql,
+  facetsFromVisitsSql,
+  figuresFromVisitsSql,
+  firstSourceFromVisitsSql,
+  historyVisitsFromVisitsSql,
+  perClientFromSummarySql,
+  spanFromSummarySql,
+  topEventsFromVisitsSql,
+  topPagesFromVisitsSql,
+  visitorListFromSummarySql,
+} from "./visitors-digest.js";
 
 const P = "site_1";
 const HOSTILE = ["x'); DROP TABLE events; --", "a\\'b", "%_*", "{p1:String}", "$p1"];
@@ -68,12 +80,35 @@ function statements(d: SqlDialect): [string, CompiledQuery][] {
       }),
     ],
     ["export", visitorEventsSql(d, P, HOSTILE[0] as string, 100_001)],
+    // The same answers from the per-visitor tables (visitors-digest.ts).
+    ["span from summaries", spanFromSummarySql(d, P, IDS)],
+    ["figures from visits", figuresFromVisitsSql(d, P, { ids: IDS, span: { from: NOW - 86_400_000, to: NOW } })],
+    ["facets from visits", facetsFromVisitsSql(d, P, IDS)],
+    ["perClient from summaries", perClientFromSummarySql(d, P, IDS)],
+    ["firstSource from visits", firstSourceFromVisitsSql(d, P, IDS)],
+    ["activeDays from visits", activeDaysFromVisitsSql(d, P, IDS, "Europe/Berlin", NOW - 365 * 86_400_000, NOW)],
+    ["topPages from visits", topPagesFromVisitsSql(d, P, IDS, 10)],
+    ["topEvents from visits", topEventsFromVisitsSql(d, P, IDS, 10)],
+    [
+      "history from visits after a cursor",
+      historyVisitsFromVisitsSql(d, P, IDS, { limit: 20, after: { ts: NOW, session_id: HOSTILE[1] as string } }),
+    ],
+    [
+      "list from summaries searched, filtered, after a cursor",
+      visitorListFromSummarySql(d, P, {
+        order: "first_seen",
+        identified: "identified",
+        search: HOSTILE[0] as string,
+        after: { key: 3, client_id: HOSTILE[3] as string },
+        limit: 50,
+      }),
+    ],
   ];
 }
 
 describe.each<SqlDialect>(["duckdb", "clickhouse"])("visitor statements in %s", (d) => {
   it.each(statements(d))("%s keeps the safety rules", (_name, q) => {
-    const readsEvents = /FROM events\b/.test(q.sql);
+    const readsEvents = /FROM (events|visitor_visits|visitor_summary)\b/.test(q.sql);
     const problems = sqlProblems(q, d, P, 200_000).filter(
       (p) => !/unknown relation visitors/.test(p) && (readsEvents || !/the property is not a parameter/.test(p)),
     );
@@ -91,6 +126,12 @@ describe.each<SqlDialect>(["duckdb", "clickhouse"])("visitor statements in %s", 
     expect(() => historyVisitsSql(d, P, IDS, { limit: 20, after: { ts: 1.5, session_id: "s" } })).toThrow(/not an integer/);
     expect(() =>
       visitorListSql(d, P, { order: "visits", identified: "all", limit: 20, after: { key: Number.NaN, client_id: "c" } }),
+    ).toThrow(/not an integer/);
+    expect(() => historyVisitsFromVisitsSql(d, P, IDS, { limit: 20, after: { ts: 2.5, session_id: "s" } })).toThrow(
+      /not an integer/,
+    );
+    expect(() =>
+      visitorListFromSummarySql(d, P, { order: "events", identified: "all", limit: 20, after: { key: 0.5, client_id: "c" } }),
     ).toThrow(/not an integer/);
   });
 });

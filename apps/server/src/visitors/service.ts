@@ -1,36 +1,49 @@
 // The visitors domain (issue #21, DESIGN.md §4, §5): the visitors list (and its CSV), one
 // visitor's page (profile, figures, facets, activity, "also seen as"), their history by visit,
 // and a visitor's deletion and export. Reads run the @lookout/query visitor statements through
-// EventStore.query, so every engine answers the same SQL.
+// EventStore.query, so every engine answers the same SQL; the planner (visitors-plan.ts) picks
+// the per-visitor tables where they answer, the events table otherwise.
 //
 // A person is the client id asked for plus every client id identified with the same e-mail
 // (case-insensitive): figures and history merge them. Deletion and export act on the one client
 // id asked for (a request names the id it is about), each audited.
 // No HTTP here: the caller (routes.ts) has authorized the actor already.
 import {
+  activeDaysFromVisitsSql,
   activeDaysSql,
   addDays,
   addMonths,
   type CompiledQuery,
+  facetsFromVisitsSql,
   facetsSql,
+  figuresFromVisitsSql,
   figuresSql,
+  firstSourceFromVisitsSql,
   firstSourceSql,
   formatDay,
   historyEventsSql,
   historyPingsSql,
+  historyVisitsFromVisitsSql,
   historyVisitsSql,
   localDay,
   mapOf,
   parseDay,
+  perClientFromSummarySql,
   perClientSql,
   personIdsSql,
+  planVisitorRead,
   profilesSql,
+  spanFromSummarySql,
   spanSql,
   startOfDay,
+  topEventsFromVisitsSql,
   topEventsSql,
+  topPagesFromVisitsSql,
   topPagesSql,
   VISITOR_FACETS,
+  type VisitorSource,
   visitorEventsSql,
+  visitorListFromSummarySql,
   visitorListSql,
   type Who,
 } from "@lookout/query";
@@ -125,12 +138,21 @@ export interface VisitorServiceDeps {
   /** Who is online now. */
   presence: Pick<Presence, "list">;
   now?: () => number;
+  /**
+   * Which tables answer (@lookout/query visitors-plan.ts): "auto" (the default) lets the planner
+   * choose the per-visitor tables where they can; "events" reads the events table only (the model
+   * tests compare the two).
+   */
+  source?: VisitorSource | "auto";
 }
 
 export function createVisitorService(deps: VisitorServiceDeps) {
   const { events, meta, presence } = deps;
   const now = deps.now ?? Date.now;
   const d = events.dialect;
+  // Every EventStore keeps the per-visitor tables (visitor-tables.ts in @lookout/storage).
+  const ctx = { tables: true, source: deps.source ?? "auto" } as const;
+  const fast = (r: Parameters<typeof planVisitorRead>[0]) => planVisitorRead(r, ctx) === "tables";
 
   async function run(q: CompiledQuery): Promise<Row[]> {
     try {
@@ -172,7 +194,7 @@ export function createVisitorService(deps: VisitorServiceDeps) {
    * the blocks outside it), or just the ids when they have no events.
    */
   async function located(property: string, ids: readonly string[]): Promise<{ who: Who; events: number }> {
-    const r = (await run(spanSql(d, property, ids)))[0];
+    const r = (await run(fast({ read: "page" }) ? spanFromSummarySql(d, property, ids) : spanSql(d, property, ids)))[0];
     const n = num(r?.n);
     return n === 0 ? { who: ids, events: 0 } : { who: { ids, span: { from: num(r?.first_ms), to: num(r?.last_ms) } }, events: n };
   }
@@ -210,15 +232,15 @@ export function createVisitorService(deps: VisitorServiceDeps) {
         param: "cursor",
       });
     }
-    const rows = await run(
-      visitorListSql(d, property.unique_id, {
-        ...(q.search ? { search: q.search } : {}),
-        order: q.order,
-        identified: q.identified,
-        ...(after ? { after: { key: after.key, client_id: after.client_id } } : {}),
-        limit,
-      }),
-    );
+    const options = {
+      ...(q.search ? { search: q.search } : {}),
+      order: q.order,
+      identified: q.identified,
+      ...(after ? { after: { key: after.key, client_id: after.client_id } } : {}),
+      limit,
+    };
+    const list = fast({ read: "list" }) ? visitorListFromSummarySql : visitorListSql;
+    const rows = await run(list(d, property.unique_id, options));
     const page = rows.slice(0, limit);
     const found = await profiles(
       property.unique_id,
@@ -253,14 +275,15 @@ export function createVisitorService(deps: VisitorServiceDeps) {
       const to = startOfDay(tz, addDays(today, 1));
       const { who, events: n } = await located(pid, ids);
       if (n === 0 && !own) throw notFound();
+      const v = fast({ read: "page" });
       const [fig, facets, clients, first, days, pages, evs, profs] = await Promise.all([
-        run(figuresSql(d, pid, who)),
-        run(facetsSql(d, pid, who)),
-        run(perClientSql(d, pid, who)),
-        run(firstSourceSql(d, pid, who)),
-        run(activeDaysSql(d, pid, who, tz, from, to)),
-        run(topPagesSql(d, pid, who, L.top)),
-        run(topEventsSql(d, pid, who, L.top)),
+        run(v ? figuresFromVisitsSql(d, pid, who) : figuresSql(d, pid, who)),
+        run(v ? facetsFromVisitsSql(d, pid, who) : facetsSql(d, pid, who)),
+        run(v ? perClientFromSummarySql(d, pid, ids) : perClientSql(d, pid, who)),
+        run(v ? firstSourceFromVisitsSql(d, pid, who) : firstSourceSql(d, pid, who)),
+        run(v ? activeDaysFromVisitsSql(d, pid, who, tz, from, to) : activeDaysSql(d, pid, who, tz, from, to)),
+        run(v ? topPagesFromVisitsSql(d, pid, who, L.top) : topPagesSql(d, pid, who, L.top)),
+        run(v ? topEventsFromVisitsSql(d, pid, who, L.top) : topEventsSql(d, pid, who, L.top)),
         profiles(pid, ids),
       ]);
       const f = fig[0] ?? {};
@@ -359,12 +382,11 @@ export function createVisitorService(deps: VisitorServiceDeps) {
         ...(from !== undefined ? { from } : {}),
         ...(to !== undefined ? { to } : {}),
       };
+      const position = after ? { after: { ts: after.ts, session_id: after.session_id } } : {};
       const visitRows = await run(
-        historyVisitsSql(d, pid, who, {
-          ...range,
-          ...(after ? { after: { ts: after.ts, session_id: after.session_id } } : {}),
-          limit: q.limit,
-        }),
+        fast({ read: "history", options: range })
+          ? historyVisitsFromVisitsSql(d, pid, who, { ...position, limit: q.limit })
+          : historyVisitsSql(d, pid, who, { ...range, ...position, limit: q.limit }),
       );
       const page = visitRows.slice(0, q.limit);
       const sids = page.map((r) => str(r.session_id));

@@ -42,6 +42,7 @@ import {
   QueryTimeoutError,
   type RecentSession,
 } from "./event-store.js";
+import { chVisitorBackfillSql, chVisitorTablesDdl, VISITOR_TABLES } from "./visitor-tables.js";
 
 /** A ClickHouse cluster: its name in the servers' remote_servers, and each shard's HTTP URL. */
 export interface ClickHouseCluster {
@@ -186,6 +187,7 @@ class ChStore implements ClickHouseEventStore {
     if (!cluster) {
       await this.admin.command({ query: `CREATE DATABASE IF NOT EXISTS ${this.database}` });
       for (const ddl of [chEventsDdl(), CH_VISITORS_DDL]) await this.client.command({ query: ddl });
+      await this.#migrateVisitorTables();
       return;
     }
     const db = this.database;
@@ -207,6 +209,17 @@ class ChStore implements ClickHouseEventStore {
         });
       }
     }
+  }
+
+  /**
+   * The per-visitor tables and the views that feed them (visitor-tables.ts); on their first
+   * creation, the events already stored are copied in (at open, before this process appends).
+   */
+  async #migrateVisitorTables(): Promise<void> {
+    const had = await rows<{ n: number }>(this.client, "EXISTS TABLE visitor_summary_mv");
+    const exists = Number(Object.values(had[0] ?? {})[0] ?? 0) === 1;
+    for (const ddl of chVisitorTablesDdl()) await this.client.command({ query: ddl });
+    if (!exists) for (const sql of chVisitorBackfillSql()) await this.client.command({ query: sql });
   }
 
   append(batch: readonly EventRow[]): Promise<void> {
@@ -377,8 +390,9 @@ class ChStore implements ClickHouseEventStore {
 
   deleteProperty(property: string): Promise<void> {
     return this.#track(async () => {
-      for (const table of ["events", "visitors"])
+      for (const table of this.#tables()) {
         await this.#mutate(`ALTER TABLE ${this.#stored(table)} DELETE WHERE property = ${literal(property)}`);
+      }
       await this.#awaitMutations();
     });
   }
@@ -387,11 +401,20 @@ class ChStore implements ClickHouseEventStore {
     return this.#track(async () => {
       const where = `property = ${literal(property)} AND client_id = ${literal(clientId)}`;
       const counted = await rows<{ n: number }>(this.client, `SELECT count() AS n FROM events WHERE ${where}`);
-      // No rollups to bring in line here: every statistic derives visits from events per query.
-      for (const table of ["events", "visitors"]) await this.#mutate(`ALTER TABLE ${this.#stored(table)} DELETE WHERE ${where}`);
+      // No rollups to bring in line here: every statistic derives visits from events per query;
+      // the per-visitor tables lose the visitor's rows with them.
+      for (const table of this.#tables()) await this.#mutate(`ALTER TABLE ${this.#stored(table)} DELETE WHERE ${where}`);
       await this.#awaitMutations();
       return Number(counted[0]?.n ?? 0);
     });
+  }
+
+  /**
+   * The tables that hold a property's rows. On a cluster the per-visitor tables are not kept (the
+   * visitor reads there go to the events table): only events and profiles.
+   */
+  #tables(): readonly string[] {
+    return this.opts.cluster ? ["events", "visitors"] : ["events", "visitors", ...VISITOR_TABLES];
   }
 
   /** Runs a mutation on the node, or on every shard of a cluster (Distributed tables take none). */

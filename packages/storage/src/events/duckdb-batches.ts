@@ -1,7 +1,7 @@
 // The DuckDB store's appends: numbers each append as the next batch and commits it in one
 // transaction on the writer (the property keys of its new properties, its rows through an
-// appender kept across batches, how far into the ingest log the store now holds, and its rollup
-// when rollups run inside appends). Callers run commit() in the write queue.
+// appender kept across batches, how far into the ingest log the store now holds, the per-visitor
+// tables, and its rollup when rollups run inside appends). Callers run commit() in the write queue.
 import type { DuckDBAppender, DuckDBConnection } from "@duckdb/node-api";
 import type { EventRow } from "@lookout/schema";
 import { appendEvents } from "./duckdb-append.js";
@@ -9,6 +9,7 @@ import { PropertyKeys } from "./duckdb-property-keys.js";
 import { transaction } from "./duckdb-rollup.js";
 import type { RollupScheduler } from "./duckdb-rollup-scheduler.js";
 import { formatMark, type LogMark } from "./ingest-log.js";
+import { appendVisitorBatch } from "./visitor-tables.js";
 
 export class BatchCommitter {
   /** The last batch number given out (migrate() sets it from the file). */
@@ -50,6 +51,8 @@ export class BatchCommitter {
         throw err;
       }
       if (mark) await writer.run("INSERT OR REPLACE INTO lookout_meta VALUES ('ingest_log', $v)", { v: formatMark(mark) });
+      // The per-visitor tables move with the events, in the same transaction (visitor-tables.ts).
+      await appendVisitorBatch(writer, b);
       if (this.rollups.inline) await this.rollups.rollupTo(b);
     });
     this.keys.adopt(fresh);

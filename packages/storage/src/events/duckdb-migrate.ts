@@ -11,6 +11,7 @@ import { addPropertyKeys, type PropertyKeys } from "./duckdb-property-keys.js";
 import { rows } from "./duckdb-read.js";
 import { pendingBatchGroups, REBUILD_CHUNK_EVENTS, rebuildRollups, transaction } from "./duckdb-rollup.js";
 import type { RollupScheduler } from "./duckdb-rollup-scheduler.js";
+import { migrateDuckVisitorTables } from "./visitor-tables.js";
 
 /** Bump when the rollup tables change shape or meaning: migrate() recreates them from events. */
 export const ROLLUP_VERSION = "3"; // 2: pkey, 3: rolled
@@ -75,4 +76,6 @@ export async function migrateStore({ writer, keys, rollups, batches, opts }: Mig
       rollups.rolled = upto;
     }
   }
+  // The per-visitor tables: created, or rebuilt from events when missing or of another version.
+  await migrateDuckVisitorTables(writer, opts.rebuildChunkEvents ?? REBUILD_CHUNK_EVENTS);
 }

@@ -40,6 +40,7 @@ import type { CompiledQuery, EventsQuery, QueryOptions, RecentSession } from "./
 import { encodeRows, type IngestLog } from "./ingest-log.js";
 import type { StagedAppends } from "./staged-appends.js";
 import { upsertProfiles } from "./visitor-profiles.js";
+import { VISITOR_TABLES } from "./visitor-tables.js";
 
 export { ROLLUP_VERSION } from "./duckdb-migrate.js";
 
@@ -169,7 +170,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
       await flushed();
       await write(() =>
         transaction(async () => {
-          for (const t of ["events", "visitors", "sessions", "session_pages", "session_events"]) {
+          for (const t of ["events", "visitors", "sessions", "session_pages", "session_events", ...VISITOR_TABLES]) {
             await writer.run(`DELETE FROM ${t} WHERE property = $p`, { p: property });
           }
         }),
@@ -198,6 +199,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
             await writer.run("DELETE FROM events WHERE property = $p AND client_id = $c", p);
           }
           await writer.run("DELETE FROM visitors WHERE property = $p AND client_id = $c", p);
+          for (const t of VISITOR_TABLES) await writer.run(`DELETE FROM ${t} WHERE property = $p AND client_id = $c`, p);
         });
         return n;
       });

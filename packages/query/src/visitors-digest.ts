@@ -1,0 +1,253 @@
+// The visitor statements over the per-visitor tables (visitors-tables.ts): the same answers as the
+// statements over `events` in visitors.ts (same rows, same column names; the model tests compare
+// both), read from a visitor's own rows instead of a scan of the property's events.
+// visitors-plan.ts decides which of the two answers a read.
+//
+// Reads go through relation.ts like every other (the property predicate first); the visit
+// partials of one visit fold by session_id; ClickHouse's summary states merge per client id.
+import type { CompiledQuery } from "./compiled.js";
+import type { SqlDialect } from "./dialects.js";
+import { int } from "./params.js";
+import { tableRead } from "./relation.js";
+import {
+  CURRENCY,
+  figuresOver,
+  type HistoryOptions,
+  idsOf,
+  Stmt,
+  VISITOR_FACETS,
+  type VisitorListOptions,
+  type Who,
+} from "./visitors.js";
+import { SUMMARY_COLUMNS, VISIT_LAST } from "./visitors-tables.js";
+
+/** What the two engines spell differently here. */
+interface DigestFns {
+  /** A FROM item of `read`'s rows with `keep` columns and the arrays `arrays` ([column, alias]) unnested side by side. */
+  explode(read: string, keep: readonly string[], arrays: readonly (readonly [string, string])[]): string;
+  /** A summary column's value from its stored form (ClickHouse: an aggregate state, merged). */
+  merged(column: string, fn: string): string;
+  /** After the summary read: ClickHouse merges the states of each client id. */
+  summaryGroup: string;
+  /** One array of (tag, value) pairs from several string arrays, each value tagged with its array's index. */
+  tagged(arrays: readonly string[]): string;
+  /** The tag (1) or the value (2) of such a pair. */
+  part(pair: string, i: 1 | 2): string;
+}
+
+const FNS: Record<SqlDialect, DigestFns> = {
+  duckdb: {
+    explode: (read, keep, arrays) =>
+      `(SELECT ${[...keep, ...arrays.map(([c, a]) => `unnest(${c}) AS ${a}`)].join(", ")} FROM ${read})`,
+    merged: (c) => c,
+    summaryGroup: "",
+    tagged: (arrays) =>
+      `flatten([${arrays.map((a, i) => `list_transform(${a}, x -> struct_pack(f := ${int(i)}, v := x))`).join(", ")}])`,
+    part: (pair, i) => `${pair}.${i === 1 ? "f" : "v"}`,
+  },
+  clickhouse: {
+    explode: (read, keep, arrays) =>
+      `(SELECT ${[...keep, ...arrays.map(([, a]) => a)].join(", ")} FROM (SELECT ${[...keep, ...arrays.map(([c, a]) => `${c} AS ${a}_all`)].join(", ")} FROM ${read}) ` +
+      `ARRAY JOIN ${arrays.map(([, a]) => `${a}_all AS ${a}`).join(", ")})`,
+    merged: (c, fn) => `${fn}Merge(${c})`,
+    summaryGroup: " GROUP BY client_id",
+    tagged: (arrays) => `arrayConcat(${arrays.map((a, i) => `arrayMap(x -> (${int(i)}, x), ${a})`).join(", ")})`,
+    part: (pair, i) => `tupleElement(${pair}, ${i})`,
+  },
+};
+
+/** `visitor_visits WHERE <property> [AND <span>] AND client_id IN (...)`: a visit partial starts inside the person's span. */
+function visitsRead(q: Stmt, who: Who, where: readonly string[] = []): string {
+  const span = "span" in who ? [`start_ts >= ${q.p.ts(who.span.from)}`, `start_ts < ${q.p.ts(who.span.to + 1000)}`] : [];
+  return tableRead(q.s, "visitor_visits", [...span, q.clientIn(idsOf(who)), ...where]);
+}
+
+/**
+ * The summaries as a FROM item (rows: client_id, s_first_ms, s_last_ms, s_n, s_visits,
+ * s_pageviews, s_events, s_revenue, s_country, s_region, s_city, s_device, s_browser, s_os);
+ * `pre` holds conditions on client_id only.
+ */
+function summaries(q: Stmt, pre: readonly string[]): string {
+  const g = FNS[q.d.name as SqlDialect];
+  const out: Record<string, string> = {
+    first_ts: "s_first_ms",
+    last_ts: "s_last_ms",
+    n_all: "s_n",
+    n_visits: "s_visits",
+    n_pageviews: "s_pageviews",
+    n_custom: "s_events",
+    revenue_sum: "s_revenue",
+    ...Object.fromEntries(VISIT_LAST.map((c) => [`l_${c}`, `s_${c}`])),
+  };
+  const cols = SUMMARY_COLUMNS.map(([c, type, fn]) => {
+    const v = g.merged(c, fn);
+    return `${type === "timestamp" ? q.f.epochMs(v) : v} AS ${out[c]}`;
+  });
+  return `(SELECT client_id, ${cols.join(", ")} FROM ${tableRead(q.s, "visitor_summary", pre)}${g.summaryGroup})`;
+}
+
+const fns = (q: Stmt) => FNS[q.d.name as SqlDialect];
+
+/** Where the person's events lie and how many there are (rows: first_ms, last_ms, n; n = 0 when none). */
+export function spanFromSummarySql(dialect: SqlDialect, property: string, ids: readonly string[]): CompiledQuery {
+  const q = new Stmt(dialect, property);
+  return q.done(
+    `SELECT min(s_first_ms) AS first_ms, max(s_last_ms) AS last_ms, coalesce(sum(s_n), 0) AS n FROM ${summaries(q, [q.clientIn(ids)])} ${q.d.limit(1, 0)}`,
+  );
+}
+
+/** figuresSql() from the visit partials. */
+export function figuresFromVisitsSql(dialect: SqlDialect, property: string, who: Who): CompiledQuery {
+  const q = new Stmt(dialect, property);
+  const { f } = q;
+  const cur = (c: string) => `CASE WHEN ${c} <> '' THEN ${c} END`;
+  const visit =
+    `SELECT session_id AS v_sid, min(start_ts) AS v_start, max(end_ts) AS v_end, sum(n_pageviews) AS v_pv, sum(n_custom) AS v_ev, ` +
+    `sum(engaged) AS v_eng, sum(revenue_sum) AS v_rev, min(${cur("cur_min")}) AS v_cmin, max(${cur("cur_max")}) AS v_cmax, ` +
+    `${f.argMax("l_country", "end_ts")} AS v_country, ${f.argMax("l_region", "end_ts")} AS v_region, ${f.argMax("l_city", "end_ts")} AS v_city ` +
+    `FROM ${visitsRead(q, who)} GROUP BY session_id`;
+  return q.done(figuresOver(q, visit));
+}
+
+/** facetsSql() from the visits' distinct facet values: one read of the visits, every facet's values tagged with its index. */
+export function facetsFromVisitsSql(dialect: SqlDialect, property: string, who: Who): CompiledQuery {
+  const q = new Stmt(dialect, property);
+  const g = fns(q);
+  const pairs = g.explode(visitsRead(q, who), ["session_id"], [[g.tagged(VISITOR_FACETS.map((c) => `fc_${c}`)), "v_pair"]]);
+  const inner = `SELECT session_id, ${g.part("v_pair", 1)} AS v_facet, ${g.part("v_pair", 2)} AS v_value FROM ${pairs}`;
+  return q.done(
+    `SELECT v_facet AS facet, v_value AS value, ${q.d.uniq("session_id")} AS visits FROM (${inner}) GROUP BY v_facet, v_value ` +
+      `ORDER BY facet, visits DESC, value ${q.d.limit(600, 0)}`,
+  );
+}
+
+/** perClientSql() from the summaries. */
+export function perClientFromSummarySql(dialect: SqlDialect, property: string, ids: readonly string[]): CompiledQuery {
+  const q = new Stmt(dialect, property);
+  return q.done(
+    `SELECT client_id, s_device AS a_device, s_browser AS a_browser, s_os AS a_os, s_last_ms AS last_ms FROM ${summaries(q, [q.clientIn(ids)])} ` +
+      `ORDER BY last_ms DESC, client_id ${q.d.limit(int(ids.length), 0)}`,
+  );
+}
+
+/** firstSourceSql() from the visits' first shown events. */
+export function firstSourceFromVisitsSql(dialect: SqlDialect, property: string, who: Who): CompiledQuery {
+  const q = new Stmt(dialect, property);
+  const cols = [
+    "referrer",
+    "referrer_source",
+    "channel",
+    "path",
+    "utm_source",
+    "utm_medium",
+    "utm_campaign",
+    "utm_term",
+    "utm_content",
+  ];
+  return q.done(
+    `SELECT ${q.f.epochMs("src_ts")} AS ts_ms, ${cols.map((c) => `src_${c} AS ${c}`).join(", ")} ` +
+      `FROM ${visitsRead(q, who, ["n_shown > 0"])} ORDER BY src_ts, src_path ${q.d.limit(1, 0)}`,
+  );
+}
+
+/** activeDaysSql() from the visits' shown events' times. */
+export function activeDaysFromVisitsSql(
+  dialect: SqlDialect,
+  property: string,
+  who: Who,
+  timezone: string,
+  from: number,
+  to: number,
+): CompiledQuery {
+  const q = new Stmt(dialect, property, timezone, from, to);
+  const times = fns(q).explode(visitsRead(q, who), [], [["day_ts", "v_ts"]]);
+  const inner = `SELECT ${q.s.bucket("day", "v_ts")} AS v_key FROM ${times} WHERE v_ts >= ${q.p.ts(from)} AND v_ts < ${q.p.ts(to)}`;
+  return q.done(
+    `SELECT ${q.d.label("day", "v_key")} AS day, count() AS events FROM (${inner}) GROUP BY v_key ORDER BY v_key ${q.d.limit(400, 0)}`,
+  );
+}
+
+/** topPagesSql() from the visits' pageview paths. */
+export function topPagesFromVisitsSql(dialect: SqlDialect, property: string, who: Who, n: number): CompiledQuery {
+  const q = new Stmt(dialect, property);
+  const paths = fns(q).explode(visitsRead(q, who), [], [["pv_paths", "path"]]);
+  return q.done(
+    `SELECT path, count() AS pageviews FROM ${paths} GROUP BY path ORDER BY pageviews DESC, path ${q.d.limit(int(n), 0)}`,
+  );
+}
+
+/** topEventsSql() from the visits' custom events. */
+export function topEventsFromVisitsSql(dialect: SqlDialect, property: string, who: Who, n: number): CompiledQuery {
+  const q = new Stmt(dialect, property);
+  const evs = fns(q).explode(
+    visitsRead(q, who),
+    [],
+    [
+      ["c_names", "name"],
+      ["c_revenue", "v_rev"],
+      ["c_currency", "revenue_currency"],
+    ],
+  );
+  return q.done(
+    `SELECT name, count() AS events, sum(v_rev) AS a_revenue, coalesce(CASE WHEN min(${CURRENCY}) = max(${CURRENCY}) THEN min(${CURRENCY}) END, '') AS a_currency ` +
+      `FROM ${evs} GROUP BY name ORDER BY events DESC, name ${q.d.limit(int(n), 0)}`,
+  );
+}
+
+/**
+ * historyVisitsSql() without an event or date filter (visitors-plan.ts: those need the events), from
+ * the visit partials: the same rows and columns.
+ */
+export function historyVisitsFromVisitsSql(
+  dialect: SqlDialect,
+  property: string,
+  who: Who,
+  o: Pick<HistoryOptions, "after" | "limit">,
+): CompiledQuery {
+  const q = new Stmt(dialect, property);
+  const { d, f, p } = q;
+  const start = f.epochMs("min(start_ts)");
+  let having = "";
+  if (o.after) {
+    const t = int(o.after.ts);
+    having = ` HAVING (${start} < ${t} OR (${start} = ${t} AND session_id < ${p.add(o.after.session_id)}))`;
+  }
+  const first = (c: string) => `${f.argMin(`f_${c}`, "start_ts")} AS a_${c}`;
+  const sql =
+    `SELECT session_id, ${f.argMin("client_id", "start_ts")} AS a_client_id, ${start} AS start_ms, ${f.epochMs("max(end_ts)")} AS end_ms, ` +
+    `sum(n_pageviews) AS pageviews, sum(engaged) AS a_engaged_ms, sum(n_shown) AS events_total, ` +
+    `coalesce(${f.argMinIf("entry_path", "entry_ts", "n_pageviews > 0")}, '') AS entry_page, ` +
+    `${f.argMin("f_referrer_source", "start_ts")} AS entry_source, ${["channel", "device", "browser", "os", "country", "region", "city"].map(first).join(", ")} ` +
+    `FROM ${visitsRead(q, who)} GROUP BY session_id${having} ORDER BY start_ms DESC, session_id DESC ${d.limit(int(o.limit + 1), 0)}`;
+  return q.done(sql);
+}
+
+/** visitorListSql() from the summaries: the same rows and columns. */
+export function visitorListFromSummarySql(dialect: SqlDialect, property: string, o: VisitorListOptions): CompiledQuery {
+  const q = new Stmt(dialect, property);
+  const { d, p } = q;
+  const pre: string[] = [];
+  if (o.search) {
+    const s = p.add(o.search);
+    const found = `SELECT client_id FROM ${q.profiles([`(${d.contains("email", s)} OR ${d.contains("name", s)})`])}`;
+    pre.push(`(${d.contains("client_id", s)} OR client_id IN (${found}))`);
+  }
+  if (o.identified !== "all") {
+    pre.push(
+      `client_id ${o.identified === "identified" ? "IN" : "NOT IN"} (SELECT client_id FROM ${q.profiles(["email <> ''"])})`,
+    );
+  }
+  const KEY = { last_seen: "s_last_ms", first_seen: "s_first_ms", visits: "s_visits", events: "s_events" } as const;
+  const key = KEY[o.order];
+  const where: string[] = [];
+  if (o.after) {
+    const k = int(o.after.key);
+    where.push(`(${key} < ${k} OR (${key} = ${k} AND client_id < ${p.add(o.after.client_id)}))`);
+  }
+  const latest = VISIT_LAST.map((c) => `s_${c} AS a_${c}`).join(", ");
+  const sql =
+    `SELECT client_id, ${key} AS sort_key, s_first_ms AS first_ms, s_last_ms AS last_ms, s_visits AS visits, s_pageviews AS pageviews, ` +
+    `s_events AS events, s_revenue AS a_revenue, ${latest} FROM ${summaries(q, pre)}${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ` +
+    `ORDER BY sort_key DESC, client_id DESC ${d.limit(int(o.limit + 1), 0)}`;
+  return q.done(sql);
+}

@@ -1,0 +1,169 @@
+// The per-visitor tables in each engine (@lookout/query visitors-tables.ts says what they hold and
+// prints the SQL that fills them): their DDL, DuckDB's upkeep per appended batch and its rebuild
+// from `events` (a file from before the tables, or a change of VISITOR_TABLES_VERSION), and
+// ClickHouse's materialized views with the backfill of events stored before them.
+//
+// Cost at ingest (DuckDB): per batch, one GROUP BY of the batch's rows into visit partials, and one
+// into per-visitor rows upserted by primary key (an index lookup per visitor touched).
+import type { DuckDBConnection } from "@duckdb/node-api";
+import {
+  SUMMARY_COLUMNS,
+  summaryUpsertSql,
+  summaryStatesSql,
+  summaryStateType,
+  summaryTableColumns,
+  VISIT_TABLE_COLUMNS,
+  VISITOR_TABLES_VERSION,
+  type VisitorTableColumnType,
+  visitFillSql,
+  visitTableColumns,
+} from "@lookout/query";
+import { rows } from "./duckdb-read.js";
+import { transaction } from "./duckdb-rollup.js";
+
+export const VISITOR_TABLES = ["visitor_visits", "visitor_summary"] as const;
+
+const DUCK_TYPES: Record<VisitorTableColumnType, string> = {
+  string: "VARCHAR",
+  timestamp: "TIMESTAMP",
+  count: "BIGINT",
+  float64: "DOUBLE",
+  strings: "VARCHAR[]",
+  timestamps: "TIMESTAMP[]",
+  floats: "DOUBLE[]",
+};
+
+const CH_TYPES: Record<VisitorTableColumnType, string> = {
+  string: "String",
+  timestamp: "DateTime('UTC')",
+  count: "UInt64",
+  float64: "Float64",
+  strings: "Array(String)",
+  timestamps: "Array(DateTime('UTC'))",
+  floats: "Array(Float64)",
+};
+
+const create = (name: string, cols: string[], after = "") =>
+  `CREATE TABLE IF NOT EXISTS ${name} (\n  ${cols.join(",\n  ")}\n)${after ? ` ${after}` : ""}`;
+
+/**
+ * DuckDB: both tables. visitor_visits has no index (appended per batch, reads filter on pkey and
+ * client_id, its zone maps on start_ts narrow a visitor's span); visitor_summary's primary key is
+ * what each batch's upsert finds a visitor's row by, and `skeys` its visits' keys.
+ */
+export function duckVisitorTablesDdl(): string[] {
+  const key = (k: string[]) => k.map((c) => `${c} ${c === "pkey" ? "BIGINT" : "VARCHAR"} NOT NULL`);
+  return [
+    create("visitor_visits", [
+      ...key(["property", "pkey", "client_id", "session_id"]),
+      ...VISIT_TABLE_COLUMNS.map(([n, t]) => `${n} ${DUCK_TYPES[t]} NOT NULL`),
+    ]),
+    create("visitor_summary", [
+      ...key(["property", "pkey", "client_id"]),
+      ...SUMMARY_COLUMNS.map(([n, t]) => `${n} ${DUCK_TYPES[t]} NOT NULL`),
+      "skeys BIGINT[] NOT NULL",
+      "PRIMARY KEY (pkey, client_id)",
+    ]),
+  ];
+}
+
+/** ClickHouse: the tables, then the views that feed them from each INSERT into `events`. */
+export function chVisitorTablesDdl(): string[] {
+  const key = (k: string[]) => k.map((c) => `${c} String`);
+  return [
+    create(
+      "visitor_visits",
+      [...key(["property", "client_id", "session_id"]), ...VISIT_TABLE_COLUMNS.map(([n, t]) => `${n} ${CH_TYPES[t]}`)],
+      "ENGINE = MergeTree() ORDER BY (property, client_id, session_id)",
+    ),
+    create(
+      "visitor_summary",
+      [...key(["property", "client_id"]), ...SUMMARY_COLUMNS.map(([n]) => `${n} ${summaryStateType(n)}`)],
+      "ENGINE = AggregatingMergeTree() ORDER BY (property, client_id)",
+    ),
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS visitor_visits_mv TO visitor_visits AS ${visitFillSql("clickhouse", "events")}`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS visitor_summary_mv TO visitor_summary AS ${summaryStatesSql("events")}`,
+  ];
+}
+
+/** ClickHouse: fills the new tables from the events stored before their views existed. */
+export function chVisitorBackfillSql(): string[] {
+  return [
+    `INSERT INTO visitor_visits (${visitTableColumns("clickhouse").join(", ")}) ${visitFillSql("clickhouse", "events")}`,
+    `INSERT INTO visitor_summary (${summaryTableColumns("clickhouse").join(", ")}) ${summaryStatesSql("events")}`,
+  ];
+}
+
+const VISIT_INSERT = `INSERT INTO visitor_visits (${visitTableColumns("duckdb").join(", ")}) `;
+
+/** DuckDB: the visit partials and summaries of the events `where` selects, on `c` inside the caller's transaction. */
+async function fill(c: DuckDBConnection, where: string): Promise<void> {
+  await c.run(`${VISIT_INSERT}${visitFillSql("duckdb", `events WHERE ${where}`)};\n${summaryUpsertSql(`events WHERE ${where}`)}`);
+}
+
+/** DuckDB: brings the tables up to date with batch `b` (already in `events` in the open transaction). */
+export async function appendVisitorBatch(c: DuckDBConnection, b: bigint): Promise<void> {
+  await fill(c, `batch = ${BigInt.asIntN(64, b).toString()}`);
+  await compactIfDue(c);
+}
+
+/** visitor_visits is rewritten in visitor order once its unsorted tail is this many rows and as long as its sorted part. */
+export const COMPACT_MIN_TAIL = 200_000;
+
+/**
+ * DuckDB: rewrites visitor_visits in (pkey, client_id) order once the rows appended since its last
+ * rewrite are at least COMPACT_MIN_TAIL and as many as the sorted part (so each row is rewritten
+ * about twice over its life). Appended in time order, a visitor with visits all year has rows in
+ * every block, and a read of them decompresses the whole table; in visitor order the scan's range
+ * filter on client_id (visitors.ts clientIn) skips every block but the visitor's own, and only the
+ * tail since the last rewrite is read whole. Runs in the caller's transaction: readers keep their
+ * snapshot of the old table until it commits.
+ */
+export async function compactIfDue(c: DuckDBConnection, force = false): Promise<boolean> {
+  const [r] = await rows(
+    c,
+    "SELECT (SELECT count(*) FROM visitor_visits) AS n, (SELECT value FROM lookout_meta WHERE key = 'visitor_visits_sorted') AS sorted",
+  );
+  const n = Number(r?.n ?? 0);
+  const sorted = Number(r?.sorted ?? 0);
+  const tail = n - sorted;
+  if (!force && (tail < COMPACT_MIN_TAIL || tail < sorted)) return false;
+  const [visits] = duckVisitorTablesDdl();
+  await c.run(
+    [
+      "CREATE OR REPLACE TEMP TABLE _vc AS SELECT * FROM visitor_visits ORDER BY pkey, client_id, start_ts",
+      "DROP TABLE visitor_visits",
+      visits,
+      "INSERT INTO visitor_visits SELECT * FROM _vc",
+      "DROP TABLE _vc",
+    ].join(";\n"),
+  );
+  await c.run("INSERT OR REPLACE INTO lookout_meta VALUES ('visitor_visits_sorted', $v)", { v: String(n) });
+  return true;
+}
+
+/**
+ * DuckDB: rebuilds both tables from `events` when the file's version differs (run at open, in the
+ * write queue): emptied first, then filled a share of the visitors at a time (one pass over 10M
+ * events would hold every visit's lists at once), the version recorded last, so an interrupted
+ * rebuild starts again.
+ */
+export async function migrateDuckVisitorTables(c: DuckDBConnection, chunkEvents: number): Promise<void> {
+  for (const ddl of duckVisitorTablesDdl()) await c.run(ddl);
+  const meta = await rows(c, "SELECT value FROM lookout_meta WHERE key = 'visitor_tables_version'");
+  if (String(meta[0]?.value ?? "") === VISITOR_TABLES_VERSION) return;
+  await transaction(c, async () => {
+    for (const t of VISITOR_TABLES) await c.run(`DROP TABLE IF EXISTS ${t}`);
+    for (const ddl of duckVisitorTablesDdl()) await c.run(ddl);
+  });
+  const n = Number((await rows(c, "SELECT count(*) AS n FROM events"))[0]?.n ?? 0);
+  const chunks = Math.max(1, Math.ceil(n / Math.max(1, chunkEvents)));
+  for (let i = 0; i < chunks; i++) {
+    const share = chunks === 1 ? "true" : `hash(client_id) % ${chunks} = ${i}`;
+    await transaction(c, () => fill(c, share));
+  }
+  await transaction(c, async () => {
+    await compactIfDue(c, true);
+  });
+  await c.run("INSERT OR REPLACE INTO lookout_meta VALUES ('visitor_tables_version', $v)", { v: VISITOR_TABLES_VERSION });
+}
