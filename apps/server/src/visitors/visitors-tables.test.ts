@@ -96,7 +96,7 @@ function build(property: string, t: Traffic) {
   rows.sort((a, b) => a.ts.getTime() - b.ts.getTime());
   let n = 0;
   const sessions = createSessionizer({ newId: () => `s${String(++n).padStart(4, "0")}` });
-  for (const r of rows) r.session_id = sessions.assign(property, r.visitor_id, r.ts);
+  for (const r of rows) r.session_id = sessions.assign(property, r.visitor_id, r.ts) as string;
   const cuts = [...new Set(t.cuts.map((c) => Math.floor(c * rows.length)))].sort((a, b) => a - b);
   const batches = [0, ...cuts, rows.length].slice(1).map((end, i, all) => rows.slice(i === 0 ? 0 : all[i - 1], end));
   const profiles: VisitorProfile[] = t.visitors
