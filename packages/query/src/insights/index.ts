@@ -4,6 +4,7 @@
 import type { InsightKind, InsightSpec } from "@lookout/schema";
 import type { CompileContext } from "../compiled.js";
 import type { SqlDialect } from "../dialects.js";
+import { type CompiledRetention, compileRetention } from "./retention.js";
 import { type CompiledTrends, compileTrends } from "./trends.js";
 
 type SpecOf<K extends InsightKind> = Extract<InsightSpec, { kind: K }>;
@@ -11,6 +12,7 @@ type SpecOf<K extends InsightKind> = Extract<InsightSpec, { kind: K }>;
 /** What each kind compiles to. */
 export interface CompiledInsights {
   trends: CompiledTrends;
+  retention: CompiledRetention;
 }
 
 export type InsightCompiler<K extends InsightKind> = (
@@ -22,4 +24,5 @@ export type InsightCompiler<K extends InsightKind> = (
 
 export const INSIGHT_COMPILERS: { readonly [K in InsightKind]: InsightCompiler<K> } = {
   trends: compileTrends,
+  retention: compileRetention,
 };

@@ -82,7 +82,7 @@ function eventColumn(dim: Exclude<Dimension, `prop:${string}`>, param: "filters"
 }
 
 /** A filter as a condition on one event row: negative ops negate the whole OR. */
-function eventCondition(f: Filter, p: Params, d: Dialect): string {
+export function eventCondition(f: Filter, p: Params, d: Dialect): string {
   let core: string;
   if (isPropDimension(f.dimension)) {
     const key = p.add(propKey(f.dimension));

@@ -18,3 +18,4 @@ export { idKey } from "./hash.js";
 export * from "./stats.js";
 export * from "./insights.js";
 export * from "./trends.js";
+export * from "./retention.js";

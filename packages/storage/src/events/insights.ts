@@ -17,6 +17,7 @@ import {
 } from "@lookout/schema";
 import type { EventStore } from "./event-store.js";
 import type { StatsContext } from "./stats.js";
+import { runRetention, runRetentionActors } from "./retention.js";
 import { runTrends } from "./trends.js";
 
 type SpecOf<K extends InsightKind> = Extract<InsightSpec, { kind: K }>;
@@ -29,6 +30,7 @@ export type InsightRunner<K extends InsightKind> = (
 
 export const INSIGHT_RUNNERS: { readonly [K in InsightKind]: InsightRunner<K> } = {
   trends: runTrends,
+  retention: runRetention,
 };
 
 /** Runs a spec of any kind (validated here, so callers may pass the raw body). */
@@ -65,6 +67,7 @@ export const INSIGHT_ACTORS: {
   readonly [K in InsightKind]: InsightActorSelectorOf<K> extends never ? null : InsightActorsRunner<K>;
 } = {
   trends: null,
+  retention: runRetentionActors,
 };
 
 /** The visitors behind a point of an insight: the kind's runner pages the ids, profiles name them. */
