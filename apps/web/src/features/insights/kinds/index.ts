@@ -2,11 +2,13 @@
 // union, in a record the type checker proves complete. A new kind: its folder beside trends/ and one
 // line below.
 import type { InsightKind } from "@lookout/schema";
+import { retentionView } from "./retention/view";
 import { trendsView } from "./trends/view";
 import type { KindView } from "./types";
 
 export const KIND_VIEWS: { readonly [K in InsightKind]: KindView<K> } = {
   trends: trendsView,
+  retention: retentionView,
 };
 
 export function kindLabel(kind: string): string {
