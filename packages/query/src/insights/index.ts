@@ -4,6 +4,7 @@
 import type { InsightKind, InsightSpec } from "@lookout/schema";
 import type { CompileContext } from "../compiled.js";
 import type { SqlDialect } from "../dialects.js";
+import { type CompiledLifecycle, compileLifecycle } from "./lifecycle.js";
 import { type CompiledRetention, compileRetention } from "./retention.js";
 import { type CompiledTrends, compileTrends } from "./trends.js";
 
@@ -13,6 +14,7 @@ type SpecOf<K extends InsightKind> = Extract<InsightSpec, { kind: K }>;
 export interface CompiledInsights {
   trends: CompiledTrends;
   retention: CompiledRetention;
+  lifecycle: CompiledLifecycle;
 }
 
 export type InsightCompiler<K extends InsightKind> = (
@@ -25,4 +27,5 @@ export type InsightCompiler<K extends InsightKind> = (
 export const INSIGHT_COMPILERS: { readonly [K in InsightKind]: InsightCompiler<K> } = {
   trends: compileTrends,
   retention: compileRetention,
+  lifecycle: compileLifecycle,
 };

@@ -18,4 +18,5 @@ export { idKey } from "./hash.js";
 export * from "./stats.js";
 export * from "./insights.js";
 export * from "./trends.js";
+export * from "./lifecycle.js";
 export * from "./retention.js";

@@ -17,6 +17,7 @@ import {
 } from "@lookout/schema";
 import type { EventStore } from "./event-store.js";
 import type { StatsContext } from "./stats.js";
+import { runLifecycle } from "./lifecycle.js";
 import { runRetention, runRetentionActors } from "./retention.js";
 import { runTrends } from "./trends.js";
 
@@ -31,6 +32,7 @@ export type InsightRunner<K extends InsightKind> = (
 export const INSIGHT_RUNNERS: { readonly [K in InsightKind]: InsightRunner<K> } = {
   trends: runTrends,
   retention: runRetention,
+  lifecycle: runLifecycle,
 };
 
 /** Runs a spec of any kind (validated here, so callers may pass the raw body). */
@@ -68,6 +70,7 @@ export const INSIGHT_ACTORS: {
 } = {
   trends: null,
   retention: runRetentionActors,
+  lifecycle: null,
 };
 
 /** The visitors behind a point of an insight: the kind's runner pages the ids, profiles name them. */

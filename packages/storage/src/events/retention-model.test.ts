@@ -91,7 +91,8 @@ function model(events: EventRow[], input: RetentionSpecInput): RetentionAnswer {
           (spec.cumulative
             ? Array.from({ length: spec.periods - n + 1 }, (_, j) => step(unit, c, n + j)).some((p) => back.has(p))
             : back.has(step(unit, c, n)));
-        if (hit) (rows[ci] as number[])[n] += 1;
+        const row = rows[ci] as number[];
+        if (hit) row[n] = (row[n] ?? 0) + 1;
       }
     }
   }
