@@ -2,6 +2,7 @@
 // union, in a record the type checker proves complete. A new kind: its folder beside trends/ and one
 // line below.
 import type { InsightKind } from "@lookout/schema";
+import { lifecycleView } from "./lifecycle/view";
 import { retentionView } from "./retention/view";
 import { trendsView } from "./trends/view";
 import type { KindView } from "./types";
@@ -9,6 +10,7 @@ import type { KindView } from "./types";
 export const KIND_VIEWS: { readonly [K in InsightKind]: KindView<K> } = {
   trends: trendsView,
   retention: retentionView,
+  lifecycle: lifecycleView,
 };
 
 export function kindLabel(kind: string): string {
