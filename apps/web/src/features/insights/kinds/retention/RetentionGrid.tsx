@@ -139,12 +139,18 @@ function CohortRow(props: {
             <button
               type="button"
               className="btn btn-link btn-sm w-100 text-body text-decoration-none text-nowrap"
-              aria-label={`${title} (${pct(pcts[n])})${running ? ", still running" : ""}`}
               disabled={v === 0}
               onClick={() => props.onOpen(n, title)}
             >
-              {pct(pcts[n])}
-              {running ? "*" : ""}
+              <span className="retention-pct">
+                {pct(pcts[n])}
+                {running ? "*" : ""}
+              </span>
+              <span className="visually-hidden">
+                {" "}
+                {title}
+                {running ? ", still running" : ""}
+              </span>
             </button>
           </CTableDataCell>
         );
