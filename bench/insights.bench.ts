@@ -2,7 +2,7 @@
 // and a trends insight with a breakdown (two series, unique visitors and a total, broken down by
 // country, top 10 + Other, daily) run through runTrends as the API does. Budget on the p95:
 // < 300 ms at 10M events, < 3 s at 100M (1M is reported, its budget the 10M one).
-// Also an 8-period weekly retention grid (runRetention) and a daily lifecycle (runLifecycle). The other insight kinds join as they are built.
+// Also an 8-period weekly retention grid (runRetention) a daily lifecycle (runLifecycle) and daily stickiness (runStickiness). The other insight kinds join as they are built.
 //
 //   tsx bench/insights.bench.ts                    1M and 10M events
 //   tsx bench/insights.bench.ts --events 1000000 [--runs 20] [--seed 42] [--fresh]
@@ -15,8 +15,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import type { LifecycleSpecInput, RetentionSpecInput, TrendsSpecInput } from "@lookout/schema";
-import { openDuckDbEventStore, runLifecycle, runRetention, runTrends } from "@lookout/storage";
+import type { LifecycleSpecInput, RetentionSpecInput, StickinessSpecInput, TrendsSpecInput } from "@lookout/schema";
+import { openDuckDbEventStore, runLifecycle, runRetention, runStickiness, runTrends } from "@lookout/storage";
 import { EVENTS_PER_VISITOR, generateEvents } from "@lookout/traffic";
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
@@ -82,6 +82,13 @@ const LIFECYCLE_SPEC: LifecycleSpecInput = {
   interval: "day",
   event: { event: "pageview" },
 };
+/** Daily stickiness of pageviews over the 90 days. */
+const STICKINESS_SPEC: StickinessSpecInput = {
+  kind: "stickiness",
+  period: "last_90_days",
+  interval: "day",
+  event: { event: "pageview" },
+};
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -129,6 +136,7 @@ for (const n of sizes) {
   const trends = await time(async () => (await runTrends(store, PROPERTY, SPEC, CTX)).results.length);
   const retention = await time(async () => (await runRetention(store, PROPERTY, RETENTION_SPEC, CTX)).results.cohorts.length);
   const lifecycle = await time(async () => (await runLifecycle(store, PROPERTY, LIFECYCLE_SPEC, CTX)).results.length);
+  const stickiness = await time(async () => (await runStickiness(store, PROPERTY, STICKINESS_SPEC, CTX)).results.length);
   await store.close();
   const budget = BUDGET_MS.find(([size]) => n <= size)?.[1] ?? null;
   const entry = (t: { p50: number; p95: number; rows: number }) => ({
@@ -141,12 +149,14 @@ for (const n of sizes) {
     trends_breakdown: entry(trends),
     retention_8_periods: entry(retention),
     lifecycle: entry(lifecycle),
-    within_budget: budget === null ? true : Math.max(trends.p95, retention.p95, lifecycle.p95) < budget,
+    stickiness: entry(stickiness),
+    within_budget: budget === null ? true : Math.max(trends.p95, retention.p95, lifecycle.p95, stickiness.p95) < budget,
   };
   console.log(
     `insights ${n.toLocaleString("en")} events: trends with breakdown p50 ${trends.p50} ms, p95 ${trends.p95} ms; ` +
       `8-period retention p50 ${retention.p50} ms, p95 ${retention.p95} ms; ` +
-      `lifecycle p50 ${lifecycle.p50} ms, p95 ${lifecycle.p95} ms (budget ${budget} ms)`,
+      `lifecycle p50 ${lifecycle.p50} ms, p95 ${lifecycle.p95} ms; ` +
+      `stickiness p50 ${stickiness.p50} ms, p95 ${stickiness.p95} ms (budget ${budget} ms)`,
   );
 }
 mkdirSync(join(BENCH, "results"), { recursive: true });

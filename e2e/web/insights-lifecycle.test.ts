@@ -66,9 +66,13 @@ describe("lifecycle insight", () => {
       [p.date, p.new, p.returning, p.resurrecting, p.dormant].map((x) => x.toLocaleString("en-US")).join("|"),
     );
     const shown = () =>
-      page
-        .locator(`${table} tbody tr`)
-        .evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => c.textContent).join("|")));
+      page.locator(`${table} tbody tr`).evaluateAll((rows) =>
+        rows.map((r) =>
+          Array.from(r.children)
+            .map((c) => c.textContent)
+            .join("|"),
+        ),
+      );
     await expect.poll(shown, { timeout: 20_000 }).toEqual(expected);
     expect(points.some((p) => p.dormant < 0)).toBe(true);
 

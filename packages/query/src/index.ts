@@ -15,6 +15,7 @@ export * from "./day-rollup.js";
 export { type CompiledInsights, INSIGHT_COMPILERS, type InsightCompiler } from "./insights/index.js";
 export * from "./insights/lifecycle.js";
 export * from "./insights/retention.js";
+export * from "./insights/stickiness.js";
 export { type CompiledTrends, compileTrends, shapeTrends, type TrendsRow } from "./insights/trends.js";
 export { clickhouse, DIALECTS, type Dialect, duckdb, type SqlDialect } from "./dialects.js";
 export { QueryError } from "./errors.js";

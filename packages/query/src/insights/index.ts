@@ -6,6 +6,7 @@ import type { CompileContext } from "../compiled.js";
 import type { SqlDialect } from "../dialects.js";
 import { type CompiledLifecycle, compileLifecycle } from "./lifecycle.js";
 import { type CompiledRetention, compileRetention } from "./retention.js";
+import { type CompiledStickiness, compileStickiness } from "./stickiness.js";
 import { type CompiledTrends, compileTrends } from "./trends.js";
 
 type SpecOf<K extends InsightKind> = Extract<InsightSpec, { kind: K }>;
@@ -15,6 +16,7 @@ export interface CompiledInsights {
   trends: CompiledTrends;
   retention: CompiledRetention;
   lifecycle: CompiledLifecycle;
+  stickiness: CompiledStickiness;
 }
 
 export type InsightCompiler<K extends InsightKind> = (
@@ -28,4 +30,5 @@ export const INSIGHT_COMPILERS: { readonly [K in InsightKind]: InsightCompiler<K
   trends: compileTrends,
   retention: compileRetention,
   lifecycle: compileLifecycle,
+  stickiness: compileStickiness,
 };

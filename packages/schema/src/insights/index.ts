@@ -7,31 +7,44 @@ import { InsightActorsPageSchema } from "./actors.js";
 import { INSIGHT_LIMITS, limitedText } from "./common.js";
 import { LifecycleAnswerSchema, LifecycleSpecSchema } from "./lifecycle.js";
 import { RetentionActorSelectorSchema, RetentionAnswerSchema, RetentionSpecSchema } from "./retention.js";
+import { StickinessAnswerSchema, StickinessSpecSchema } from "./stickiness.js";
 import { TrendsAnswerSchema, TrendsSpecSchema } from "./trends.js";
 
 export * from "./actors.js";
 export * from "./common.js";
 export * from "./lifecycle.js";
 export * from "./retention.js";
+export * from "./stickiness.js";
 export * from "./trends.js";
 
 /** Every insight kind's spec (DESIGN.md §6): one member per kind as each is built. */
-export const InsightSpecSchema = z.discriminatedUnion("kind", [TrendsSpecSchema, RetentionSpecSchema, LifecycleSpecSchema]);
+export const InsightSpecSchema = z.discriminatedUnion("kind", [
+  TrendsSpecSchema,
+  RetentionSpecSchema,
+  LifecycleSpecSchema,
+  StickinessSpecSchema,
+]);
 export type InsightSpec = z.infer<typeof InsightSpecSchema>;
 export type InsightSpecInput = z.input<typeof InsightSpecSchema>;
 export type InsightKind = InsightSpec["kind"];
-export const INSIGHT_KINDS = ["trends", "retention", "lifecycle"] as const satisfies readonly InsightKind[];
+export const INSIGHT_KINDS = ["trends", "retention", "lifecycle", "stickiness"] as const satisfies readonly InsightKind[];
 
 /** Each kind's answer schema (what `POST …/insights/query` returns for a spec of that kind). */
 export const INSIGHT_ANSWER_SCHEMAS = {
   trends: TrendsAnswerSchema,
   retention: RetentionAnswerSchema,
   lifecycle: LifecycleAnswerSchema,
+  stickiness: StickinessAnswerSchema,
 } as const satisfies { readonly [K in InsightKind]: z.ZodType };
 export type InsightAnswerOf<K extends InsightKind> = z.infer<(typeof INSIGHT_ANSWER_SCHEMAS)[K]>;
 export type InsightAnswer = InsightAnswerOf<InsightKind>;
 /** Any kind's answer: each names its kind, as the spec does. */
-export const InsightAnswerSchema = z.discriminatedUnion("kind", [TrendsAnswerSchema, RetentionAnswerSchema, LifecycleAnswerSchema]);
+export const InsightAnswerSchema = z.discriminatedUnion("kind", [
+  TrendsAnswerSchema,
+  RetentionAnswerSchema,
+  LifecycleAnswerSchema,
+  StickinessAnswerSchema,
+]);
 
 /**
  * Each kind's selector of a point whose visitors can be listed (`at` in an actors request), or null
@@ -41,6 +54,7 @@ export const INSIGHT_ACTOR_SELECTORS = {
   trends: null,
   retention: RetentionActorSelectorSchema,
   lifecycle: null,
+  stickiness: null,
 } as const satisfies { readonly [K in InsightKind]: z.ZodType | null };
 export type InsightActorSelectorOf<K extends InsightKind> = (typeof INSIGHT_ACTOR_SELECTORS)[K] extends z.ZodType
   ? z.infer<(typeof INSIGHT_ACTOR_SELECTORS)[K]>

@@ -20,3 +20,4 @@ export * from "./insights.js";
 export * from "./trends.js";
 export * from "./lifecycle.js";
 export * from "./retention.js";
+export * from "./stickiness.js";

@@ -4,6 +4,7 @@
 import type { InsightKind } from "@lookout/schema";
 import { lifecycleView } from "./lifecycle/view";
 import { retentionView } from "./retention/view";
+import { stickinessView } from "./stickiness/view";
 import { trendsView } from "./trends/view";
 import type { KindView } from "./types";
 
@@ -11,6 +12,7 @@ export const KIND_VIEWS: { readonly [K in InsightKind]: KindView<K> } = {
   trends: trendsView,
   retention: retentionView,
   lifecycle: lifecycleView,
+  stickiness: stickinessView,
 };
 
 export function kindLabel(kind: string): string {
