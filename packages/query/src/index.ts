@@ -14,6 +14,9 @@ export {
 export * from "./day-rollup.js";
 export { type CompiledInsights, INSIGHT_COMPILERS, type InsightCompiler } from "./insights/index.js";
 export * from "./insights/paths.js";
+export * from "./insights/lifecycle.js";
+export * from "./insights/retention.js";
+export * from "./insights/stickiness.js";
 export { type CompiledTrends, compileTrends, shapeTrends, type TrendsRow } from "./insights/trends.js";
 export * from "./insights/funnel.js";
 export * from "./insights/funnel-eval.js";

@@ -6,6 +6,9 @@ import type { CompileContext } from "../compiled.js";
 import type { SqlDialect } from "../dialects.js";
 import { type CompiledPaths, compilePaths } from "./paths.js";
 import { type CompiledFunnel, compileFunnel } from "./funnel.js";
+import { type CompiledLifecycle, compileLifecycle } from "./lifecycle.js";
+import { type CompiledRetention, compileRetention } from "./retention.js";
+import { type CompiledStickiness, compileStickiness } from "./stickiness.js";
 import { type CompiledTrends, compileTrends } from "./trends.js";
 
 type SpecOf<K extends InsightKind> = Extract<InsightSpec, { kind: K }>;
@@ -15,6 +18,9 @@ export interface CompiledInsights {
   trends: CompiledTrends;
   paths: CompiledPaths;
   funnel: CompiledFunnel;
+  retention: CompiledRetention;
+  lifecycle: CompiledLifecycle;
+  stickiness: CompiledStickiness;
 }
 
 export type InsightCompiler<K extends InsightKind> = (
@@ -28,4 +34,7 @@ export const INSIGHT_COMPILERS: { readonly [K in InsightKind]: InsightCompiler<K
   trends: compileTrends,
   paths: compilePaths,
   funnel: compileFunnel,
+  retention: compileRetention,
+  lifecycle: compileLifecycle,
+  stickiness: compileStickiness,
 };

@@ -7,12 +7,18 @@ import { InsightActorsPageSchema } from "./actors.js";
 import { INSIGHT_LIMITS, limitedText } from "./common.js";
 import { FunnelActorSelectorSchema, FunnelAnswerSchema, FunnelSpecSchema } from "./funnel.js";
 import { PathsActorSelectorSchema, PathsAnswerSchema, PathsSpecSchema } from "./paths.js";
+import { LifecycleAnswerSchema, LifecycleSpecSchema } from "./lifecycle.js";
+import { RetentionActorSelectorSchema, RetentionAnswerSchema, RetentionSpecSchema } from "./retention.js";
+import { StickinessAnswerSchema, StickinessSpecSchema } from "./stickiness.js";
 import { TrendsAnswerSchema, TrendsSpecSchema } from "./trends.js";
 
 export * from "./actors.js";
 export * from "./common.js";
 export * from "./funnel.js";
 export * from "./paths.js";
+export * from "./lifecycle.js";
+export * from "./retention.js";
+export * from "./stickiness.js";
 export * from "./trends.js";
 
 /** Every insight kind's spec (DESIGN.md §6): one member per kind as each is built. */
@@ -20,6 +26,9 @@ export const InsightSpecSchema = z.discriminatedUnion("kind", [
   TrendsSpecSchema,
   FunnelSpecSchema,
   PathsSpecSchema,
+  RetentionSpecSchema,
+  LifecycleSpecSchema,
+  StickinessSpecSchema,
 ]);
 export type InsightSpec = z.infer<typeof InsightSpecSchema>;
 export type InsightSpecInput = z.input<typeof InsightSpecSchema>;
@@ -27,7 +36,10 @@ export type InsightKind = InsightSpec["kind"];
 export const INSIGHT_KINDS = [
   "trends",
   "funnel",
+  "retention",
   "paths",
+  "stickiness",
+  "lifecycle",
 ] as const satisfies readonly InsightKind[];
 
 /** Each kind's answer schema (what `POST …/insights/query` returns for a spec of that kind). */
@@ -35,6 +47,9 @@ export const INSIGHT_ANSWER_SCHEMAS = {
   trends: TrendsAnswerSchema,
   funnel: FunnelAnswerSchema,
   paths: PathsAnswerSchema,
+  retention: RetentionAnswerSchema,
+  lifecycle: LifecycleAnswerSchema,
+  stickiness: StickinessAnswerSchema,
 } as const satisfies { readonly [K in InsightKind]: z.ZodType };
 export type InsightAnswerOf<K extends InsightKind> = z.infer<(typeof INSIGHT_ANSWER_SCHEMAS)[K]>;
 export type InsightAnswer = InsightAnswerOf<InsightKind>;
@@ -43,6 +58,9 @@ export const InsightAnswerSchema = z.discriminatedUnion("kind", [
   TrendsAnswerSchema,
   FunnelAnswerSchema,
   PathsAnswerSchema,
+  RetentionAnswerSchema,
+  LifecycleAnswerSchema,
+  StickinessAnswerSchema,
 ]);
 
 /**
@@ -53,6 +71,9 @@ export const INSIGHT_ACTOR_SELECTORS = {
   trends: null,
   funnel: FunnelActorSelectorSchema,
   paths: PathsActorSelectorSchema,
+  retention: RetentionActorSelectorSchema,
+  lifecycle: null,
+  stickiness: null,
 } as const satisfies { readonly [K in InsightKind]: z.ZodType | null };
 export type InsightActorSelectorOf<K extends InsightKind> = (typeof INSIGHT_ACTOR_SELECTORS)[K] extends z.ZodType
   ? z.infer<(typeof INSIGHT_ACTOR_SELECTORS)[K]>

@@ -21,3 +21,6 @@ export * from "./insights.js";
 export * from "./paths.js";
 export * from "./funnel.js";
 export * from "./trends.js";
+export * from "./lifecycle.js";
+export * from "./retention.js";
+export * from "./stickiness.js";

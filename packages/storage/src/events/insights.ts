@@ -19,6 +19,9 @@ import type { EventStore } from "./event-store.js";
 import type { StatsContext } from "./stats.js";
 import { runPaths, runPathsActors } from "./paths.js";
 import { runFunnel, runFunnelActors } from "./funnel.js";
+import { runLifecycle } from "./lifecycle.js";
+import { runRetention, runRetentionActors } from "./retention.js";
+import { runStickiness } from "./stickiness.js";
 import { runTrends } from "./trends.js";
 
 type SpecOf<K extends InsightKind> = Extract<InsightSpec, { kind: K }>;
@@ -33,6 +36,9 @@ export const INSIGHT_RUNNERS: { readonly [K in InsightKind]: InsightRunner<K> } 
   trends: runTrends,
   paths: runPaths,
   funnel: runFunnel,
+  retention: runRetention,
+  lifecycle: runLifecycle,
+  stickiness: runStickiness,
 };
 
 /** Runs a spec of any kind (validated here, so callers may pass the raw body). */
@@ -71,6 +77,9 @@ export const INSIGHT_ACTORS: {
   trends: null,
   paths: runPathsActors,
   funnel: runFunnelActors,
+  retention: runRetentionActors,
+  lifecycle: null,
+  stickiness: null,
 };
 
 /** The visitors behind a point of an insight: the kind's runner pages the ids, profiles name them. */

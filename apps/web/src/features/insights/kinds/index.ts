@@ -4,6 +4,9 @@
 import type { InsightKind } from "@lookout/schema";
 import { pathsView } from "./paths/view";
 import { funnelView } from "./funnel/view";
+import { lifecycleView } from "./lifecycle/view";
+import { retentionView } from "./retention/view";
+import { stickinessView } from "./stickiness/view";
 import { trendsView } from "./trends/view";
 import type { KindView } from "./types";
 
@@ -11,6 +14,9 @@ export const KIND_VIEWS: { readonly [K in InsightKind]: KindView<K> } = {
   trends: trendsView,
   paths: pathsView,
   funnel: funnelView,
+  retention: retentionView,
+  lifecycle: lifecycleView,
+  stickiness: stickinessView,
 };
 
 export function kindLabel(kind: string): string {

@@ -1,0 +1,22 @@
+// runStickiness: where a stickiness insight spec meets an EventStore: compile for the store's
+// dialect, run the one statement (visitors per number of active intervals), fill every n.
+import { INSIGHT_COMPILERS, shapeStickiness, type StickinessRow } from "@lookout/query";
+import { type StickinessAnswer, type StickinessSpec, type StickinessSpecInput, StickinessSpecSchema } from "@lookout/schema";
+import type { EventStore } from "./event-store.js";
+import { queryInsight } from "./insights.js";
+import type { StatsContext } from "./stats.js";
+
+export async function runStickiness(
+  store: EventStore,
+  property: string,
+  spec: StickinessSpec | StickinessSpecInput,
+  ctx: StatsContext,
+): Promise<StickinessAnswer> {
+  const parsed = StickinessSpecSchema.parse(spec);
+  const compiled = INSIGHT_COMPILERS[parsed.kind](parsed, property, store.dialect, {
+    timezone: ctx.timezone,
+    now: ctx.now ?? new Date(),
+    earliest: ctx.earliest,
+  });
+  return shapeStickiness(compiled.plan, await queryInsight<StickinessRow>(store, compiled));
+}
