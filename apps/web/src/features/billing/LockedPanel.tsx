@@ -6,24 +6,17 @@ import { cilLockLocked } from "@coreui/icons";
 import { CButton } from "@coreui/react";
 import { Link } from "react-router-dom";
 import { EmptyState } from "../../components/EmptyState";
-import { HttpError } from "../../lib/http";
 import { useAccountRole } from "../me/queries";
 
-function MemberLocked({ message }: { message: string | null }) {
+/** The reason (the server's sentence) is the banner above; the panel says what it means. */
+function MemberLocked() {
   const { can } = useAccountRole();
   const owner = can("own");
   return (
     <EmptyState
       icon={cilLockLocked}
       title="This account's dashboards are locked"
-      lead={
-        <>
-          {message ??
-            "The account's traffic has been over its plan's limit for two billing periods and the grace period has ended."}{" "}
-          Tracking goes on and no data is lost: everything collected meanwhile appears once the account is unlocked. Settings,
-          exports and billing stay open.
-        </>
-      }
+      lead="Tracking goes on and no data is lost: everything collected meanwhile appears once the account is unlocked. Settings, exports and billing stay open."
     >
       <div className="locked-actions">
         {owner ? (
@@ -38,7 +31,7 @@ function MemberLocked({ message }: { message: string | null }) {
   );
 }
 
-export default function LockedPanel({ error, share }: { error: unknown; share?: string | undefined }) {
+export default function LockedPanel({ share }: { share?: string | undefined }) {
   if (share) {
     return (
       <EmptyState
@@ -48,5 +41,5 @@ export default function LockedPanel({ error, share }: { error: unknown; share?: 
       />
     );
   }
-  return <MemberLocked message={error instanceof HttpError ? error.serverMessage : null} />;
+  return <MemberLocked />;
 }

@@ -112,7 +112,7 @@ export function Dashboard({ property, share }: { property: CurrentProperty; shar
   if (isAccountLocked(agg.error)) {
     return (
       <Suspense fallback={null}>
-        <LockedPanel error={agg.error} share={share} />
+        <LockedPanel share={share} />
       </Suspense>
     );
   }
