@@ -76,19 +76,19 @@ describe("funnel insight", () => {
     expect(expected[0]?.visitors).toBeGreaterThan(0);
     expect(expected[2]?.dropped).toBeGreaterThan(0);
     const cells = () => page.locator(".funnel-steps tbody tr td:nth-child(2)").allTextContents();
-    await expect.poll(cells, { timeout: 30_000 }).toEqual(expected.map((s) => s.visitors.toLocaleString("en-US")));
+    await expect.poll(cells, { timeout: 60_000 }).toEqual(expected.map((s) => s.visitors.toLocaleString("en-US")));
 
     await page.getByRole("button", { name: "Save" }).click();
     await page.waitForURL(/\/product-analytics\/insights\/[A-Za-z0-9]{8}$/);
     const url = page.url();
     await page.goto(url);
-    await expect.poll(() => page.locator("main h1").first().textContent()).toBe("Checkout funnel");
-    await expect.poll(cells, { timeout: 30_000 }).toEqual(expected.map((s) => s.visitors.toLocaleString("en-US")));
+    await expect.poll(() => page.locator("main h1").first().textContent(), { timeout: 60_000 }).toBe("Checkout funnel");
+    await expect.poll(cells, { timeout: 60_000 }).toEqual(expected.map((s) => s.visitors.toLocaleString("en-US")));
     expect(await page.locator("#step-2-event").inputValue()).toBe("purchase");
 
     for (const theme of ["light", "dark"] as const) {
       await open(page, new URL(url).pathname, theme);
-      await page.locator("[data-testid=insight-chart] canvas").waitFor({ timeout: 30_000 });
+      await page.locator("[data-testid=insight-chart] canvas").waitFor({ timeout: 60_000 });
       expect(describeViolations(await axeViolations(page))).toBe("");
       await page.screenshot({ path: shot(`funnel-${theme}-desktop.png`), fullPage: true });
       await page.setViewportSize(PHONE);
@@ -100,7 +100,7 @@ describe("funnel insight", () => {
     await page.getByRole("button", { name: /dropped off before step 3: purchase/ }).click();
     const dialog = page.getByRole("dialog");
     const first = dialog.locator(".insight-actors a").first();
-    await first.waitFor({ timeout: 30_000 });
+    await first.waitFor({ timeout: 60_000 });
     expect(describeViolations(await axeViolations(page))).toBe("");
     await page.screenshot({ path: shot("funnel-dark-dropped.png") });
     const href = (await first.getAttribute("href")) ?? "";

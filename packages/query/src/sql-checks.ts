@@ -34,6 +34,9 @@ export const ALLOWED_LITERALS = new Set([
   "month",
   "%Y-%m-%d",
   "%Y-%m-%d %H:%M:%S",
+  // Separators of the funnel's per-visitor event lists (insights/funnel.ts).
+  ":",
+  ",",
 ]);
 
 function placeholderRe(dialect: SqlDialect): RegExp {

@@ -200,20 +200,15 @@ export function funnelOutcomes(plan: FunnelPlan, rows: readonly FunnelRow[]): { 
     throw new QueryError("too_many_events", "too many events for one funnel; choose a shorter range or narrower steps", "period");
   }
   const out: { cid: string; o: FunnelOutcome }[] = [];
-  let i = 0;
-  while (i < rows.length) {
-    const v = (rows[i] as FunnelRow).v;
-    const evs: FunnelEvent[] = [];
-    let cid = "";
-    for (; i < rows.length && (rows[i] as FunnelRow).v === v; i++) {
-      const r = rows[i] as FunnelRow;
-      if (r.cid > cid) cid = r.cid;
-      evs.push({ t: Number(r.t), m: Number(r.m), x: Number(r.x), bv: r.bv ?? "" });
-    }
-    // The engines order equal instants arbitrarily; the rules do not depend on it, this keeps runs identical.
+  for (const r of rows) {
+    const evs: FunnelEvent[] = r.evs.split(",").map((item) => {
+      const [t, m, x, bv] = item.split(":") as [string, string, string, string];
+      return { t: Number(t), m: Number(m), x: Number(x), bv: fromHex(bv) };
+    });
+    // The engines order a visitor's events arbitrarily; sorted, the same rows give the same answer.
     evs.sort((a, b) => a.t - b.t || a.m - b.m || a.x - b.x || (a.bv < b.bv ? -1 : a.bv > b.bv ? 1 : 0));
     const o = funnelOutcome(evs, plan);
-    if (o !== null) out.push({ cid, o });
+    if (o !== null) out.push({ cid: r.mcid ?? "", o });
   }
   if (plan.breakdown !== null) {
     const counts = new Map<string, number>();
@@ -323,4 +318,13 @@ export function shapeFunnel(plan: FunnelPlan, outcomes: readonly { o: FunnelOutc
 export function funnelActorMatches(o: FunnelOutcome, at: FunnelActorSelector): boolean {
   if (at.breakdown_value !== undefined && o.bv !== at.breakdown_value) return false;
   return at.status === "converted" ? o.reached >= at.step : at.step >= 2 && o.reached === at.step - 1;
+}
+
+const utf8 = new TextDecoder();
+/** The breakdown value back from its hex (the SQL hexes it so that no value can contain a separator). */
+function fromHex(hex: string): string {
+  if (hex === "") return "";
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return utf8.decode(bytes);
 }

@@ -29,7 +29,7 @@ import { Scope } from "../parts.js";
 import { tableRead } from "../relation.js";
 import { eventColumn, eventCondition } from "./trends.js";
 
-/** Events a funnel reads at most; past it the answer would be partial, so it is refused instead. */
+/** Visitors a funnel reads at most; past it the answer would be partial, so it is refused instead. */
 export const FUNNEL_MAX_ROWS = 5_000_000;
 /** What is not a visitor's action: never a step's neighbour in a strict funnel. */
 export const FUNNEL_IGNORED_EVENTS = ["engagement", "pageleave", "identify"] as const;
@@ -40,11 +40,26 @@ interface FunnelFunctions {
   epochMs: string;
   /** The visitor key as text. */
   keyText(e: string): string;
+  /** One event as "t:m:x:hex(bv)" (hex, so that no value can contain a separator). */
+  encode(t: string, m: string, x: string, bv: string): string;
+  /** A visitor's encoded events joined by ",". */
+  joined(e: string): string;
 }
 
 const FUNNEL_FUNCTIONS: Record<SqlDialect, FunnelFunctions> = {
-  duckdb: { epochMs: "epoch_ms(ts)", keyText: (e) => `CAST(${e} AS VARCHAR)` },
-  clickhouse: { epochMs: "(toInt64(toUInt32(ts)) * 1000 + ts_ms)", keyText: (e) => `toString(${e})` },
+  duckdb: {
+    epochMs: "epoch_ms(ts)",
+    keyText: (e) => `CAST(${e} AS VARCHAR)`,
+    encode: (t, m, x, bv) =>
+      `concat(CAST(${t} AS VARCHAR), ':', CAST(${m} AS VARCHAR), ':', CAST(${x} AS VARCHAR), ':', hex(${bv}))`,
+    joined: (e) => `string_agg(${e}, ',')`,
+  },
+  clickhouse: {
+    epochMs: "(toInt64(toUInt32(ts)) * 1000 + ts_ms)",
+    keyText: (e) => `toString(${e})`,
+    encode: (t, m, x, bv) => `concat(toString(${t}), ':', toString(${m}), ':', toString(${x}), ':', hex(${bv}))`,
+    joined: (e) => `arrayStringConcat(groupArray(${e}), ',')`,
+  },
 };
 
 /** The decisions, apart from SQL: what the evaluator and the shaper need (tested without printing). */
@@ -89,14 +104,14 @@ export interface CompiledFunnel extends CompiledQuery {
   plan: FunnelPlan;
 }
 
-/** A row of the funnel SQL: one per event that matters, ordered by visitor and time. */
+/**
+ * A row of the funnel SQL: one per visitor (ordered by visitor), their largest client id and their
+ * events that matter as "t:m:x:hex(bv)" joined by "," (one row per visitor keeps the transfer small).
+ */
 export interface FunnelRow {
   v: string;
-  cid: string;
-  t: number | bigint;
-  m: number | bigint;
-  x: number | bigint;
-  bv: string;
+  mcid: string;
+  evs: string;
 }
 
 /** Sum of one bit per matching selector: `CASE WHEN … THEN 2^i ELSE 0 END + …`. */
@@ -132,7 +147,9 @@ export function compileFunnel(spec: FunnelSpec, property: string, dialect: SqlDi
   const inner =
     `SELECT ${fns.keyText(d.eventVkey)} AS v, client_id AS cid, ${fns.epochMs} AS t, ${maskSql(steps)} AS m, ` +
     `${maskSql(exclusions)} AS x, ${bv} AS bv FROM ${tableRead(s, "events", where)}`;
-  const sql = `SELECT v, cid, t, m, x, bv FROM (${inner}) AS f ORDER BY v, t ${d.limit(int(FUNNEL_MAX_ROWS), 0)}`;
+  const sql =
+    `SELECT v, max(cid) AS mcid, ${fns.joined(fns.encode("t", "m", "x", "bv"))} AS evs FROM (${inner}) AS f ` +
+    `GROUP BY v ORDER BY v ${d.limit(int(FUNNEL_MAX_ROWS), 0)}`;
   const params = p.usedIn(sql);
   const keyParams = Object.keys(params).filter((n) => p.keyNames.has(n));
   return { sql, params, ...(keyParams.length > 0 ? { keyParams } : {}), dialect, plan };

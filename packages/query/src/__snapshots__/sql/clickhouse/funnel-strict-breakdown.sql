@@ -6,7 +6,7 @@
 -- p6 = "engagement"
 -- p7 = "pageleave"
 -- p8 = "identify"
-SELECT v, cid, t, m, x, bv
+SELECT v, max(cid) AS mcid, arrayStringConcat(groupArray(concat(toString(t), ':', toString(m), ':', toString(x), ':', hex(bv))), ',') AS evs
 FROM (
   SELECT toString(visitor_id) AS v, client_id AS cid, (toInt64(toUInt32(ts)) * 1000 + ts_ms) AS t, CASE WHEN (name = {p2:String}) THEN 1 ELSE 0 END + CASE WHEN (name = {p3:String}) THEN 2 ELSE 0 END AS m, 0 AS x, channel AS bv
   FROM events
@@ -15,5 +15,6 @@ FROM (
   AND ts < toDateTime({p5:String}, 'UTC')
   AND name NOT IN ({p6:String}, {p7:String}, {p8:String})
 ) AS f
-ORDER BY v, t
+GROUP BY v
+ORDER BY v
 LIMIT 0, 5000000

@@ -13,7 +13,7 @@
 -- p13 = "identify"
 -- p14 = "DE"
 -- p15 = "FR"
-SELECT v, cid, t, m, x, bv
+SELECT v, max(cid) AS mcid, arrayStringConcat(groupArray(concat(toString(t), ':', toString(m), ':', toString(x), ':', hex(bv))), ',') AS evs
 FROM (
   SELECT toString(visitor_id) AS v, client_id AS cid, (toInt64(toUInt32(ts)) * 1000 + ts_ms) AS t, CASE WHEN (name = {p2:String} AND (path = {p3:String})) THEN 1 ELSE 0 END + CASE WHEN (name = {p4:String}) THEN 2 ELSE 0 END + CASE WHEN (name = {p5:String} AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String})) THEN 4 ELSE 0 END AS m, CASE WHEN (name = {p8:String}) THEN 1 ELSE 0 END AS x, '' AS bv
   FROM events
@@ -24,5 +24,6 @@ FROM (
   AND (country IN ({p14:String}, {p15:String}))
   AND ((name = {p2:String} AND (path = {p3:String})) OR (name = {p4:String}) OR (name = {p5:String} AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String})) OR (name = {p8:String}))
 ) AS f
-ORDER BY v, t
+GROUP BY v
+ORDER BY v
 LIMIT 0, 5000000

@@ -13,7 +13,7 @@
 -- p13 = "identify"
 -- p14 = "DE"
 -- p15 = "FR"
-SELECT v, cid, t, m, x, bv
+SELECT v, max(cid) AS mcid, string_agg(concat(CAST(t AS VARCHAR), ':', CAST(m AS VARCHAR), ':', CAST(x AS VARCHAR), ':', hex(bv)), ',') AS evs
 FROM (
   SELECT CAST(vkey AS VARCHAR) AS v, client_id AS cid, epoch_ms(ts) AS t, CASE WHEN (name = CAST($p2 AS VARCHAR) AND (path = CAST($p3 AS VARCHAR))) THEN 1 ELSE 0 END + CASE WHEN (name = CAST($p4 AS VARCHAR)) THEN 2 ELSE 0 END + CASE WHEN (name = CAST($p5 AS VARCHAR) AND (map_contains(props, CAST($p6 AS VARCHAR)) AND coalesce(props[CAST($p6 AS VARCHAR)], '') = CAST($p7 AS VARCHAR))) THEN 4 ELSE 0 END AS m, CASE WHEN (name = CAST($p8 AS VARCHAR)) THEN 1 ELSE 0 END AS x, '' AS bv
   FROM events
@@ -24,5 +24,6 @@ FROM (
   AND (country IN (CAST($p14 AS VARCHAR), CAST($p15 AS VARCHAR)))
   AND ((name = CAST($p2 AS VARCHAR) AND (path = CAST($p3 AS VARCHAR))) OR (name = CAST($p4 AS VARCHAR)) OR (name = CAST($p5 AS VARCHAR) AND (map_contains(props, CAST($p6 AS VARCHAR)) AND coalesce(props[CAST($p6 AS VARCHAR)], '') = CAST($p7 AS VARCHAR))) OR (name = CAST($p8 AS VARCHAR)))
 ) AS f
-ORDER BY v, t
+GROUP BY v
+ORDER BY v
 LIMIT 5000000
