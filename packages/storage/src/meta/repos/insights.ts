@@ -35,6 +35,9 @@ export interface InsightListFilter {
 /** `s` as a LIKE pattern that matches itself literally anywhere (its % _ and \\ escaped). */
 const containsPattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** How a creator is named: their name, or their e-mail while they have none. */
+const creatorName = sql<string | null>`coalesce(nullif(u.name, ''), u.email)`;
+
 export interface InsightInput {
   kind: string;
   name: string;
@@ -69,7 +72,7 @@ export function insightsRepo(db: Kysely<MetaDatabase>) {
         .leftJoin("users as u", "u.id", "i.created_by")
         .leftJoin("insight_views as v", (j) => j.onRef("v.insight_id", "=", "i.id").on("v.user_id", "=", f.viewer))
         .selectAll("i")
-        .select(["u.name as created_by_name", "v.viewed_at as viewed_at"])
+        .select([creatorName.as("created_by_name"), "v.viewed_at as viewed_at"])
         .where("i.property_id", "=", propertyId)
         .where("i.deleted_at", "is", null);
       if (f.search) {
@@ -100,7 +103,7 @@ export function insightsRepo(db: Kysely<MetaDatabase>) {
       const rows = await db
         .selectFrom("insights as i")
         .leftJoin("users as u", "u.id", "i.created_by")
-        .select(["i.tags", "i.created_by", "u.name"])
+        .select(["i.tags", "i.created_by", creatorName.as("name")])
         .where("i.property_id", "=", propertyId)
         .where("i.deleted_at", "is", null)
         .execute();
@@ -119,7 +122,7 @@ export function insightsRepo(db: Kysely<MetaDatabase>) {
     /** One insight's creator name and when `viewer` last opened it. */
     async listExtras(row: InsightRow, viewer: string): Promise<{ created_by_name: string | null; viewed_at: Date | null }> {
       const [user, view] = await Promise.all([
-        db.selectFrom("users").select("name").where("id", "=", row.created_by).executeTakeFirst(),
+        db.selectFrom("users as u").select(creatorName.as("name")).where("u.id", "=", row.created_by).executeTakeFirst(),
         db
           .selectFrom("insight_views")
           .select("viewed_at")
