@@ -3,7 +3,7 @@
 // tabs all / mine / favourites / recent (opened by the caller: views are per user), sorts, the
 // filters' choices, creator names; duplicate; delete and its undo (restore, audited); bad list
 // parameters answering 400 naming the parameter; roles and foreign ids as the matrix says.
-import { type Role } from "@lookout/schema";
+import type { Role } from "@lookout/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Backend, createTestApp, type TestApp } from "../test-support.js";
 
@@ -16,7 +16,12 @@ describe.each<Backend>(["pglite", "postgres"])("saved insights list on %s", (bac
   let ownerId = "";
   const spec = { kind: "trends", period: "last_7_days", series: [{ event: "pageview" }] };
 
-  const call = (method: "GET" | "POST" | "PATCH" | "DELETE", url: string, who: keyof typeof tokens = "owner", payload?: unknown) =>
+  const call = (
+    method: "GET" | "POST" | "PATCH" | "DELETE",
+    url: string,
+    who: keyof typeof tokens = "owner",
+    payload?: unknown,
+  ) =>
     t.app.inject({
       method,
       url,

@@ -117,7 +117,7 @@ export function insightRoutes(deps: AppDeps): Route[] {
     defineRoute({
       method: "POST",
       url: "/api/v1/insights/:shortId/duplicate",
-      summary: "Saves a copy of an insight on its property (editors and up), named \"… (copy)\", created by the caller.",
+      summary: 'Saves a copy of an insight on its property (editors and up), named "… (copy)", created by the caller.',
       tags: TAGS,
       params: z.object({ shortId: ShortIdParam }),
       access: "signed-in",

@@ -103,8 +103,7 @@ export class Presence {
   }
 
   #receive(message: PresenceMessage): void {
-    const signals =
-      message?.kind === "batch" && Array.isArray(message.signals) ? message.signals : [message as PresenceSignal];
+    const signals = message?.kind === "batch" && Array.isArray(message.signals) ? message.signals : [message as PresenceSignal];
     for (const signal of signals) this.apply(signal);
     if (this.#storedListeners.size === 0) return;
     const stored = new Set<string>();

@@ -89,11 +89,7 @@ export const InsightListQuerySchema = z.object({
     .describe("Part of the name or description (case-insensitive)."),
   kind: z.enum(INSIGHT_KINDS).optional().describe("Only insights of this kind."),
   tag: limitedText(INSIGHT_LIMITS.maxTagLength).optional().describe("Only insights with this tag (exact)."),
-  creator: z
-    .string()
-    .regex(ACCOUNT_ID_RE, "is not a user id")
-    .optional()
-    .describe("Only insights created by this user id."),
+  creator: z.string().regex(ACCOUNT_ID_RE, "is not a user id").optional().describe("Only insights created by this user id."),
   tab: z.enum(INSIGHT_LIST_TABS).default("all"),
   sort: z.enum(INSIGHT_LIST_SORTS).default("updated"),
 });
