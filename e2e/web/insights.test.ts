@@ -116,6 +116,8 @@ describe("trends insight", () => {
   it("is found by search, shared unsaved, saved as new, guarded on leave, deleted and restored", {
     timeout: 180_000,
   }, async () => {
+    // Each test has its own page (the suite closes it after each); the saved insight stays.
+    current = await suite.open();
     const { page } = current;
     await open(page, "/product-analytics");
     await page.locator("#insights-search").fill("no such insight");
