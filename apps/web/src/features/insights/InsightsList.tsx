@@ -110,7 +110,8 @@ export function InsightsList({ propertyId }: { propertyId: string }) {
             {i.tags.length > 0 && (
               <div className="d-flex flex-wrap gap-1 mt-1">
                 {i.tags.map((t) => (
-                  <CBadge key={t} color="secondary" className="fw-normal insight-tag">
+                  // The subtle pair keeps its contrast in both themes (a plain secondary badge fails in dark).
+                  <CBadge key={t} className="fw-normal insight-tag bg-secondary-subtle text-secondary-emphasis border">
                     {t}
                   </CBadge>
                 ))}
