@@ -15,23 +15,23 @@ export function NewInsightMenu() {
         <CIcon icon={cilPlus} className="me-1" />
         New insight
       </CDropdownToggle>
-      <CDropdownMenu className="new-insight-menu">
+      {/* A list of links, not an ARIA menu (CoreUI's role="menu" would need menuitem children); CoreUI wraps each child in its own li. */}
+      <CDropdownMenu className="new-insight-menu" role="list">
         {INSIGHT_KINDS.map((kind) => {
           const view = KIND_VIEWS[kind];
           return (
-            <li key={kind}>
-              <Link
-                className="dropdown-item d-flex gap-2 align-items-start text-wrap"
-                to={`/product-analytics/insights/new?kind=${kind}`}
-                data-kind={kind}
-              >
-                <CIcon icon={view.icon ?? cilChartLine} className="mt-1 flex-shrink-0" aria-hidden="true" />
-                <span>
-                  <span className="d-block fw-semibold">{view.label}</span>
-                  <span className="d-block small text-body-secondary">{view.description}</span>
-                </span>
-              </Link>
-            </li>
+            <Link
+              key={kind}
+              className="dropdown-item d-flex gap-2 align-items-start text-wrap"
+              to={`/product-analytics/insights/new?kind=${kind}`}
+              data-kind={kind}
+            >
+              <CIcon icon={view.icon ?? cilChartLine} className="mt-1 flex-shrink-0" aria-hidden="true" />
+              <span>
+                <span className="d-block fw-semibold">{view.label}</span>
+                <span className="d-block small text-body-secondary">{view.description}</span>
+              </span>
+            </Link>
           );
         })}
       </CDropdownMenu>
