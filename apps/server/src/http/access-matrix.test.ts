@@ -83,6 +83,8 @@ interface Fixtures {
   newSharedLink(side: Side): Promise<string>;
   /** A saved trends insight of the side's property: its short id. */
   newInsight(side: Side): Promise<string>;
+  /** A saved insight of the side's property, deleted (what an undo restores): its short id. */
+  newDeletedInsight(side: Side): Promise<string>;
   /** A client id with one pageview on the side's property (a visitor to read, export or delete). */
   newVisitor(side: Side): Promise<string>;
   /** A fresh account: on "own", owned by A's owner with A's admin, editor and viewer; on "foreign", B's owner's. */
@@ -360,6 +362,34 @@ const TABLE: Record<string, Row> = {
     },
     method: "DELETE",
     call: async (c) => ({ url: `/api/v1/insights/${await c.f.newInsight(c.side)}` }),
+  },
+  "POST /api/v1/insights/:shortId/duplicate": {
+    scope: "signed-in",
+    ok: 201,
+    over: {
+      viewer: 404,
+      stranger: 404,
+      "foreign:viewer": 404,
+      "foreign:editor": 404,
+      "foreign:admin": 404,
+      "foreign:owner": 404,
+    },
+    method: "POST",
+    call: async (c) => ({ url: `/api/v1/insights/${await c.f.newInsight(c.side)}/duplicate` }),
+  },
+  "POST /api/v1/insights/:shortId/restore": {
+    scope: "signed-in",
+    ok: 200,
+    over: {
+      viewer: 404,
+      stranger: 404,
+      "foreign:viewer": 404,
+      "foreign:editor": 404,
+      "foreign:admin": 404,
+      "foreign:owner": 404,
+    },
+    method: "POST",
+    call: async (c) => ({ url: `/api/v1/insights/${await c.f.newDeletedInsight(c.side)}/restore` }),
   },
   "GET /api/v1/insights/:shortId/result": {
     scope: "signed-in",
@@ -749,6 +779,12 @@ describe("access matrix", () => {
           tags: [],
         });
         return row.short_id;
+      },
+      async newDeletedInsight(s) {
+        const shortId = await this.newInsight(s);
+        const row = await t.meta.insights.findByShortId(shortId);
+        await t.meta.insights.softDelete(row!.id);
+        return shortId;
       },
       async newVisitor(s) {
         const clientId = `visitor-${++counter}`;

@@ -1,6 +1,7 @@
 // Insights (DESIGN.md §5): `POST /api/v1/properties/{unique_id}/insights/query` runs an unsaved
-// spec; `GET/POST …/insights` lists and saves; `GET/PATCH/DELETE /api/v1/insights/{shortId}` and
-// `GET …/{shortId}/result` work on one saved insight. Reading and running need "read" (every
+// spec; `GET/POST …/insights` lists (filters, tabs, sorts) and saves; `GET/PATCH/DELETE
+// /api/v1/insights/{shortId}`, `GET …/{shortId}/result`, `POST …/{shortId}/duplicate` and
+// `POST …/{shortId}/restore` (the undo of a delete) work on one saved insight. Reading and running need "read" (every
 // member), saving, changing and deleting "write" (editors and up, §7). Unknown, deleted and
 // foreign short ids answer 404 alike (service.ts authorizes through the insight's property).
 import {
@@ -9,6 +10,7 @@ import {
   InsightActorsBodySchema,
   InsightAnswerSchema,
   InsightCreateSchema,
+  InsightListQuerySchema,
   InsightListSchema,
   InsightPatchSchema,
   InsightSchema,
@@ -57,12 +59,14 @@ export function insightRoutes(deps: AppDeps): Route[] {
     defineRoute({
       method: "GET",
       url: "/api/v1/properties/:id/insights",
-      summary: "The property's saved insights, last changed first.",
+      summary:
+        "The property's saved insights (at most 500): searched by name or description, filtered by kind, tag and creator, one of the tabs all / mine / favourites / recent (opened by the caller), sorted; each with its creator's name and when the caller last opened it, plus every tag and creator (the filters' choices).",
       tags: TAGS,
       params: z.object({ id: PropertyParam }),
+      query: InsightListQuerySchema,
       access: { property: ({ params }) => params.id, action: "read" },
       answer: InsightListSchema,
-      handle: ({ property }) => insights.list(property),
+      handle: ({ actor, property, query }) => insights.list(actor, property, query),
     }),
     defineRoute({
       method: "POST",
@@ -109,6 +113,29 @@ export function insightRoutes(deps: AppDeps): Route[] {
       answer: NO_CONTENT,
       responses: { 404: "No such insight, or not on a property you may change." },
       handle: ({ actor, params }) => insights.remove(actor, params.shortId),
+    }),
+    defineRoute({
+      method: "POST",
+      url: "/api/v1/insights/:shortId/duplicate",
+      summary: 'Saves a copy of an insight on its property (editors and up), named "… (copy)", created by the caller.',
+      tags: TAGS,
+      params: z.object({ shortId: ShortIdParam }),
+      access: "signed-in",
+      answer: InsightSchema,
+      status: 201,
+      responses: { 404: "No such insight, or not on a property you may change." },
+      handle: ({ actor, params }) => insights.duplicate(actor, params.shortId),
+    }),
+    defineRoute({
+      method: "POST",
+      url: "/api/v1/insights/:shortId/restore",
+      summary: "Undoes the delete of an insight (editors and up; audited).",
+      tags: TAGS,
+      params: z.object({ shortId: ShortIdParam }),
+      access: "signed-in",
+      answer: InsightSchema,
+      responses: { 404: "No deleted insight with this id, or not on a property you may change." },
+      handle: ({ actor, params }) => insights.restore(actor, params.shortId),
     }),
     defineRoute({
       method: "GET",

@@ -1,5 +1,7 @@
 // The insights domain (DESIGN.md §3, §4, §5): run an unsaved insight spec, and a property's saved
-// insights (list, create, read, change, soft delete, result), each delete audited. Access to a
+// insights (list with filters, tabs and sorts, create, read, change, duplicate, soft delete and its
+// undo, result), each delete and restore audited; results come from a cache per (spec, data
+// version) with single flight (result-cache.ts). Access to a
 // saved insight goes through its property: the caller's role on that property decides, and an
 // unknown, deleted or foreign short id answers the same 404.
 // No HTTP here: routes.ts authorizes property-scoped calls; short-id calls authorize here.
@@ -13,12 +15,15 @@ import {
   type InsightActorsBody,
   type InsightAnswer,
   type InsightCreate,
+  type InsightList,
+  type InsightListQuery,
   type InsightPatch,
   type InsightSpec,
   InsightSpecSchema,
 } from "@lookout/schema";
 import {
   type EventStore,
+  type InsightListRow,
   type InsightRow,
   type MetaStore,
   type PropertyRow,
@@ -29,8 +34,12 @@ import type { z } from "zod";
 import type { Actor } from "../http/authenticate.js";
 import { DomainError, type DomainErrorCode } from "../http/domain-errors.js";
 import { authorizeProperty } from "../http/policy.js";
+import type { Presence } from "../live/presence.js";
+import { createResultCache, type ResultCache, stableKey } from "./result-cache.js";
 
-export function toInsight(row: InsightRow): Insight {
+type Extras = Pick<InsightListRow, "created_by_name" | "viewed_at">;
+
+export function toInsight(row: InsightRow, extras: Extras = { created_by_name: null, viewed_at: null }): Insight {
   return {
     short_id: row.short_id,
     kind: row.kind,
@@ -38,19 +47,47 @@ export function toInsight(row: InsightRow): Insight {
     description: row.description,
     spec: InsightSpecSchema.parse(row.query),
     created_by: row.created_by,
+    created_by_name: extras.created_by_name,
     favourite: row.favourite,
     tags: row.tags,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
+    last_viewed_at: extras.viewed_at?.toISOString() ?? null,
   };
 }
 
 const notFound = () => new DomainError("not_found", "Insight not found.");
 
-export function createInsightService({ meta, events }: { meta: MetaStore; events: EventStore }) {
+export function createInsightService({
+  meta,
+  events,
+  presence,
+  cache = createResultCache<InsightAnswer>(),
+}: {
+  meta: MetaStore;
+  events: EventStore;
+  presence?: Pick<Presence, "onStored">;
+  cache?: ResultCache<InsightAnswer>;
+}) {
+  // Stored events of a property make its cached answers stale (in every server process).
+  presence?.onStored((ids) => {
+    for (const id of ids) cache.bump(id);
+  });
+
+  async function withExtras(actor: Actor, row: InsightRow): Promise<Insight> {
+    return toInsight(row, await meta.insights.listExtras(row, actor.userId));
+  }
+
   /** The live insight and its property, when the actor may `action` on that property; else 404. */
   async function authorized(actor: Actor, shortId: string, action: Action): Promise<{ row: InsightRow; property: PropertyRow }> {
-    const row = await meta.insights.findByShortId(shortId);
+    return authorizedRow(actor, await meta.insights.findByShortId(shortId), action);
+  }
+
+  async function authorizedRow(
+    actor: Actor,
+    row: InsightRow | null,
+    action: Action,
+  ): Promise<{ row: InsightRow; property: PropertyRow }> {
     const uniqueId = row ? await meta.insights.propertyUniqueId(row) : null;
     if (!row || !uniqueId) throw notFound();
     try {
@@ -62,8 +99,12 @@ export function createInsightService({ meta, events }: { meta: MetaStore; events
   }
 
   async function run(property: PropertyRow, spec: InsightSpec): Promise<InsightAnswer> {
+    // The timezone and the property's start date shape the answer as much as the spec does.
+    const key = stableKey({ spec, tz: property.timezone, earliest: property.created_at.toISOString() });
     return badInputAs400(() =>
-      runInsight(events, property.unique_id, spec, { timezone: property.timezone, earliest: property.created_at }),
+      cache.get(property.unique_id, key, () =>
+        runInsight(events, property.unique_id, spec, { timezone: property.timezone, earliest: property.created_at }),
+      ),
     );
   }
 
@@ -103,26 +144,62 @@ export function createInsightService({ meta, events }: { meta: MetaStore; events
       );
     },
 
-    async list(property: PropertyRow): Promise<{ results: Insight[] }> {
-      return { results: (await meta.insights.list(property.id, INSIGHT_LIMITS.maxListed)).map(toInsight) };
+    async list(actor: Actor, property: PropertyRow, q: InsightListQuery): Promise<InsightList> {
+      const [rows, facets] = await Promise.all([
+        meta.insights.listFor(property.id, { ...q, viewer: actor.userId }, INSIGHT_LIMITS.maxListed),
+        meta.insights.facets(property.id),
+      ]);
+      return { results: rows.map((r) => toInsight(r, r)), ...facets };
     },
 
     async create(actor: Actor, property: PropertyRow, body: InsightCreate): Promise<Insight> {
       const row = await meta.insights.create(property.id, actor.userId, { ...body, kind: body.spec.kind });
-      return toInsight(row);
+      return withExtras(actor, row);
     },
 
     async get(actor: Actor, shortId: string): Promise<Insight> {
       const { row } = await authorized(actor, shortId, "read");
+      // An API key has no user: nothing to remember as viewed.
       if (actor.userId !== "") await meta.insights.recordView(actor.userId, row.id);
-      return toInsight(row);
+      return withExtras(actor, row);
     },
 
     async update(actor: Actor, shortId: string, patch: InsightPatch): Promise<Insight> {
       const { row } = await authorized(actor, shortId, "write");
       const changed = await meta.insights.update(row.id, { ...patch, ...(patch.spec ? { kind: patch.spec.kind } : {}) });
       if (!changed) throw notFound();
-      return toInsight(changed);
+      return withExtras(actor, changed);
+    },
+
+    /** A copy of an insight on its property, created by the caller, named "… (copy)", not a favourite. */
+    async duplicate(actor: Actor, shortId: string): Promise<Insight> {
+      const { row, property } = await authorized(actor, shortId, "write");
+      const suffix = " (copy)";
+      const name = `${row.name.slice(0, INSIGHT_LIMITS.maxNameLength - suffix.length)}${suffix}`;
+      const copy = await meta.insights.create(property.id, actor.userId, {
+        kind: row.kind,
+        name,
+        description: row.description,
+        spec: row.query,
+        favourite: false,
+        tags: row.tags,
+      });
+      return withExtras(actor, copy);
+    },
+
+    /** Undoes a delete (editors and up, audited); a live, unknown or foreign short id answers 404. */
+    async restore(actor: Actor, shortId: string): Promise<Insight> {
+      const { row, property } = await authorizedRow(actor, await meta.insights.findDeletedByShortId(shortId), "write");
+      if (!(await meta.insights.restore(row.id))) throw notFound();
+      await meta.audit.record({
+        action: "insight.restore",
+        userId: actor.userId,
+        accountId: property.account_id,
+        detail: { unique_id: property.unique_id, short_id: row.short_id, name: row.name, kind: row.kind },
+      });
+      const restored = await meta.insights.findByShortId(shortId);
+      if (!restored) throw notFound();
+      return withExtras(actor, restored);
     },
 
     async remove(actor: Actor, shortId: string): Promise<void> {

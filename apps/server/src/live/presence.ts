@@ -45,6 +45,7 @@ export class Presence {
   /** "property\0client\0pageKey" -> when that page was left; oldest first, likewise. */
   readonly #left = new Map<string, number>();
   readonly #listeners = new Set<(propertyId: string, change: PresenceChange) => void>();
+  readonly #storedListeners = new Set<(propertyIds: Set<string>) => void>();
   #sweeper: NodeJS.Timeout | null = null;
   #unsubscribe: (() => void) | null = null;
 
@@ -80,6 +81,15 @@ export class Presence {
     return () => this.#listeners.delete(listener);
   }
 
+  /**
+   * Events of these properties were stored (by any server process: every signal is one stored
+   * event): what insight result caches take as their data version changing.
+   */
+  onStored(listener: (propertyIds: Set<string>) => void): () => void {
+    this.#storedListeners.add(listener);
+    return () => this.#storedListeners.delete(listener);
+  }
+
   list(propertyIds: Iterable<string>): LiveVisitor[] {
     const out: LiveVisitor[] = [];
     for (const id of propertyIds) for (const e of this.#byProperty.get(id)?.values() ?? []) out.push(e.visitor);
@@ -93,8 +103,15 @@ export class Presence {
   }
 
   #receive(message: PresenceMessage): void {
-    if (message?.kind === "batch" && Array.isArray(message.signals)) for (const signal of message.signals) this.apply(signal);
-    else this.apply(message as PresenceSignal);
+    const signals = message?.kind === "batch" && Array.isArray(message.signals) ? message.signals : [message as PresenceSignal];
+    for (const signal of signals) this.apply(signal);
+    if (this.#storedListeners.size === 0) return;
+    const stored = new Set<string>();
+    for (const signal of signals) {
+      const id = signal?.kind === "seen" ? signal.s?.propertyId : signal?.kind === "leave" ? signal.propertyId : undefined;
+      if (typeof id === "string") stored.add(id);
+    }
+    if (stored.size > 0) for (const listener of this.#storedListeners) listener(stored);
   }
 
   /** Applies a signal from the bus. Malformed signals are ignored. */

@@ -3,6 +3,7 @@
 // proves complete, and the saved insight with its list/create/patch bodies. A new kind: its file
 // beside trends.ts, one member in the union, one line in INSIGHT_ANSWER_SCHEMAS and INSIGHT_KINDS.
 import { z } from "zod";
+import { ACCOUNT_ID_RE } from "../strings.js";
 import { InsightActorsPageSchema } from "./actors.js";
 import { INSIGHT_LIMITS, limitedText } from "./common.js";
 import { FunnelActorSelectorSchema, FunnelAnswerSchema, FunnelSpecSchema } from "./funnel.js";
@@ -103,13 +104,46 @@ export const InsightSchema = z.object({
   description: z.string(),
   spec: InsightSpecSchema,
   created_by: z.string().nullable(),
+  /** The creator's display name (null once their user is gone). */
+  created_by_name: z.string().nullable(),
   favourite: z.boolean(),
   tags: z.array(z.string()),
   created_at: z.string(),
   updated_at: z.string(),
+  /** When the caller last opened it (GET /api/v1/insights/{shortId}); null: never. */
+  last_viewed_at: z.string().nullable(),
 });
 export type Insight = z.infer<typeof InsightSchema>;
-export const InsightListSchema = z.object({ results: z.array(InsightSchema) });
+
+/** The saved-insights list's tabs: every one, the caller's, the favourites, the ones the caller opened. */
+export const INSIGHT_LIST_TABS = ["all", "mine", "favourites", "recent"] as const;
+export type InsightListTab = (typeof INSIGHT_LIST_TABS)[number];
+/** Orders of the list: last modified, created and last viewed by me newest first; name A to Z. */
+export const INSIGHT_LIST_SORTS = ["updated", "created", "viewed", "name"] as const;
+export type InsightListSort = (typeof INSIGHT_LIST_SORTS)[number];
+
+/** `GET …/insights` query: every filter is optional and they combine (and). */
+export const InsightListQuerySchema = z.object({
+  search: limitedText(INSIGHT_LIMITS.maxNameLength)
+    .trim()
+    .optional()
+    .describe("Part of the name or description (case-insensitive)."),
+  kind: z.enum(INSIGHT_KINDS).optional().describe("Only insights of this kind."),
+  tag: limitedText(INSIGHT_LIMITS.maxTagLength).optional().describe("Only insights with this tag (exact)."),
+  creator: z.string().regex(ACCOUNT_ID_RE, "is not a user id").optional().describe("Only insights created by this user id."),
+  tab: z.enum(INSIGHT_LIST_TABS).default("all"),
+  sort: z.enum(INSIGHT_LIST_SORTS).default("updated"),
+});
+export type InsightListQuery = z.output<typeof InsightListQuerySchema>;
+
+export const InsightListSchema = z.object({
+  results: z.array(InsightSchema),
+  /** Every tag on the property's live insights, A to Z (the tag filter's choices). */
+  tags: z.array(z.string()),
+  /** Everyone who created one of them (the creator filter's choices). */
+  creators: z.array(z.object({ id: z.string(), name: z.string() })),
+});
+export type InsightList = z.infer<typeof InsightListSchema>;
 
 export const InsightCreateSchema = z.object({
   name: limitedText(INSIGHT_LIMITS.maxNameLength).refine((s) => s.trim().length > 0, "name required"),

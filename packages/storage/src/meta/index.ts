@@ -6,7 +6,7 @@ export { API_KEY_PREFIX, type ListedApiKey, type ResolvedApiKey } from "./repos/
 export type { GoalRow } from "./repos/goals.js";
 export { type InvitationLookup, type InvitationState, invitationState, type PendingInvitation } from "./repos/invitations.js";
 export type { MemberChange, MemberRow } from "./repos/members.js";
-export { type InsightRow, newShortId } from "./repos/insights.js";
+export { type InsightListRow, type InsightRow, newShortId } from "./repos/insights.js";
 export type { OutboxMail } from "./repos/outbox.js";
 export { RESET_TTL_MS } from "./repos/password-resets.js";
 export { DEFAULT_PROPERTY_SETTINGS } from "./repos/properties.js";

@@ -3,8 +3,11 @@
 // kind's view owns its options and how its answer is drawn. `new` is an unsaved one (`?kind=` picks
 // the kind). The spec being edited lives in the URL (`?q=`, JSON), so any state can be shared and
 // reloaded; a saved insight opens with its own spec when the URL carries none. Save creates or
-// changes the insight; the star toggles favourite; Delete asks first (ConfirmModal).
-import { cilStar, cilTrash } from "@coreui/icons";
+// changes the insight (name, description, tags, spec), Save as new makes another; the header has
+// favourite, duplicate, CSV and PNG exports and Delete (asked first; the list then offers Undo).
+// Unsaved changes are warned on leave (useLeaveGuard). Viewers open and run insights, and every
+// control that would change one is left out for them (DESIGN.md §7).
+import { cilCopy, cilImage, cilSpreadsheet, cilStar, cilTrash } from "@coreui/icons";
 import CIcon from "@coreui/icons-react";
 import {
   CAlert,
@@ -16,6 +19,7 @@ import {
   CFormInput,
   CFormLabel,
   CFormSelect,
+  CFormTextarea,
   CRow,
   CSpinner,
 } from "@coreui/react";
@@ -30,22 +34,59 @@ import {
   type InsightSpecInput,
   InsightSpecSchema,
 } from "@lookout/schema";
-import { createElement, Suspense, useMemo, useState } from "react";
+import { createElement, Suspense, useMemo, useRef, useState } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router-dom";
 import { ConfirmModal } from "../../components/ConfirmModal";
 import { PageHeader } from "../../components/PageHeader";
 import { RequireProperty } from "../../components/RequireProperty";
 import { messageOf } from "../../lib/http";
 import { useProperties } from "../../state/current-property";
+import { useAccountRole } from "../me/queries";
+import { exportCsv, exportPng } from "./export-result";
+import type { DeletedInsightState } from "./InsightsList";
 import { KIND_VIEWS } from "./kinds";
 import type { KindView } from "./kinds/types";
-import { useCreateInsight, useDeleteInsight, useInsight, useInsightResult, useUpdateInsight } from "./queries";
+import {
+  useCreateInsight,
+  useDeleteInsight,
+  useDuplicateInsight,
+  useInsight,
+  useInsightResult,
+  useUpdateInsight,
+} from "./queries";
+import { useLeaveGuard } from "./useLeaveGuard";
 
 const PRESETS = DATE_PRESETS.filter((p) => p !== "custom");
 
 const isKind = (k: unknown): k is InsightKind => (INSIGHT_KINDS as readonly unknown[]).includes(k);
 /** The registry entry for a kind, widened so that the page can hand it any spec of that kind. */
 const viewOf = (kind: InsightKind) => KIND_VIEWS[kind] as unknown as KindView<InsightKind>;
+
+/** Tags as typed: comma-separated, trimmed, empty ones and repeats dropped, at most the limit. */
+const parseTags = (s: string) =>
+  [
+    ...new Set(
+      s
+        .split(",")
+        .map((t) => t.trim())
+        .filter(Boolean),
+    ),
+  ]
+    .slice(0, INSIGHT_LIMITS.maxTags)
+    .map((t) => t.slice(0, INSIGHT_LIMITS.maxTagLength));
+/** Specs compared by content (key order aside). */
+const sameSpec = (a: unknown, b: unknown) => JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v && typeof v === "object")
+    return Object.fromEntries(
+      Object.entries(v as Record<string, unknown>)
+        .filter(([, x]) => x !== undefined)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([k, x]) => [k, sortKeys(x)]),
+    );
+  return v;
+}
 
 /** The spec in `?q=`, when it reads as JSON of a known kind; validity is judged where it is run. */
 function specFromUrl(q: string | null): InsightSpecInput | null {
@@ -114,20 +155,22 @@ function InsightEditor({ propertyId, shortId }: { propertyId: string; shortId: s
   return <Editor propertyId={propertyId} shortId={shortId} saved={saved.data ?? null} />;
 }
 
-function Editor({
-  propertyId,
-  shortId,
-  saved,
-}: {
-  propertyId: string;
-  shortId: string | null;
-  saved: { name: string; favourite: boolean; spec: InsightSpec } | null;
-}) {
+interface Saved {
+  short_id: string;
+  name: string;
+  description: string;
+  tags: string[];
+  favourite: boolean;
+  spec: InsightSpec;
+}
+
+function Editor({ propertyId, shortId, saved }: { propertyId: string; shortId: string | null; saved: Saved | null }) {
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
+  const canWrite = useAccountRole().can("write");
   const askedKind = params.get("kind");
-  const spec: InsightSpecInput =
-    specFromUrl(params.get("q")) ?? saved?.spec ?? KIND_VIEWS[isKind(askedKind) ? askedKind : "trends"].defaultSpec;
+  const urlSpec = specFromUrl(params.get("q"));
+  const spec: InsightSpecInput = urlSpec ?? saved?.spec ?? KIND_VIEWS[isKind(askedKind) ? askedKind : "trends"].defaultSpec;
   const view = viewOf(spec.kind);
   const setSpec = (next: InsightSpecInput) =>
     setParams(
@@ -141,38 +184,66 @@ function Editor({
   const parsed = useMemo(() => InsightSpecSchema.safeParse(spec), [spec]);
   const result = useInsightResult(propertyId, parsed.success ? parsed.data : null);
   const [name, setName] = useState(saved?.name ?? "");
+  const [description, setDescription] = useState(saved?.description ?? "");
+  const [tags, setTags] = useState((saved?.tags ?? []).join(", "));
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [pngError, setPngError] = useState(false);
+  const resultBox = useRef<HTMLDivElement>(null);
   const create = useCreateInsight(propertyId);
   const update = useUpdateInsight(propertyId, shortId ?? "");
   const remove = useDeleteInsight(propertyId);
+  const duplicate = useDuplicateInsight(propertyId);
 
-  async function save() {
+  // Unsaved: a new insight once anything was set; a saved one whose fields or spec differ from it.
+  const dirty =
+    canWrite &&
+    (saved === null
+      ? urlSpec !== null || name.trim() !== "" || description.trim() !== "" || tags.trim() !== ""
+      : name.trim() !== saved.name ||
+        description !== saved.description ||
+        parseTags(tags).join(",") !== saved.tags.join(",") ||
+        (urlSpec !== null && !sameSpec(parsed.success ? parsed.data : urlSpec, saved.spec)));
+  const guard = useLeaveGuard(dirty);
+
+  const body = () => ({
+    name: name.trim() || view.untitled,
+    description,
+    tags: parseTags(tags),
+  });
+  const open = (id: string) => {
+    guard.allowNext();
+    navigate(`/product-analytics/insights/${encodeURIComponent(id)}`);
+  };
+
+  async function save(asNew: boolean) {
     if (!parsed.success) return;
-    const finalName = name.trim() || view.untitled;
-    if (shortId === null) {
+    if (shortId === null || asNew) {
+      const fields = body();
       const created = await create.mutateAsync({
-        name: finalName,
-        description: "",
+        ...fields,
+        name: asNew && shortId !== null && fields.name === saved?.name ? `${fields.name} (copy)` : fields.name,
         spec: parsed.data,
         favourite: false,
-        tags: [],
       });
-      navigate(`/product-analytics/insights/${encodeURIComponent(created.short_id)}`);
+      open(created.short_id);
     } else {
-      await update.mutateAsync({ name: finalName, spec: parsed.data });
+      const changed = await update.mutateAsync({ ...body(), spec: parsed.data });
+      setName(changed.name);
       setParams(new URLSearchParams(), { replace: true });
     }
   }
   const saveError = create.error ?? update.error;
+  const title = saved?.name ?? "New insight";
 
   return (
     <>
-      <PageHeader title={saved?.name ?? "New insight"}>
-        <div className="d-flex gap-2 flex-wrap">
-          {shortId !== null && saved && (
+      <PageHeader title={title}>
+        <div className="d-flex gap-2 flex-wrap insight-actions">
+          {shortId !== null && saved && canWrite && (
             <CButton
               color="secondary"
               variant="outline"
+              size="sm"
               aria-pressed={saved.favourite}
               onClick={() => update.mutate({ favourite: !saved.favourite })}
             >
@@ -180,14 +251,58 @@ function Editor({
               {saved.favourite ? "Favourite" : "Add to favourites"}
             </CButton>
           )}
-          {shortId !== null && (
-            <CButton color="danger" variant="outline" onClick={() => setConfirmDelete(true)}>
+          {view.toCsv && (
+            <CButton
+              color="secondary"
+              variant="outline"
+              size="sm"
+              disabled={!result.data}
+              onClick={() => result.data && exportCsv(view, result.data, name || title)}
+            >
+              <CIcon icon={cilSpreadsheet} className="me-1" />
+              CSV
+            </CButton>
+          )}
+          <CButton
+            color="secondary"
+            variant="outline"
+            size="sm"
+            disabled={!result.data}
+            onClick={() => void exportPng(resultBox.current, name || title).then((ok) => setPngError(!ok))}
+          >
+            <CIcon icon={cilImage} className="me-1" />
+            PNG
+          </CButton>
+          {shortId !== null && canWrite && (
+            <CButton
+              color="secondary"
+              variant="outline"
+              size="sm"
+              disabled={duplicate.isPending}
+              onClick={() => duplicate.mutate(shortId, { onSuccess: (copy) => open(copy.short_id) })}
+            >
+              <CIcon icon={cilCopy} className="me-1" />
+              Duplicate
+            </CButton>
+          )}
+          {shortId !== null && canWrite && (
+            <CButton color="danger" variant="outline" size="sm" onClick={() => setConfirmDelete(true)}>
               <CIcon icon={cilTrash} className="me-1" />
               Delete
             </CButton>
           )}
         </div>
       </PageHeader>
+      {pngError && (
+        <CAlert color="warning" role="status" dismissible onClose={() => setPngError(false)}>
+          This result has no chart to save as a picture; try the CSV.
+        </CAlert>
+      )}
+      {duplicate.isError && (
+        <CAlert color="danger" role="alert">
+          {messageOf(duplicate.error, "The insight could not be duplicated.")}
+        </CAlert>
+      )}
       <CRow>
         <CCol lg={5} xl={4}>
           <CCard className="mb-4">
@@ -195,19 +310,56 @@ function Editor({
               <CForm
                 onSubmit={(e) => {
                   e.preventDefault();
-                  void save();
+                  void save(false);
                 }}
               >
-                <div className="mb-3">
-                  <CFormLabel htmlFor="insight-name">Name</CFormLabel>
-                  <CFormInput
-                    id="insight-name"
-                    value={name}
-                    maxLength={INSIGHT_LIMITS.maxNameLength}
-                    placeholder={view.untitled}
-                    onChange={(e) => setName(e.target.value)}
-                  />
-                </div>
+                {canWrite ? (
+                  <>
+                    <div className="mb-3">
+                      <CFormLabel htmlFor="insight-name">Name</CFormLabel>
+                      <CFormInput
+                        id="insight-name"
+                        value={name}
+                        maxLength={INSIGHT_LIMITS.maxNameLength}
+                        placeholder={view.untitled}
+                        onChange={(e) => setName(e.target.value)}
+                      />
+                    </div>
+                    <div className="mb-3">
+                      <CFormLabel htmlFor="insight-description">Description</CFormLabel>
+                      <CFormTextarea
+                        id="insight-description"
+                        rows={2}
+                        value={description}
+                        maxLength={INSIGHT_LIMITS.maxDescriptionLength}
+                        onChange={(e) => setDescription(e.target.value)}
+                      />
+                    </div>
+                    <div className="mb-3">
+                      <CFormLabel htmlFor="insight-tags">Tags</CFormLabel>
+                      <CFormInput
+                        id="insight-tags"
+                        value={tags}
+                        placeholder="growth, weekly"
+                        aria-describedby="insight-tags-help"
+                        onChange={(e) => setTags(e.target.value)}
+                      />
+                      <div id="insight-tags-help" className="form-text">
+                        Separated by commas.
+                      </div>
+                    </div>
+                  </>
+                ) : (
+                  saved && (
+                    <div className="mb-3 insight-readonly">
+                      {saved.description && <p className="mb-1">{saved.description}</p>}
+                      <p className="small text-body-secondary mb-0">
+                        {saved.tags.length > 0 ? `Tags: ${saved.tags.join(", ")}. ` : ""}
+                        You can change the options to explore; saving needs an editor.
+                      </p>
+                    </div>
+                  )
+                )}
                 {shortId === null && (
                   <div className="mb-3">
                     <CFormLabel htmlFor="insight-kind">Kind</CFormLabel>
@@ -276,9 +428,24 @@ function Editor({
                     {messageOf(saveError, "The insight could not be saved.")}
                   </CAlert>
                 )}
-                <CButton type="submit" color="primary" disabled={!parsed.success || create.isPending || update.isPending}>
-                  {shortId === null ? "Save" : "Save changes"}
-                </CButton>
+                {canWrite && (
+                  <div className="d-flex gap-2 flex-wrap align-items-center">
+                    <CButton type="submit" color="primary" disabled={!parsed.success || create.isPending || update.isPending}>
+                      {shortId === null ? "Save" : "Save changes"}
+                    </CButton>
+                    {shortId !== null && (
+                      <CButton
+                        color="secondary"
+                        variant="outline"
+                        disabled={!parsed.success || create.isPending}
+                        onClick={() => void save(true)}
+                      >
+                        Save as new
+                      </CButton>
+                    )}
+                    {dirty && <span className="small text-body-secondary insight-unsaved">Unsaved changes</span>}
+                  </div>
+                )}
               </CForm>
             </CCardBody>
           </CCard>
@@ -293,16 +460,19 @@ function Editor({
                   {messageOf(result.error, "This insight could not be run.")}
                 </CAlert>
               )}
-              <Suspense fallback={<CSpinner size="sm" aria-label="Loading the chart" />}>
-                {result.data &&
-                  parsed.success &&
-                  result.data.kind === parsed.data.kind &&
-                  createElement(viewOf(parsed.data.kind).Result, { propertyId, spec: parsed.data, answer: result.data })}
-              </Suspense>
+              <div ref={resultBox}>
+                <Suspense fallback={<CSpinner size="sm" aria-label="Loading the chart" />}>
+                  {result.data &&
+                    parsed.success &&
+                    result.data.kind === parsed.data.kind &&
+                    createElement(viewOf(parsed.data.kind).Result, { propertyId, spec: parsed.data, answer: result.data })}
+                </Suspense>
+              </div>
             </CCardBody>
           </CCard>
         </CCol>
       </CRow>
+      {guard.modal}
       {confirmDelete && shortId !== null && (
         <ConfirmModal
           title="Delete this insight?"
@@ -312,12 +482,16 @@ function Editor({
           onClose={() => setConfirmDelete(false)}
           onConfirm={() =>
             remove.mutate(shortId, {
-              onSuccess: () => navigate("/product-analytics"),
+              onSuccess: () => {
+                guard.allowNext();
+                const state: DeletedInsightState = { deleted: { shortId, name: saved?.name ?? name } };
+                navigate("/product-analytics", { state });
+              },
             })
           }
         >
           <p className="mb-0">
-            <strong>{saved?.name}</strong> will be removed from the list. Its events stay.
+            <strong>{saved?.name}</strong> will be removed from the list; you can undo it right after. Its events stay.
           </p>
         </ConfirmModal>
       )}

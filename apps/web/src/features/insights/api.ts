@@ -1,5 +1,5 @@
 // Insights (DESIGN.md §5): run an unsaved spec, and a property's saved insights (list, create,
-// read, change, delete). Answers are parsed with the shared schemas, so a surprise reads as an
+// read, change, duplicate, delete and its undo). Answers are parsed with the shared schemas, so a surprise reads as an
 // error where it is shown, never as a crash.
 import {
   INSIGHT_ANSWER_SCHEMAS,
@@ -8,6 +8,8 @@ import {
   InsightActorsAnswerSchema,
   type InsightAnswerOf,
   type InsightCreate,
+  type InsightList,
+  type InsightListQuery,
   InsightListSchema,
   type InsightPatch,
   InsightSchema,
@@ -28,8 +30,16 @@ export async function runInsight<S extends InsightSpec>(
   return INSIGHT_ANSWER_SCHEMAS[spec.kind].parse(answer) as InsightAnswerOf<S["kind"]>;
 }
 
-export async function listInsights(propertyId: string, signal?: AbortSignal): Promise<Insight[]> {
-  return InsightListSchema.parse(await request("GET", propertyUrl(propertyId), { signal })).results;
+/** The list as filtered, searched, tabbed and sorted by `query` (defaults left out of the URL). */
+export async function listInsights(
+  propertyId: string,
+  query: Partial<InsightListQuery>,
+  signal?: AbortSignal,
+): Promise<InsightList> {
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v) qs.set(k, v);
+  const url = qs.size > 0 ? `${propertyUrl(propertyId)}?${qs}` : propertyUrl(propertyId);
+  return InsightListSchema.parse(await request("GET", url, { signal }));
 }
 
 export async function getInsight(shortId: string, signal?: AbortSignal): Promise<Insight> {
@@ -46,6 +56,15 @@ export async function updateInsight(shortId: string, patch: InsightPatch): Promi
 
 export async function deleteInsight(shortId: string): Promise<void> {
   await request("DELETE", insightUrl(shortId));
+}
+
+/** Undoes a delete. */
+export async function restoreInsight(shortId: string): Promise<Insight> {
+  return InsightSchema.parse(await request("POST", `${insightUrl(shortId)}/restore`));
+}
+
+export async function duplicateInsight(shortId: string): Promise<Insight> {
+  return InsightSchema.parse(await request("POST", `${insightUrl(shortId)}/duplicate`));
 }
 
 /** One page of the visitors behind a point (`at`, in the spec's kind's terms) of an insight. */

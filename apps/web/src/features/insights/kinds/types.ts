@@ -1,7 +1,7 @@
 // What each insight kind gives the insight page (InsightPage): its name and help, the spec a new
 // insight of the kind starts from, the editor of its own options (the page owns name, date range
 // and global filters), and the view of its answer. Registered in index.ts, one entry per kind.
-import type { InsightAnswerOf, InsightKind, InsightSpec, InsightSpecInput } from "@lookout/schema";
+import type { CsvCell, InsightAnswerOf, InsightKind, InsightSpec, InsightSpecInput } from "@lookout/schema";
 import type { ComponentType } from "react";
 
 export type SpecOf<K extends InsightKind> = Extract<InsightSpec, { kind: K }>;
@@ -30,4 +30,11 @@ export interface KindView<K extends InsightKind> {
   defaultSpec: SpecInputOf<K>;
   Editor: ComponentType<KindEditorProps<K>>;
   Result: ComponentType<KindResultProps<K>>;
+  /** The kind's icon (a @coreui/icons icon) in the list and the kind chooser; a chart icon if none. */
+  icon?: string[];
+  /**
+   * The answer as a table for the CSV export: the header row first, then one row per line of the
+   * answer (cells escaped by the page with the shared rule). Without it the page offers no CSV.
+   */
+  toCsv?: (answer: InsightAnswerOf<K>) => CsvCell[][];
 }

@@ -1,6 +1,8 @@
 // Trends in the insight registry: its name and help, and a pageview count over the last 30 days to
 // start from. The editor and the chart load when first drawn (React.lazy), so that the list of
 // saved insights, which reads the labels, does not carry ECharts.
+import { cilChartLine } from "@coreui/icons";
+import type { CsvCell, TrendsAnswer } from "@lookout/schema";
 import { createElement, lazy } from "react";
 import type { KindResultProps, KindView } from "../types";
 
@@ -17,6 +19,21 @@ export const trendsView: KindView<"trends"> = {
     series: [{ event: "pageview", math: "total" }],
     display: "line",
   },
+  icon: cilChartLine,
+  toCsv: trendsCsv,
   Editor: TrendsEditor,
   Result: ({ spec, answer }: KindResultProps<"trends">) => createElement(TrendsChart, { answer, display: spec.display }),
 };
+
+/**
+ * One row per series (and breakdown value): its name, breakdown value, total, then one column per
+ * date of the interval buckets (every series has the same buckets).
+ */
+export function trendsCsv(answer: TrendsAnswer): CsvCell[][] {
+  const dates = answer.results[0]?.data.map((p) => p.date) ?? [];
+  const header: CsvCell[] = ["series", "breakdown_value", "total", ...dates];
+  return [
+    header,
+    ...answer.results.map((r): CsvCell[] => [r.series, r.breakdown_value ?? "", r.total, ...r.data.map((p) => p.value)]),
+  ];
+}
