@@ -7,7 +7,7 @@
 //
 // Offline queueing is off: with Redis down a call fails at once rather than waiting, and the
 // caller decides (the collector keeps collecting; see the README, "Running at scale").
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import type { SharedState } from "./shared-state.js";
 
@@ -70,7 +70,8 @@ export async function redisSharedState(url: string, prefix = "lookout:"): Promis
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
   await redis.connect();
   let seq = 0;
-  const tag = Math.random().toString(36).slice(2, 10);
+  // Tells this process's window entries from another server's at the same millisecond: from crypto, as every generated name.
+  const tag = randomBytes(6).toString("base64url");
 
   /** EVALSHA, loading the script on a server that does not know it yet (first use, a restart). */
   async function run(s: Script, key: string, ...args: (string | number)[]): Promise<unknown> {
