@@ -359,7 +359,7 @@ describe("team", () => {
         `/api/v1/accounts/${sideId}/members/${(await storage(sam.page, ["accountId2"])).accountId2}`,
       );
       await sam.page.reload();
-      await expect.poll(async () => (await storage(sam.page, ["accountId"])).accountId).toBe(owner.accountId);
+      await expect.poll(async () => (await storage(sam.page, ["accountId"])).accountId, { timeout: 15_000 }).toBe(owner.accountId);
       await sam.page.waitForURL(`${server().url}/dashboard`);
       expect(sam.problems.filter((p) => !p.includes("Could not load the properties"))).toEqual([]);
       // Back in, for the transfer below: invited again and accepted with Sam's own session.

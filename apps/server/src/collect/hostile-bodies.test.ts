@@ -1,4 +1,4 @@
-// 10 000 generated bodies against POST /api/event: well-formed-looking events with hostile
+// 4 000 generated bodies against POST /api/event: well-formed-looking events with hostile
 // values, wrong types and random JSON. Every answer is a 202, 400 or 413 with our error shape,
 // never a 500, and the server keeps collecting afterwards.
 import fc from "fast-check";
@@ -92,11 +92,11 @@ describe("collector under hostile bodies", () => {
           expect(r.body).not.toMatch(/\bat \S+\.(ts|js):\d+|SELECT |INSERT /);
         }
       }),
-      { numRuns: 10_000 },
+      { numRuns: 4_000 },
     );
     // Both kinds of answer occurred: the generator reaches past validation.
-    expect(seen.get(202)).toBeGreaterThan(100);
-    expect(seen.get(400)).toBeGreaterThan(100);
+    expect(seen.get(202)).toBeGreaterThan(40);
+    expect(seen.get(400)).toBeGreaterThan(40);
     const ok = await t.app.inject({
       method: "POST",
       url: "/api/event",
@@ -105,5 +105,5 @@ describe("collector under hostile bodies", () => {
     });
     expect(ok.statusCode).toBe(202);
     expect(await t.events.events(site, { clientId: "after-fuzz-1" })).toHaveLength(1);
-  }, 120_000);
+  }, 300_000);
 });

@@ -179,7 +179,10 @@ function Editor({ propertyId, shortId, saved }: { propertyId: string; shortId: s
         out.set("q", JSON.stringify(next));
         return out;
       },
-      { replace: true },
+      // Synchronously: the router commits navigations in a transition, so without it a second
+      // change made before the next render (a typed event, then its math) would be computed from
+      // the spec before the first and undo it.
+      { replace: true, flushSync: true },
     );
   const parsed = useMemo(() => InsightSpecSchema.safeParse(spec), [spec]);
   const result = useInsightResult(propertyId, parsed.success ? parsed.data : null);
