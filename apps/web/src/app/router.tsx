@@ -1,10 +1,11 @@
 // The route tree (SPEC.md §2): the public screens, /logout, and everything else behind the
-// authentication gate inside the shell. Screens load lazily so the first page stays small.
+// authentication gate inside the shell, one route per entry of the screen registry
+// (features/shell/screens.ts). Screens load lazily so the first page stays small.
 import { type ComponentType, type LazyExoticComponent, lazy, Suspense } from "react";
 import { createBrowserRouter, Navigate, type RouteObject } from "react-router-dom";
 import { LogoutPage } from "../features/auth/LogoutPage";
 import { RequireAuth } from "../features/auth/RequireAuth";
-import { SIGNED_IN_ROUTES, type SignedInPath } from "../features/shell/route-names";
+import { SCREEN_LIST } from "../features/shell/screens";
 
 const LoginPage = lazy(() => import("../features/auth/LoginPage"));
 const RecoverPasswordPage = lazy(() => import("../features/auth/RecoverPasswordPage"));
@@ -12,18 +13,6 @@ const ResetPasswordPage = lazy(() => import("../features/auth/ResetPasswordPage"
 const DefaultLayout = lazy(() => import("../features/shell/DefaultLayout"));
 const SharePage = lazy(() => import("../features/sharing/SharePage"));
 const InvitePage = lazy(() => import("../features/team/InvitePage"));
-
-const SCREENS: Record<SignedInPath, LazyExoticComponent<ComponentType>> = {
-  "/dashboard": lazy(() => import("../features/dashboard/DashboardPage")),
-  "/customers/:clientId": lazy(() => import("../features/visitors/CustomerPage")),
-  "/live": lazy(() => import("../features/live/LivePage")),
-  "/product-analytics": lazy(() => import("../features/insights/ProductAnalyticsPage")),
-  "/product-analytics/insights/:insightId": lazy(() => import("../features/insights/InsightPage")),
-  "/settings": lazy(() => import("../features/settings/SettingsPage")),
-  "/team": lazy(() => import("../features/team/TeamPage")),
-  "/billing": lazy(() => import("../features/billing/BillingPage")),
-  "/reports": lazy(() => import("../features/settings/SettingsPage")),
-};
 
 function page(Screen: LazyExoticComponent<ComponentType>) {
   // No visible fallback: the chunks are small and a flash of spinner reads worse than a blank frame.
@@ -52,10 +41,7 @@ const routes: RouteObject[] = [
         element: page(DefaultLayout),
         children: [
           { index: true, element: toDashboard },
-          ...SIGNED_IN_ROUTES.map((r) => {
-            const Screen = SCREENS[r.path];
-            return { path: r.path, element: <Screen /> };
-          }),
+          ...SCREEN_LIST.map(({ path, component: Screen }) => ({ path, element: <Screen /> })),
           { path: "*", element: toDashboard },
         ],
       },

@@ -6,7 +6,7 @@ import { CBreadcrumb, CBreadcrumbItem, CButton } from "@coreui/react";
 import { Link, useLocation } from "react-router-dom";
 import { propertyLabel } from "../../components/RequireProperty";
 import { useProperties } from "../../state/current-property";
-import { breadcrumbsFor } from "./route-names";
+import { breadcrumbsFor } from "./screens";
 
 export function AppBreadcrumb() {
   const { pathname } = useLocation();

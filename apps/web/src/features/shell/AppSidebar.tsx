@@ -17,7 +17,7 @@ import { NavLink } from "react-router-dom";
 import SimpleBar from "simplebar-react";
 import { BrandMark } from "../../components/BrandMark";
 import { useLayout } from "./layout-store";
-import { NAV } from "./nav";
+import { NAV } from "./screens";
 
 const SCROLLBAR_MIN_SIZE = 25;
 
