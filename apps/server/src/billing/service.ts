@@ -6,6 +6,7 @@
 // With LOOKOUT_BILLING=off nothing is limited and nothing locks: the answer shows usage only.
 import { type BillingAnswer, type BillingNoticeAnswer, type CheckoutBody, CheckoutBodySchema, type Plan } from "@lookout/schema";
 import type { EventStore, MetaStore, SubscriptionRow } from "@lookout/storage";
+import { LRUCache } from "lru-cache";
 import type { AuthService } from "../auth/auth-service.js";
 import type { Config } from "../config/config.js";
 import type { Actor } from "../http/authenticate.js";
@@ -13,7 +14,7 @@ import { DomainError } from "../http/domain-errors.js";
 import { type Grace, type GraceReason, type LadderResult, limitWithMargin, quotaLadder } from "./ladder.js";
 import { noticeMessage } from "./notices.js";
 import { planById, SELF_HOSTED_PLAN, suggestPlan } from "./plans.js";
-import { ProviderError, type PaymentProvider } from "./provider.js";
+import { type PaymentProvider, ProviderError } from "./provider.js";
 import { stripeProvider } from "./stripe-provider.js";
 import { type AccountUsage, accountUsage } from "./usage.js";
 
@@ -50,7 +51,10 @@ export function createBillingService(deps: BillingDeps) {
   const { mode, plans } = config.billing;
   const provider: PaymentProvider | null =
     deps.provider !== undefined ? deps.provider : config.billing.stripe ? stripeProvider(config.billing.stripe) : null;
-  const lockCache = new Map<string, { until: number; locked: boolean }>();
+  // Per account: whether its dashboards are locked, trusted until `until` on the caller's clock (the
+  // request's `now`); the lru-cache bounds the entries and drops them LOCK_CACHE_MS after they were
+  // set on the process clock.
+  const lockCache = new LRUCache<string, { until: number; locked: boolean }>({ max: 10_000, ttl: LOCK_CACHE_MS });
 
   const planOf = (sub: SubscriptionRow | undefined): Plan => (mode === "off" ? SELF_HOSTED_PLAN : planById(plans, sub?.plan));
 

@@ -4,7 +4,10 @@
 // server process receives over the LiveBus), so an answer is recomputed as soon as events arrive;
 // an answer is also recomputed after `maxAgeMs` at most, because relative date ranges move with the
 // clock and some changes (a visitor's deletion, a property reset) send no signal.
-// The clock is injected: tests step it rather than wait.
+// The clock is injected: tests step it rather than wait. An lru-cache holds the answers (bounded,
+// least recently used out first, its TTL is maxAgeMs on the injected clock); single flight is the
+// cached promise itself, and the data version is checked on every hit.
+import { LRUCache } from "lru-cache";
 
 export interface ResultCacheOptions {
   /** The longest an answer is served after it was computed (default 3 minutes). */
@@ -16,7 +19,6 @@ export interface ResultCacheOptions {
 
 interface Entry<T> {
   version: number;
-  at: number;
   value: Promise<T>;
 }
 
@@ -39,8 +41,13 @@ export function createResultCache<T>(opts: ResultCacheOptions = {}): ResultCache
   const maxEntries = opts.maxEntries ?? 500;
   const now = opts.now ?? Date.now;
   const versions = new Map<string, number>();
-  // A Map iterates in insertion order: re-inserting on use keeps the least recently used first.
-  const entries = new Map<string, Entry<T>>();
+  const entries = new LRUCache<string, Entry<T>>({
+    max: maxEntries,
+    ttl: maxAgeMs,
+    // The injected clock, read on every check (no cached reading, as tests step it).
+    perf: { now },
+    ttlResolution: 0,
+  });
 
   const versionOf = (property: string) => versions.get(property) ?? 0;
 
@@ -49,22 +56,13 @@ export function createResultCache<T>(opts: ResultCacheOptions = {}): ResultCache
       const id = `${property}\u0000${key}`;
       const version = versionOf(property);
       const hit = entries.get(id);
-      if (hit && hit.version === version && now() - hit.at <= maxAgeMs) {
-        entries.delete(id);
-        entries.set(id, hit);
-        return hit.value;
-      }
-      const entry: Entry<T> = { version, at: now(), value: compute() };
-      entries.delete(id);
+      if (hit && hit.version === version) return hit.value;
+      const entry: Entry<T> = { version, value: compute() };
       entries.set(id, entry);
       // A failed computation is dropped (if still the current one), so the next ask tries again.
       entry.value.catch(() => {
-        if (entries.get(id) === entry) entries.delete(id);
+        if (entries.peek(id, { allowStale: true }) === entry) entries.delete(id);
       });
-      while (entries.size > maxEntries) {
-        const oldest = entries.keys().next().value as string;
-        entries.delete(oldest);
-      }
       return entry.value;
     },
     bump(property) {
