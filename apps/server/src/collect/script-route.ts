@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { FastifyInstance } from "fastify";
+import type { RouteDoc } from "../http/route-table.js";
 
 // Through the workspace link: see WEB_DIST in web/routes.ts.
 export const TRACKER_DIST = join(
@@ -10,9 +11,20 @@ export const TRACKER_DIST = join(
   "dist/script.js",
 );
 
+/** Raw bytes, not JSON: not on the route helper (http/route.ts), documented here instead. */
+const SCRIPT_DOC: RouteDoc = {
+  summary:
+    'The tracker script, for `<script defer src=".../js/script.js" data-property="...">`. Cacheable for an hour, open to every origin.',
+  tags: ["collector"],
+  access: "none",
+  status: 200,
+  answer: { contentType: "application/javascript" },
+  responses: { 503: "The tracker is not built (code tracker_not_built)." },
+};
+
 export function registerScriptRoute(app: FastifyInstance, file = TRACKER_DIST): void {
   const script = existsSync(file) ? readFileSync(file) : null;
-  app.get("/js/script.js", async (_req, reply) => {
+  app.get("/js/script.js", { config: { doc: SCRIPT_DOC } }, async (_req, reply) => {
     if (!script) {
       return reply
         .code(503)

@@ -58,7 +58,7 @@ describe("the OpenAPI document", () => {
     expect(doc.paths["/api/v1/properties/{id}"]?.delete?.responses).toHaveProperty("204");
   });
 
-  it("covers SPEC.md's calls, the sign-in calls and the collector, and every documented route of the table", () => {
+  it("covers SPEC.md's calls, the sign-in calls, the collector and the script (both off the route helper), and every documented route of the table", () => {
     for (const [path, method] of [
       ["/wp-json/custom/v1/login", "post"],
       ["/wp-json/custom/v1/recover-password", "post"],
@@ -67,6 +67,8 @@ describe("the OpenAPI document", () => {
       ["/api/auth/logout", "post"],
       ["/api/auth/me", "get"],
       ["/api/event", "post"],
+      ["/api/batch", "post"],
+      ["/js/script.js", "get"],
     ] as const) {
       expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
     }

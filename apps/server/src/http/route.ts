@@ -10,6 +10,19 @@
 //     access: { property: ({ params }) => params.id, action: "admin" },
 //     handle: ({ actor, property }) => properties.remove(actor, property),
 //   });
+//
+// Deliberate exceptions, registered with Fastify directly (they still appear in the route table,
+// so the access matrix and the hostile-input test walk them):
+// - POST /api/event (collect/routes.ts), the collector's hot path: no async hook and no promise
+//   per event, no credential read, no answer check; a callback CORS hook whose headers also reach
+//   the 400/413 replies; text/plain bodies (sendBeacon); token buckets taken before the lookup.
+// - POST /api/batch (collect/batch-route.ts): the same collector, sharing /api/event's client-IP
+//   resolver and token buckets, with a body limit of 500 events.
+// - GET /js/script.js (collect/script-route.ts): a static, cacheable, cross-origin file, raw bytes.
+// These three carry a hand-written RouteDoc in their route config, so the OpenAPI document lists
+// them (openapi.test.ts). The dashboard socket, GET /api (live/routes.ts), is a WebSocket upgrade
+// whose authentication and refusals are close codes (live/socket.ts), not HTTP answers; OpenAPI
+// cannot describe it, so it is left out of the document.
 import type { Role } from "@lookout/schema";
 import type { MetaStore, PropertyRow } from "@lookout/storage";
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from "fastify";
