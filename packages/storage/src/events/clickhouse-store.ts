@@ -20,82 +20,33 @@
 //   without a record id are spread by visit. Subqueries over a Distributed table run GLOBAL
 //   (distributed_product_mode), so joins of visits are right however rows are spread. Deletions
 //   mutate each shard's local tables and wait for each shard.
+//
+// This file: opening the store and its reads and writes. The options and contract types:
+// clickhouse-options.ts (re-exported here); the schema and its migration: clickhouse-migrate.ts.
+
+import { randomUUID } from "node:crypto";
 import { type ClickHouseClient, ClickHouseLogLevel, createClient } from "@clickhouse/client";
 import type { EventRow, VisitorProfile } from "@lookout/schema";
-import { randomUUID } from "node:crypto";
+import { migrateClickHouse, rows } from "./clickhouse-migrate.js";
 import {
-  bindParams,
-  CH_VISITORS_DDL,
-  chEventsDdl,
-  EVENT_SELECT,
-  eventFromJson,
-  eventJson,
-  identifier,
-  literal,
-  profileJson,
-} from "./clickhouse-sql.js";
-import {
-  type CompiledQuery,
-  type EventStore,
-  type EventsQuery,
-  type QueryOptions,
-  QueryTimeoutError,
-  type RecentSession,
-} from "./event-store.js";
-import { chVisitorBackfillSql, chVisitorTablesDdl, VISITOR_TABLES } from "./visitor-tables.js";
+  CLICKHOUSE_CANNOT,
+  type ClickHouseEventStore,
+  type ClickHouseOptions,
+  type IngestRecord,
+  parseClickHouseUrl,
+} from "./clickhouse-options.js";
+import { bindParams, EVENT_SELECT, eventFromJson, eventJson, literal, profileJson } from "./clickhouse-sql.js";
+import { type CompiledQuery, type EventsQuery, type QueryOptions, QueryTimeoutError, type RecentSession } from "./event-store.js";
+import { VISITOR_TABLES } from "./visitor-tables.js";
 
-/** A ClickHouse cluster: its name in the servers' remote_servers, and each shard's HTTP URL. */
-export interface ClickHouseCluster {
-  name: string;
-  shards: readonly string[];
-}
-
-export interface ClickHouseOptions {
-  /** Run on a cluster of shards behind Distributed tables (unset: one node). */
-  cluster?: ClickHouseCluster;
-  /** Default time limit of query(), in ms (0: none). Default 10 s, as DuckDB's. */
-  queryTimeoutMs?: number;
-  /** How long deleteProperty() waits for its mutations, in ms. Default 5 minutes. */
-  mutationTimeoutMs?: number;
-}
-
-/**
- * What this adapter cannot do that another can, by name, with the reason (DESIGN.md §1: declared,
- * never silently skipped). Suites skip exactly the tests named here and print the reason.
- */
-export const CLICKHOUSE_CANNOT = {
-  dayRollups:
-    "ClickHouse keeps no day rollups: the dialect derives visits from events per query (18.16 has no " +
-    "aggregating projections), so dayRollupThrough() is absent and stats never read day_rollup.",
-} as const;
-
-/** Rows of one ingest-log record, under the record's id (clickhouse-ingest.ts). */
-export interface IngestRecord {
-  id: string;
-  rows: readonly EventRow[];
-}
-
-export interface ClickHouseEventStore extends EventStore {
-  readonly cannot: typeof CLICKHOUSE_CANNOT;
-  /**
-   * Appends records exactly once: records whose id is already stored are skipped, the rest go in
-   * one INSERT (all or nothing in 18.16 for one block), so a retry after a lost answer, or a replay
-   * of the log after a crash, cannot duplicate a record.
-   */
-  appendOnce(records: readonly IngestRecord[]): Promise<void>;
-  /** The server's version string (e.g. "18.16.1"). */
-  readonly serverVersion: string;
-  readonly database: string;
-}
-
-/** `CLICKHOUSE_URL` -> the server's base URL and the database (the URL's path, default "lookout"). */
-export function parseClickHouseUrl(raw: string): { url: string; database: string; username: string; password: string } {
-  const u = new URL(raw);
-  const database = decodeURIComponent(u.pathname.replace(/^\/+|\/+$/g, "")) || "lookout";
-  const username = decodeURIComponent(u.username) || "default";
-  const password = decodeURIComponent(u.password);
-  return { url: `${u.protocol}//${u.host}`, database: identifier(database), username, password };
-}
+export {
+  CLICKHOUSE_CANNOT,
+  type ClickHouseCluster,
+  type ClickHouseEventStore,
+  type ClickHouseOptions,
+  type IngestRecord,
+  parseClickHouseUrl,
+} from "./clickhouse-options.js";
 
 const MAX_EVENTS = 10_000;
 const TIMEOUT_CODE = /Code: 159\b|TIMEOUT_EXCEEDED/;
@@ -146,11 +97,6 @@ export async function openClickHouseEventStore(url: string, opts: ClickHouseOpti
   return store;
 }
 
-async function rows<T>(c: ClickHouseClient, sql: string, extra: Record<string, unknown> = {}): Promise<T[]> {
-  const rs = await c.query({ query: sql, format: "JSONEachRow", ...extra });
-  return (await rs.json()) as T[];
-}
-
 class ChStore implements ClickHouseEventStore {
   readonly dialect = "clickhouse" as const;
   readonly cannot = CLICKHOUSE_CANNOT;
@@ -182,44 +128,14 @@ class ChStore implements ClickHouseEventStore {
     return p;
   }
 
-  async migrate(): Promise<void> {
-    const cluster = this.opts.cluster;
-    if (!cluster) {
-      await this.admin.command({ query: `CREATE DATABASE IF NOT EXISTS ${this.database}` });
-      for (const ddl of [chEventsDdl(), CH_VISITORS_DDL]) await this.client.command({ query: ddl });
-      await this.#migrateVisitorTables();
-      return;
-    }
-    const db = this.database;
-    // A record's rows stay on one shard; rows without one (direct appends) spread by visit.
-    const keys = { events: "sipHash64(if(ingest_batch = '', session_id, ingest_batch))", visitors: "sipHash64(client_id)" };
-    for (const shard of this.shards) {
-      await shard.command({ query: `CREATE DATABASE IF NOT EXISTS ${db}` });
-      for (const [table, ddl] of [
-        ["events", chEventsDdl()],
-        ["visitors", CH_VISITORS_DDL],
-      ] as const) {
-        const local = ddl.replace(`CREATE TABLE IF NOT EXISTS ${table} `, `CREATE TABLE IF NOT EXISTS ${db}.${table}_local `);
-        if (local === ddl) throw new Error(`unexpected DDL for ${table}`);
-        await shard.command({ query: local });
-        await shard.command({
-          query:
-            `CREATE TABLE IF NOT EXISTS ${db}.${table} AS ${db}.${table}_local ` +
-            `ENGINE = Distributed(${identifier(cluster.name)}, ${db}, ${table}_local, ${keys[table]})`,
-        });
-      }
-    }
-  }
-
-  /**
-   * The per-visitor tables and the views that feed them (visitor-tables.ts); on their first
-   * creation, the events already stored are copied in (at open, before this process appends).
-   */
-  async #migrateVisitorTables(): Promise<void> {
-    const had = await rows<{ n: number }>(this.client, "EXISTS TABLE visitor_summary_mv");
-    const exists = Number(Object.values(had[0] ?? {})[0] ?? 0) === 1;
-    for (const ddl of chVisitorTablesDdl()) await this.client.command({ query: ddl });
-    if (!exists) for (const sql of chVisitorBackfillSql()) await this.client.command({ query: sql });
+  migrate(): Promise<void> {
+    return migrateClickHouse({
+      client: this.client,
+      admin: this.admin,
+      database: this.database,
+      cluster: this.opts.cluster,
+      shards: this.shards,
+    });
   }
 
   append(batch: readonly EventRow[]): Promise<void> {

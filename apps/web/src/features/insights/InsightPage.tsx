@@ -7,8 +7,8 @@
 // favourite, duplicate, CSV and PNG exports and Delete (asked first; the list then offers Undo).
 // Unsaved changes are warned on leave (useLeaveGuard). Viewers open and run insights, and every
 // control that would change one is left out for them (DESIGN.md §7).
-import { cilCopy, cilImage, cilSpreadsheet, cilStar, cilTrash } from "@coreui/icons";
-import CIcon from "@coreui/icons-react";
+// The header's buttons are InsightActions.tsx, the name, description and tags InsightFields.tsx,
+// reading and comparing specs insight-spec.ts.
 import {
   CAlert,
   CButton,
@@ -19,7 +19,6 @@ import {
   CFormInput,
   CFormLabel,
   CFormSelect,
-  CFormTextarea,
   CRow,
   CSpinner,
 } from "@coreui/react";
@@ -42,8 +41,10 @@ import { RequireProperty } from "../../components/RequireProperty";
 import { messageOf } from "../../lib/http";
 import { useProperties } from "../../state/current-property";
 import { useAccountRole } from "../me/queries";
-import { exportCsv, exportPng } from "./export-result";
+import { InsightActions } from "./InsightActions";
+import { InsightFields, parseTags } from "./InsightFields";
 import type { DeletedInsightState } from "./InsightsList";
+import { isKind, sameSpec, specFromUrl } from "./insight-spec";
 import { KIND_VIEWS } from "./kinds";
 import type { KindView } from "./kinds/types";
 import {
@@ -58,46 +59,8 @@ import { useLeaveGuard } from "./useLeaveGuard";
 
 const PRESETS = DATE_PRESETS.filter((p) => p !== "custom");
 
-const isKind = (k: unknown): k is InsightKind => (INSIGHT_KINDS as readonly unknown[]).includes(k);
 /** The registry entry for a kind, widened so that the page can hand it any spec of that kind. */
 const viewOf = (kind: InsightKind) => KIND_VIEWS[kind] as unknown as KindView<InsightKind>;
-
-/** Tags as typed: comma-separated, trimmed, empty ones and repeats dropped, at most the limit. */
-const parseTags = (s: string) =>
-  [
-    ...new Set(
-      s
-        .split(",")
-        .map((t) => t.trim())
-        .filter(Boolean),
-    ),
-  ]
-    .slice(0, INSIGHT_LIMITS.maxTags)
-    .map((t) => t.slice(0, INSIGHT_LIMITS.maxTagLength));
-/** Specs compared by content (key order aside). */
-const sameSpec = (a: unknown, b: unknown) => JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (v && typeof v === "object")
-    return Object.fromEntries(
-      Object.entries(v as Record<string, unknown>)
-        .filter(([, x]) => x !== undefined)
-        .sort(([a], [b]) => (a < b ? -1 : 1))
-        .map(([k, x]) => [k, sortKeys(x)]),
-    );
-  return v;
-}
-
-/** The spec in `?q=`, when it reads as JSON of a known kind; validity is judged where it is run. */
-function specFromUrl(q: string | null): InsightSpecInput | null {
-  if (!q) return null;
-  try {
-    const v = JSON.parse(q) as unknown;
-    return typeof v === "object" && v !== null && isKind((v as { kind?: unknown }).kind) ? (v as InsightSpecInput) : null;
-  } catch {
-    return null;
-  }
-}
 
 export default function InsightPage() {
   const { insightId = "new" } = useParams();
@@ -241,60 +204,20 @@ function Editor({ propertyId, shortId, saved }: { propertyId: string; shortId: s
   return (
     <>
       <PageHeader title={title}>
-        <div className="d-flex gap-2 flex-wrap insight-actions">
-          {shortId !== null && saved && canWrite && (
-            <CButton
-              color="secondary"
-              variant="outline"
-              size="sm"
-              aria-pressed={saved.favourite}
-              onClick={() => update.mutate({ favourite: !saved.favourite })}
-            >
-              <CIcon icon={cilStar} className={saved.favourite ? "text-warning me-1" : "me-1"} />
-              {saved.favourite ? "Favourite" : "Add to favourites"}
-            </CButton>
-          )}
-          {view.toCsv && (
-            <CButton
-              color="secondary"
-              variant="outline"
-              size="sm"
-              disabled={!result.data}
-              onClick={() => result.data && exportCsv(view, result.data, name || title)}
-            >
-              <CIcon icon={cilSpreadsheet} className="me-1" />
-              CSV
-            </CButton>
-          )}
-          <CButton
-            color="secondary"
-            variant="outline"
-            size="sm"
-            disabled={!result.data}
-            onClick={() => void exportPng(resultBox.current, name || title).then((ok) => setPngError(!ok))}
-          >
-            <CIcon icon={cilImage} className="me-1" />
-            PNG
-          </CButton>
-          {shortId !== null && canWrite && (
-            <CButton
-              color="secondary"
-              variant="outline"
-              size="sm"
-              disabled={duplicate.isPending}
-              onClick={() => duplicate.mutate(shortId, { onSuccess: (copy) => open(copy.short_id) })}
-            >
-              <CIcon icon={cilCopy} className="me-1" />
-              Duplicate
-            </CButton>
-          )}
-          {shortId !== null && canWrite && (
-            <CButton color="danger" variant="outline" size="sm" onClick={() => setConfirmDelete(true)}>
-              <CIcon icon={cilTrash} className="me-1" />
-              Delete
-            </CButton>
-          )}
-        </div>
+        <InsightActions
+          shortId={shortId}
+          saved={saved}
+          canWrite={canWrite}
+          view={view}
+          answer={result.data}
+          exportName={name || title}
+          resultBox={resultBox}
+          duplicating={duplicate.isPending}
+          onToggleFavourite={() => saved && update.mutate({ favourite: !saved.favourite })}
+          onPngDone={(ok) => setPngError(!ok)}
+          onDuplicate={() => shortId !== null && duplicate.mutate(shortId, { onSuccess: (copy) => open(copy.short_id) })}
+          onDelete={() => setConfirmDelete(true)}
+        />
       </PageHeader>
       {pngError && (
         <CAlert color="warning" role="status" dismissible onClose={() => setPngError(false)}>
@@ -316,53 +239,17 @@ function Editor({ propertyId, shortId, saved }: { propertyId: string; shortId: s
                   void save(false);
                 }}
               >
-                {canWrite ? (
-                  <>
-                    <div className="mb-3">
-                      <CFormLabel htmlFor="insight-name">Name</CFormLabel>
-                      <CFormInput
-                        id="insight-name"
-                        value={name}
-                        maxLength={INSIGHT_LIMITS.maxNameLength}
-                        placeholder={view.untitled}
-                        onChange={(e) => setName(e.target.value)}
-                      />
-                    </div>
-                    <div className="mb-3">
-                      <CFormLabel htmlFor="insight-description">Description</CFormLabel>
-                      <CFormTextarea
-                        id="insight-description"
-                        rows={2}
-                        value={description}
-                        maxLength={INSIGHT_LIMITS.maxDescriptionLength}
-                        onChange={(e) => setDescription(e.target.value)}
-                      />
-                    </div>
-                    <div className="mb-3">
-                      <CFormLabel htmlFor="insight-tags">Tags</CFormLabel>
-                      <CFormInput
-                        id="insight-tags"
-                        value={tags}
-                        placeholder="growth, weekly"
-                        aria-describedby="insight-tags-help"
-                        onChange={(e) => setTags(e.target.value)}
-                      />
-                      <div id="insight-tags-help" className="form-text">
-                        Separated by commas.
-                      </div>
-                    </div>
-                  </>
-                ) : (
-                  saved && (
-                    <div className="mb-3 insight-readonly">
-                      {saved.description && <p className="mb-1">{saved.description}</p>}
-                      <p className="small text-body-secondary mb-0">
-                        {saved.tags.length > 0 ? `Tags: ${saved.tags.join(", ")}. ` : ""}
-                        You can change the options to explore; saving needs an editor.
-                      </p>
-                    </div>
-                  )
-                )}
+                <InsightFields
+                  canWrite={canWrite}
+                  saved={saved}
+                  untitled={view.untitled}
+                  name={name}
+                  setName={setName}
+                  description={description}
+                  setDescription={setDescription}
+                  tags={tags}
+                  setTags={setTags}
+                />
                 {shortId === null && (
                   <div className="mb-3">
                     <CFormLabel htmlFor="insight-kind">Kind</CFormLabel>

@@ -1,0 +1,165 @@
+// The visitor statements that page (issue #21): a person's history by visit with keyset cursors
+// (the visits, their events and their engagement pings), the visitors list with its keyset, and one
+// visitor's raw events for export. Shared parts: visitors-stmt.ts; the header of visitors.ts says
+// how they are printed.
+// The visitor statements that page (issue #21): a person's history by visit with keyset cursors
+// (the visits, their events and their engagement pings), the visitors list with its keyset, and one
+// visitor's raw events for export. Shared parts: visitors-stmt.ts; the header of visitors.ts says
+// how they are printed.
+import { EVENT_COLUMN_NAMES, type VisitorOrder } from "@lookout/schema";
+import type { CompiledQuery } from "./compiled.js";
+import type { SqlDialect } from "./dialects.js";
+import { int } from "./params.js";
+import { tableRead } from "./relation.js";
+import { CUSTOM, Stmt, type Who } from "./visitors-stmt.js";
+
+/** A keyset position in a history: the visit's start (epoch ms) and session id. */
+export interface VisitPosition {
+  ts: number;
+  session_id: string;
+}
+
+export interface HistoryOptions {
+  /** Visits after this one in the order (newest first). */
+  after?: VisitPosition;
+  /** Only visits with this event name, and only those events. */
+  event?: string;
+  /** Only events in [from, to) (epoch ms). */
+  from?: number;
+  to?: number;
+  limit: number;
+}
+
+function historyWhere(q: Stmt, o: Pick<HistoryOptions, "from" | "to">): string[] {
+  const where: string[] = [];
+  if (o.from !== undefined) where.push(`ts >= ${q.p.ts(o.from)}`);
+  if (o.to !== undefined) where.push(`ts < ${q.p.ts(o.to)}`);
+  return where;
+}
+
+/**
+ * A page of the person's visits, newest first (rows: session_id, a_client_id, start_ms, end_ms,
+ * pageviews, a_engaged_ms, events_total, entry_page, entry_source, and the first event's a_channel,
+ * a_device, a_browser, a_os, a_country, a_region, a_city). Asks for limit + 1 rows: the extra one says there is more.
+ */
+export function historyVisitsSql(dialect: SqlDialect, property: string, ids: Who, o: HistoryOptions): CompiledQuery {
+  const q = new Stmt(dialect, property);
+  const { d, f, p } = q;
+  const where = historyWhere(q, o);
+  if (o.event !== undefined) {
+    where.push(`session_id IN (SELECT session_id FROM ${q.events(ids, [...where, `name = ${p.add(o.event)}`])})`);
+  }
+  const shown = o.event !== undefined ? `name = ${p.add(o.event)}` : "name <> 'engagement'";
+  const start = f.epochMs("min(ts)");
+  const first = (c: string) => `${f.argMin(c, "ts")} AS a_${c}`;
+  let having = "";
+  if (o.after) {
+    const t = int(o.after.ts);
+    having = ` HAVING (${start} < ${t} OR (${start} = ${t} AND session_id < ${p.add(o.after.session_id)}))`;
+  }
+  const sql =
+    `SELECT session_id, ${f.argMin("client_id", "ts")} AS a_client_id, ${start} AS start_ms, ${f.epochMs("max(ts)")} AS end_ms, ` +
+    `${d.countIf("name = 'pageview'")} AS pageviews, ${f.sumIf("engaged_ms", "name = 'engagement'")} AS a_engaged_ms, ` +
+    `${d.countIf(shown)} AS events_total, coalesce(${f.argMinIf("path", "ts", "name = 'pageview'")}, '') AS entry_page, ` +
+    `${f.argMin("referrer_source", "ts")} AS entry_source, ${["channel", "device", "browser", "os", "country", "region", "city"].map(first).join(", ")} ` +
+    `FROM ${q.events(ids, where)} GROUP BY session_id${having} ORDER BY start_ms DESC, session_id DESC ${d.limit(int(o.limit + 1), 0)}`;
+  return q.done(sql);
+}
+
+/**
+ * The shown events of these visits in time order, at most `perVisit` each (rows: session_id,
+ * client_id, ts_ms, name, path, url, title, props, revenue, revenue_currency).
+ */
+export function historyEventsSql(
+  dialect: SqlDialect,
+  property: string,
+  ids: Who,
+  sessionIds: readonly string[],
+  o: Pick<HistoryOptions, "event" | "from" | "to">,
+  perVisit: number,
+): CompiledQuery {
+  const q = new Stmt(dialect, property);
+  const where = [...historyWhere(q, o), q.clientIn(sessionIds, "session_id")];
+  where.push(o.event !== undefined ? `name = ${q.p.add(o.event)}` : "name <> 'engagement'");
+  const per = q.f.limitPer("session_id", "ts, name", perVisit, perVisit * sessionIds.length);
+  const sql =
+    `SELECT session_id, client_id, ${q.f.epochMs("ts")} AS ts_ms, name, path, url, title, ${q.f.mapColumns("props", "props")}, revenue, revenue_currency ` +
+    `FROM ${q.events(ids, where)}${per.qualify} ORDER BY session_id, ts_ms, name ${per.limit}`;
+  return q.done(sql);
+}
+
+/** The engagement pings of these visits (rows: session_id, ts_ms, engaged_ms): time on page. */
+export function historyPingsSql(
+  dialect: SqlDialect,
+  property: string,
+  ids: Who,
+  sessionIds: readonly string[],
+  max: number,
+): CompiledQuery {
+  const q = new Stmt(dialect, property);
+  const where = ["name = 'engagement'", q.clientIn(sessionIds, "session_id")];
+  return q.done(
+    `SELECT session_id, ${q.f.epochMs("ts")} AS ts_ms, engaged_ms FROM ${q.events(ids, where)} ORDER BY session_id, ts_ms ${q.d.limit(int(max), 0)}`,
+  );
+}
+
+/** A keyset position in the list: the order key's value (epoch ms or a count) and the client id. */
+export interface ListPosition {
+  key: number;
+  client_id: string;
+}
+
+export interface VisitorListOptions {
+  search?: string;
+  order: VisitorOrder;
+  identified: "all" | "identified" | "anonymous";
+  after?: ListPosition;
+  limit: number;
+}
+
+/**
+ * A page of the property's visitors by client id, `order` descending then client id descending
+ * (rows: client_id, sort_key, first_ms, last_ms, visits, pageviews, events, a_revenue, and the
+ * latest event's a_country, a_region, a_city, a_device, a_browser, a_os). limit + 1 rows: the extra one says there is more.
+ */
+export function visitorListSql(dialect: SqlDialect, property: string, o: VisitorListOptions): CompiledQuery {
+  const q = new Stmt(dialect, property);
+  const { d, f, p } = q;
+  const where: string[] = [];
+  if (o.search) {
+    const s = p.add(o.search);
+    const found = `SELECT client_id FROM ${q.profiles([`(${d.contains("email", s)} OR ${d.contains("name", s)})`])}`;
+    where.push(`(${d.contains("client_id", s)} OR client_id IN (${found}))`);
+  }
+  if (o.identified !== "all") {
+    const ids = `SELECT client_id FROM ${q.profiles(["email <> ''"])}`;
+    where.push(`client_id ${o.identified === "identified" ? "IN" : "NOT IN"} (${ids})`);
+  }
+  const KEY: Record<VisitorOrder, string> = {
+    last_seen: f.epochMs("max(ts)"),
+    first_seen: f.epochMs("min(ts)"),
+    visits: d.uniq("session_id"),
+    events: d.countIf(CUSTOM),
+  };
+  const key = KEY[o.order];
+  let having = "";
+  if (o.after) {
+    const k = int(o.after.key);
+    having = ` HAVING (${key} < ${k} OR (${key} = ${k} AND client_id < ${p.add(o.after.client_id)}))`;
+  }
+  const latest = ["country", "region", "city", "device", "browser", "os"].map((c) => `${f.argMax(c, "ts")} AS a_${c}`).join(", ");
+  const sql =
+    `SELECT client_id, ${key} AS sort_key, ${f.epochMs("min(ts)")} AS first_ms, ${f.epochMs("max(ts)")} AS last_ms, ` +
+    `${d.uniq("session_id")} AS visits, ${d.countIf("name = 'pageview'")} AS pageviews, ${d.countIf(CUSTOM)} AS events, ` +
+    `sum(revenue) AS a_revenue, ${latest} FROM ${tableRead(q.s, "events", where)} GROUP BY client_id${having} ` +
+    `ORDER BY sort_key DESC, client_id DESC ${d.limit(int(o.limit + 1), 0)}`;
+  return q.done(sql);
+}
+
+/** Every event of one client id, oldest first, for its export (rows: the event columns; ts_ms). */
+export function visitorEventsSql(dialect: SqlDialect, property: string, clientId: string, max: number): CompiledQuery {
+  const q = new Stmt(dialect, property);
+  const cols = EVENT_COLUMN_NAMES.filter((c) => c !== "ts" && c !== "props" && c !== "property");
+  const sql = `SELECT ${q.f.epochMs("ts")} AS ts_ms, ${cols.join(", ")}, ${q.f.mapColumns("props", "props")} FROM ${q.events([clientId])} ORDER BY ts_ms, name ${q.d.limit(int(max), 0)}`;
+  return q.done(sql);
+}

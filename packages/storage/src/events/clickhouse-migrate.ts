@@ -1,0 +1,62 @@
+// The ClickHouse event store's schema (clickhouse-store.ts): on one node, the database, `events`,
+// `visitors` and the per-visitor tables (visitor-tables.ts, backfilled on their first creation);
+// on a cluster, each shard's `<table>_local` and the Distributed `<table>` over them, the DDL run
+// on each shard in turn (18.16's ON CLUSTER needs ZooKeeper). Also the one JSONEachRow reader.
+import type { ClickHouseClient } from "@clickhouse/client";
+import type { ClickHouseCluster } from "./clickhouse-options.js";
+import { CH_VISITORS_DDL, chEventsDdl, identifier } from "./clickhouse-sql.js";
+import { chVisitorBackfillSql, chVisitorTablesDdl } from "./visitor-tables.js";
+
+/** What the migration runs on: the store's client, the default-database client, each shard's. */
+export interface MigrateTarget {
+  client: ClickHouseClient;
+  admin: ClickHouseClient;
+  database: string;
+  cluster: ClickHouseCluster | undefined;
+  shards: readonly ClickHouseClient[];
+}
+
+export async function rows<T>(c: ClickHouseClient, sql: string, extra: Record<string, unknown> = {}): Promise<T[]> {
+  const rs = await c.query({ query: sql, format: "JSONEachRow", ...extra });
+  return (await rs.json()) as T[];
+}
+
+export async function migrateClickHouse(c: MigrateTarget): Promise<void> {
+  const cluster = c.cluster;
+  if (!cluster) {
+    await c.admin.command({ query: `CREATE DATABASE IF NOT EXISTS ${c.database}` });
+    for (const ddl of [chEventsDdl(), CH_VISITORS_DDL]) await c.client.command({ query: ddl });
+    await migrateVisitorTables(c.client);
+    return;
+  }
+  const db = c.database;
+  // A record's rows stay on one shard; rows without one (direct appends) spread by visit.
+  const keys = { events: "sipHash64(if(ingest_batch = '', session_id, ingest_batch))", visitors: "sipHash64(client_id)" };
+  for (const shard of c.shards) {
+    await shard.command({ query: `CREATE DATABASE IF NOT EXISTS ${db}` });
+    for (const [table, ddl] of [
+      ["events", chEventsDdl()],
+      ["visitors", CH_VISITORS_DDL],
+    ] as const) {
+      const local = ddl.replace(`CREATE TABLE IF NOT EXISTS ${table} `, `CREATE TABLE IF NOT EXISTS ${db}.${table}_local `);
+      if (local === ddl) throw new Error(`unexpected DDL for ${table}`);
+      await shard.command({ query: local });
+      await shard.command({
+        query:
+          `CREATE TABLE IF NOT EXISTS ${db}.${table} AS ${db}.${table}_local ` +
+          `ENGINE = Distributed(${identifier(cluster.name)}, ${db}, ${table}_local, ${keys[table]})`,
+      });
+    }
+  }
+}
+
+/**
+ * The per-visitor tables and the views that feed them (visitor-tables.ts); on their first
+ * creation, the events already stored are copied in (at open, before this process appends).
+ */
+async function migrateVisitorTables(client: ClickHouseClient): Promise<void> {
+  const had = await rows<{ n: number }>(client, "EXISTS TABLE visitor_summary_mv");
+  const exists = Number(Object.values(had[0] ?? {})[0] ?? 0) === 1;
+  for (const ddl of chVisitorTablesDdl()) await client.command({ query: ddl });
+  if (!exists) for (const sql of chVisitorBackfillSql()) await client.command({ query: sql });
+}

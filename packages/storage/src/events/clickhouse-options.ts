@@ -1,0 +1,60 @@
+// The ClickHouse event store's options and contract (clickhouse-store.ts): a cluster's shards,
+// time limits, what the adapter cannot do (declared by name, DESIGN.md §1), the exactly-once
+// append of ingest-log records, and CLICKHOUSE_URL's parsing.
+
+import type { EventRow } from "@lookout/schema";
+import { identifier } from "./clickhouse-sql.js";
+import type { EventStore } from "./event-store.js";
+
+/** A ClickHouse cluster: its name in the servers' remote_servers, and each shard's HTTP URL. */
+export interface ClickHouseCluster {
+  name: string;
+  shards: readonly string[];
+}
+
+export interface ClickHouseOptions {
+  /** Run on a cluster of shards behind Distributed tables (unset: one node). */
+  cluster?: ClickHouseCluster;
+  /** Default time limit of query(), in ms (0: none). Default 10 s, as DuckDB's. */
+  queryTimeoutMs?: number;
+  /** How long deleteProperty() waits for its mutations, in ms. Default 5 minutes. */
+  mutationTimeoutMs?: number;
+}
+
+/**
+ * What this adapter cannot do that another can, by name, with the reason (DESIGN.md §1: declared,
+ * never silently skipped). Suites skip exactly the tests named here and print the reason.
+ */
+export const CLICKHOUSE_CANNOT = {
+  dayRollups:
+    "ClickHouse keeps no day rollups: the dialect derives visits from events per query (18.16 has no " +
+    "aggregating projections), so dayRollupThrough() is absent and stats never read day_rollup.",
+} as const;
+
+/** Rows of one ingest-log record, under the record's id (clickhouse-ingest.ts). */
+export interface IngestRecord {
+  id: string;
+  rows: readonly EventRow[];
+}
+
+export interface ClickHouseEventStore extends EventStore {
+  readonly cannot: typeof CLICKHOUSE_CANNOT;
+  /**
+   * Appends records exactly once: records whose id is already stored are skipped, the rest go in
+   * one INSERT (all or nothing in 18.16 for one block), so a retry after a lost answer, or a replay
+   * of the log after a crash, cannot duplicate a record.
+   */
+  appendOnce(records: readonly IngestRecord[]): Promise<void>;
+  /** The server's version string (e.g. "18.16.1"). */
+  readonly serverVersion: string;
+  readonly database: string;
+}
+
+/** `CLICKHOUSE_URL` -> the server's base URL and the database (the URL's path, default "lookout"). */
+export function parseClickHouseUrl(raw: string): { url: string; database: string; username: string; password: string } {
+  const u = new URL(raw);
+  const database = decodeURIComponent(u.pathname.replace(/^\/+|\/+$/g, "")) || "lookout";
+  const username = decodeURIComponent(u.username) || "default";
+  const password = decodeURIComponent(u.password);
+  return { url: `${u.protocol}//${u.host}`, database: identifier(database), username, password };
+}
