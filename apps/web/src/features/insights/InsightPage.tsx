@@ -88,6 +88,13 @@ function sortKeys(v: unknown): unknown {
   return v;
 }
 
+/** The spec with another date range; all_time has no earlier period, so a trends comparison goes. */
+function withPeriod(spec: InsightSpecInput, period: InsightSpec["period"]): InsightSpecInput {
+  if (period !== "all_time" || spec.kind !== "trends" || spec.comparison === undefined) return { ...spec, period };
+  const { comparison: _dropped, ...rest } = spec;
+  return { ...rest, period };
+}
+
 /** The spec in `?q=`, when it reads as JSON of a known kind; validity is judged where it is run. */
 function specFromUrl(q: string | null): InsightSpecInput | null {
   if (!q) return null;
@@ -395,7 +402,7 @@ function Editor({ propertyId, shortId, saved }: { propertyId: string; shortId: s
                       id="insight-period"
                       size="sm"
                       value={spec.period ?? "last_30_days"}
-                      onChange={(e) => setSpec({ ...spec, period: e.target.value as InsightSpec["period"] })}
+                      onChange={(e) => setSpec(withPeriod(spec, e.target.value as InsightSpec["period"]))}
                     >
                       {PRESETS.map((p) => (
                         <option key={p} value={p}>
