@@ -77,7 +77,10 @@ describe("trends comparison", () => {
       .poll(() => page.locator("[data-testid=trends-change]").first().textContent(), { timeout: 30_000 })
       .toBe(expected);
 
-    await page.locator("[data-testid=trends-number]").first().screenshot({ path: shot("trends-compare-number-light.png") });
+    await page
+      .locator("[data-testid=trends-number]")
+      .first()
+      .screenshot({ path: shot("trends-compare-number-light.png") });
 
     // The line chart with the earlier series; reloading the shared URL keeps the comparison.
     await page.locator("#insight-display").selectOption("line");
