@@ -96,7 +96,91 @@ describe.each<Backend>(["pglite", "postgres"])("insights API on %s", (backend) =
     ]);
   });
 
+  it("compares with the previous period: earlier values per point, totals and their change", async () => {
+    // 6–7 March against the two days before (4–5 March): v1's visit on the 5th is the earlier period.
+    const body = { ...spec, date: "2024-03-06,2024-03-07", formula: undefined, comparison: "previous_period" };
+    const r = await call("POST", `/api/v1/properties/${site}/insights/query`, "viewer", body);
+    expect(r.statusCode).toBe(200);
+    expect(r.json()).toEqual({
+      kind: "trends",
+      comparison: { type: "previous_period", first_day: "2024-03-04", last_day: "2024-03-05" },
+      results: [
+        {
+          series: "A: pageview",
+          series_index: 0,
+          total: 2,
+          data: [
+            { date: "2024-03-06", value: 1 },
+            { date: "2024-03-07", value: 1 },
+          ],
+          comparison: {
+            total: 1,
+            change: 100,
+            data: [
+              { date: "2024-03-04", value: 0 },
+              { date: "2024-03-05", value: 1 },
+            ],
+          },
+        },
+        {
+          series: "B: signup",
+          series_index: 1,
+          total: 1,
+          data: [
+            { date: "2024-03-06", value: 1 },
+            { date: "2024-03-07", value: 0 },
+          ],
+          comparison: {
+            total: 1,
+            change: 0,
+            data: [
+              { date: "2024-03-04", value: 0 },
+              { date: "2024-03-05", value: 1 },
+            ],
+          },
+        },
+      ],
+    });
+    // The formula over the earlier values: 1 signup per 2 visitors now, 1 per 1 before.
+    const f = await call("POST", `/api/v1/properties/${site}/insights/query`, "viewer", { ...body, formula: "B/A*100" });
+    expect(f.json().results).toEqual([
+      {
+        series: "formula",
+        series_index: null,
+        total: 50,
+        data: [
+          { date: "2024-03-06", value: 100 },
+          { date: "2024-03-07", value: 0 },
+        ],
+        comparison: {
+          total: 100,
+          change: -50,
+          data: [
+            { date: "2024-03-04", value: null },
+            { date: "2024-03-05", value: 100 },
+          ],
+        },
+      },
+    ]);
+    // A year earlier there is nothing: counts are 0, the change has no base.
+    const y = await call("POST", `/api/v1/properties/${site}/insights/query`, "viewer", {
+      ...body,
+      comparison: "year_over_year",
+    });
+    expect(y.json().comparison).toEqual({ type: "year_over_year", first_day: "2023-03-06", last_day: "2023-03-07" });
+    expect(y.json().results[0].comparison).toEqual({
+      total: 0,
+      change: null,
+      data: [
+        { date: "2023-03-06", value: 0 },
+        { date: "2023-03-07", value: 0 },
+      ],
+    });
+  });
+
   it.each([
+    [{ ...spec, period: "all_time", comparison: "previous_period" }, "comparison"],
+    [{ ...spec, comparison: "last_week" }, "comparison"],
     [{ ...spec, series: [] }, "series"],
     [{ ...spec, formula: "A/C" }, "formula"],
     [{ ...spec, formula: "process.exit()" }, "formula"],

@@ -11,7 +11,8 @@ import { prettySql, sqlProblems } from "../sql-checks.js";
 import { type CompiledTrends, compileTrends } from "./trends.js";
 
 const DIALECTS: SqlDialect[] = ["duckdb", "clickhouse"];
-const CAP = 10 * 26 * 1501;
+/** Series × (top N + "$other") × (buckets + total) of both periods when there is a comparison. */
+const CAP = 10 * 26 * 1501 * 2;
 /** A prop key with a quote but without the grammar's operator characters. */
 const KEY = `${MARK}k' OR 1 --`;
 
@@ -35,6 +36,22 @@ const CASES: Record<string, Omit<TrendsSpecInput, "kind">> = {
     interval: "week",
     series: [{ event: "purchase", math: "revenue", filters: "prop:coupon!=FREE" }],
     breakdown: "country",
+  },
+  "trends-compare-previous-period-breakdown": {
+    period: "last_7_days",
+    interval: "day",
+    series: [{ event: "pageview", math: "unique_visitors" }, { event: "signup" }],
+    breakdown: "country",
+    breakdown_limit: 3,
+    formula: "B/A*100",
+    comparison: "previous_period",
+  },
+  // March 2024 vs March 2023: each crosses its own spring-forward change (31 and 26 March).
+  "trends-compare-year-over-year": {
+    period: "last_month",
+    interval: "week",
+    series: [{ event: "purchase", math: "sum", math_property: "amount" }],
+    comparison: "year_over_year",
   },
 };
 
@@ -78,6 +95,47 @@ describe("trends SQL", () => {
   it("refuses visit-level dimensions (entry/exit page) as a 400-shaped QueryError", () => {
     expect(() => compile({ series: [{ event: "pageview", filters: "entry_page==/" }] }, "duckdb")).toThrow(QueryError);
     expect(() => compile({ series: [{ event: "pageview" }], breakdown: "exit_page" }, "clickhouse")).toThrow(QueryError);
+  });
+
+  it("compares with the period just before: its own buckets, its total cut at the elapsed stretch of a running range", () => {
+    // CTX.now is 2024-04-03 12:30 in Berlin: last_7_days is 28 March..3 April (today running).
+    const c = compile(
+      { period: "last_7_days", interval: "day", series: [{ event: "pageview" }], comparison: "previous_period" },
+      "duckdb",
+    );
+    expect(c.comparison?.range).toMatchObject({ firstDay: "2024-03-21", lastDay: "2024-03-27" });
+    expect(c.comparison?.buckets).toEqual([
+      "2024-03-21",
+      "2024-03-22",
+      "2024-03-23",
+      "2024-03-24",
+      "2024-03-25",
+      "2024-03-26",
+      "2024-03-27",
+    ]);
+    // Today until 12:30 local meets 27 March until 12:30 local (CET, before the change): 11:30 UTC.
+    expect(c.comparison?.range.elapsedTo.toISOString()).toBe("2024-03-27T11:30:00.000Z");
+    expect(Object.values(c.params)).toContain("2024-03-27 11:30:00");
+    // The same local dates a year earlier.
+    const y = compile({ period: "last_7_days", series: [{ event: "pageview" }], comparison: "year_over_year" }, "clickhouse");
+    expect(y.comparison?.range).toMatchObject({ firstDay: "2023-03-28", lastDay: "2023-04-03" });
+  });
+
+  it("prints the statement without a comparison exactly as before (no period column)", () => {
+    const c = compile({ period: "last_7_days", series: [{ event: "pageview" }] }, "duckdb");
+    expect(c.sql).not.toContain("period");
+    expect(c.comparison).toBeNull();
+  });
+
+  it("refuses a comparison of all_time, naming the field", () => {
+    const r = TrendsSpecSchema.safeParse({
+      kind: "trends",
+      period: "all_time",
+      series: [{ event: "pageview" }],
+      comparison: "previous_period",
+    });
+    expect(r.success).toBe(false);
+    expect(r.error?.issues.map((i) => i.path.join("."))).toEqual(["comparison"]);
   });
 
   it("draws no bucket after the one holding now, and labels the series by letter", () => {

@@ -3,16 +3,24 @@
 // or prop (the series' top N values by event count, the rest as "$other"), and a formula over the
 // series, computed in TypeScript after the SQL (shapeTrends).
 //
+// A comparison (previous period or year over year, date-range.ts comparisonRange) adds the same
+// statements over the earlier period, tagged `period` 1, from the same printer: the breakdown's top
+// N values stay the current period's (so a value means the same in both), the buckets are the
+// earlier period's own, and a total of a range still running stops at the same elapsed stretch of
+// the earlier period (today until 14:05 vs yesterday until 14:05), as the web-analytics aggregate's
+// does. Without a comparison the statement is printed exactly as before (no `period` column).
+//
 // Unlike the web-analytics kinds, trends read raw `events` (the unit is the event and its visitor,
 // not the visit), so a filter keeps the events whose own row matches: a session dimension is the
 // column the event carries, a prop the event's prop. entry_page and exit_page are not on events
 // and are refused. Every table read goes through relation.ts (the property predicate), every value
 // is bound, the statement has a LIMIT.
 import {
+  type Comparison,
   type Dimension,
+  evalFormula,
   type Filter,
   type FormulaNode,
-  evalFormula,
   INSIGHT_LIMITS,
   type Interval,
   insightDateRange,
@@ -23,6 +31,7 @@ import {
   propKey,
   seriesLetter,
   type TrendsAnswer,
+  type TrendsComparison,
   type TrendsMath,
   type TrendsResult,
   type TrendsSeries,
@@ -30,8 +39,8 @@ import {
 } from "@lookout/schema";
 import { bucketLabels, bucketsUpToNow, MAX_BUCKETS } from "../buckets.js";
 import type { CompileContext, CompiledQuery } from "../compiled.js";
-import { defaultInterval, type ResolvedRange, resolveDateRange } from "../date-range.js";
-import { type Dialect, DIALECTS, type SqlDialect } from "../dialects.js";
+import { type ComparisonRange, comparisonRange, defaultInterval, type ResolvedRange, resolveDateRange } from "../date-range.js";
+import { DIALECTS, type Dialect, type SqlDialect } from "../dialects.js";
 import { QueryError } from "../errors.js";
 import { isNegative, matchCondition } from "../filters.js";
 import { int, Params } from "../params.js";
@@ -116,11 +125,15 @@ export interface CompiledTrends extends CompiledQuery {
   seriesMaths: TrendsMath[];
   breakdown: Dimension | null;
   formula: FormulaNode | null;
+  /** The comparison asked for, its period and that period's buckets (every one, not only those up to now). */
+  comparison: { type: Comparison; range: ComparisonRange; buckets: string[] } | null;
 }
 
 /** A row of the trends SQL: one per series, breakdown value and bucket, plus one total per series and value. */
 export interface TrendsRow {
   series: number | bigint;
+  /** 0 the spec's period, 1 the comparison's; absent without a comparison. */
+  period?: number | bigint;
   bv: string;
   is_total: number | bigint | boolean;
   bucket: string;
@@ -135,20 +148,29 @@ export function compileTrends(spec: TrendsSpec, property: string, dialect: SqlDi
   const range = resolveDateRange(dateRange, ctx);
   const interval = spec.interval ?? defaultInterval(dateRange, range);
   const allBuckets = bucketLabels(range, interval, ctx.timezone);
-  const s = new Scope(d, p, property, [{ from: range.from.getTime(), to: range.to.getTime() }], ctx.timezone);
+  const cmp = spec.comparison ? comparisonRange(dateRange, range, spec.comparison, ctx) : null;
+  const cmpBuckets = cmp ? bucketLabels(cmp, interval, ctx.timezone) : [];
+  // Both periods in the scope: the local-time buckets' offsets then cover a DST change in either.
+  const periods = [{ from: range.from.getTime(), to: range.to.getTime() }];
+  if (cmp) periods.push({ from: cmp.from.getTime(), to: cmp.to.getTime() });
+  const s = new Scope(d, p, property, periods, ctx.timezone);
   const globalFilters = parseFilters(spec.filters ?? "");
   const breakdown = spec.breakdown ?? null;
   const topN = spec.breakdown_limit ?? INSIGHT_LIMITS.defaultBreakdownValues;
+  /** With a comparison every statement says which period its rows belong to. */
+  const periodColumn = (period: number) => (cmp ? `${int(period)} AS period, ` : "");
 
   const statements: string[] = [];
   for (const [i, series] of spec.series.entries()) {
-    const where = [
-      `ts >= ${p.ts(range.from.getTime())}`,
-      `ts < ${p.ts(range.to.getTime())}`,
+    // Bound in this order (the snapshots pin parameter numbers): the range, then the conditions.
+    const from0 = p.ts(range.from.getTime());
+    const to0 = p.ts(range.to.getTime());
+    const conditions = [
       `name = ${p.add(series.event)}`,
       ...globalFilters.map((f) => eventCondition(f, p, d)),
       ...parseFilters(series.filters ?? "").map((f) => eventCondition(f, p, d)),
     ];
+    const where = [`ts >= ${from0}`, `ts < ${to0}`, ...conditions];
     let bv = "''";
     if (breakdown !== null) {
       const raw = isPropDimension(breakdown) ? d.propValue(p.add(propKey(breakdown))) : eventColumn(breakdown, "dimension");
@@ -159,13 +181,29 @@ export function compileTrends(spec: TrendsSpec, property: string, dialect: SqlDi
     const value = fns.asValue(mathSql(series, p, d, fns));
     const from = tableRead(s, "events", where);
     const k = s.bucket(interval, "ts");
-    statements.push(
-      `SELECT ${int(i)} AS series, bv, 0 AS is_total, bucket, value FROM (SELECT ${bv} AS bv, ${d.label(interval, k)} AS bucket, ${value} AS value FROM ${from} GROUP BY bv, ${k}) AS s${int(i)}b`,
-      `SELECT ${int(i)} AS series, bv, 1 AS is_total, '' AS bucket, value FROM (SELECT ${bv} AS bv, ${value} AS value FROM ${from} GROUP BY bv) AS s${int(i)}t`,
-    );
+    const bucketRows = (period: number, read: string, alias: string) =>
+      `SELECT ${int(i)} AS series, ${periodColumn(period)}bv, 0 AS is_total, bucket, value FROM (SELECT ${bv} AS bv, ${d.label(interval, k)} AS bucket, ${value} AS value FROM ${read} GROUP BY bv, ${k}) AS ${alias}`;
+    const totalRow = (period: number, read: string, alias: string) =>
+      `SELECT ${int(i)} AS series, ${periodColumn(period)}bv, 1 AS is_total, '' AS bucket, value FROM (SELECT ${bv} AS bv, ${value} AS value FROM ${read} GROUP BY bv) AS ${alias}`;
+    statements.push(bucketRows(0, from, `s${int(i)}b`), totalRow(0, from, `s${int(i)}t`));
+    if (cmp) {
+      // The earlier period's buckets span its whole length; its total stops where this one's clock is.
+      const cFrom = p.ts(cmp.from.getTime());
+      const cWhere = [`ts >= ${cFrom}`, `ts < ${p.ts(cmp.to.getTime())}`, ...conditions];
+      const cTotalWhere =
+        cmp.elapsedTo.getTime() === cmp.to.getTime()
+          ? cWhere
+          : [`ts >= ${cFrom}`, `ts < ${p.ts(cmp.elapsedTo.getTime())}`, ...conditions];
+      statements.push(
+        bucketRows(1, tableRead(s, "events", cWhere), `s${int(i)}pb`),
+        totalRow(1, tableRead(s, "events", cTotalWhere), `s${int(i)}pt`),
+      );
+    }
   }
-  const cap = spec.series.length * (topN + 1) * (Math.min(allBuckets.length, MAX_BUCKETS) + 1);
-  const sql = `SELECT * FROM (${statements.join(" UNION ALL ")}) AS t ORDER BY series, is_total, bv, bucket ${d.limit(int(cap), 0)}`;
+  const rowsPerValue = Math.min(allBuckets.length, MAX_BUCKETS) + 1 + (cmp ? Math.min(cmpBuckets.length, MAX_BUCKETS) + 1 : 0);
+  const cap = spec.series.length * (topN + 1) * rowsPerValue;
+  const order = cmp ? "series, period, is_total, bv, bucket" : "series, is_total, bv, bucket";
+  const sql = `SELECT * FROM (${statements.join(" UNION ALL ")}) AS t ORDER BY ${order} ${d.limit(int(cap), 0)}`;
   const params = p.usedIn(sql);
   const keyParams = Object.keys(params).filter((n) => p.keyNames.has(n));
   return {
@@ -180,6 +218,7 @@ export function compileTrends(spec: TrendsSpec, property: string, dialect: SqlDi
     seriesMaths: spec.series.map((x) => x.math),
     breakdown,
     formula: spec.formula && spec.formula.trim() !== "" ? parseFormula(spec.formula, spec.series.length) : null,
+    comparison: cmp && spec.comparison ? { type: spec.comparison, range: cmp, buckets: cmpBuckets } : null,
   };
 }
 
@@ -193,10 +232,10 @@ const num = (v: number | bigint | null | undefined): number | null => (v === nul
 export function shapeTrends(c: CompiledTrends, rows: readonly TrendsRow[]): TrendsAnswer {
   type Cell = { total: number | null; byBucket: Map<string, number | null> };
   const cells = new Map<string, Cell>();
-  const keyOf = (series: number, bv: string) => `${series}\u0000${bv}`;
+  const keyOf = (series: number, bv: string, period = 0) => `${series}\u0000${period}\u0000${bv}`;
   const values = new Set<string>();
   for (const r of rows) {
-    const k = keyOf(Number(r.series), r.bv);
+    const k = keyOf(Number(r.series), r.bv, Number(r.period ?? 0));
     values.add(r.bv);
     let cell = cells.get(k);
     if (!cell) {
@@ -218,24 +257,41 @@ export function shapeTrends(c: CompiledTrends, rows: readonly TrendsRow[]): Tren
       ...(c.breakdown === null ? {} : { breakdown_value: bv }),
       total: cell?.total ?? empty,
       data: c.buckets.map((date) => ({ date, value: cell?.byBucket.has(date) ? (cell.byBucket.get(date) ?? null) : empty })),
+      ...(c.comparison === null ? {} : { comparison: comparisonOf(series, bv, cell?.total ?? empty) }),
     };
   };
+  // The earlier period's points: one per drawn bucket of this period that the earlier one has.
+  const cmpDates = c.comparison === null ? [] : c.comparison.buckets.slice(0, c.buckets.length);
+  const comparisonOf = (series: number, bv: string, current: number | null): TrendsComparison => {
+    const cell = cells.get(keyOf(series, bv, 1));
+    const empty = emptyValue(series);
+    const total = cell?.total ?? empty;
+    return {
+      total,
+      change: percentChange(current, total),
+      data: cmpDates.map((date) => ({ date, value: cell?.byBucket.has(date) ? (cell.byBucket.get(date) ?? null) : empty })),
+    };
+  };
+  const silent = (r: TrendsResult) =>
+    (r.total === null || r.total === 0) &&
+    (r.comparison === undefined || r.comparison.total === null || r.comparison.total === 0);
   for (const bv of breakdownValues) {
     const perSeries = c.seriesLabels.map((_, i) => seriesResult(i, bv));
-    if (c.breakdown !== null && perSeries.every((r) => r.total === null || r.total === 0)) continue;
+    if (c.breakdown !== null && perSeries.every(silent)) continue;
     if (c.formula === null) {
       results.push(...perSeries);
       continue;
     }
     const f = c.formula;
+    const total = evalFormula(
+      f,
+      perSeries.map((r) => r.total),
+    );
     results.push({
       series: "formula",
       series_index: null,
       ...(c.breakdown === null ? {} : { breakdown_value: bv }),
-      total: evalFormula(
-        f,
-        perSeries.map((r) => r.total),
-      ),
+      total,
       data: c.buckets.map((date, j) => ({
         date,
         value: evalFormula(
@@ -243,9 +299,37 @@ export function shapeTrends(c: CompiledTrends, rows: readonly TrendsRow[]): Tren
           perSeries.map((r) => r.data[j]?.value ?? null),
         ),
       })),
+      ...(c.comparison === null ? {} : { comparison: formulaComparison(f, perSeries, cmpDates, total) }),
     });
   }
-  return { kind: "trends", results };
+  if (c.comparison === null) return { kind: "trends", results };
+  const { type, range } = c.comparison;
+  return { kind: "trends", results, comparison: { type, first_day: range.firstDay, last_day: range.lastDay } };
+}
+
+/** The formula over the series' earlier values. */
+function formulaComparison(f: FormulaNode, perSeries: TrendsResult[], dates: string[], current: number | null): TrendsComparison {
+  const total = evalFormula(
+    f,
+    perSeries.map((r) => r.comparison?.total ?? null),
+  );
+  return {
+    total,
+    change: percentChange(current, total),
+    data: dates.map((date, j) => ({
+      date,
+      value: evalFormula(
+        f,
+        perSeries.map((r) => r.comparison?.data[j]?.value ?? null),
+      ),
+    })),
+  };
+}
+
+/** The change from the earlier value in %, one decimal (as the web-analytics comparison's); null without a base. */
+export function percentChange(current: number | null, earlier: number | null): number | null {
+  if (current === null || earlier === null || earlier === 0) return null;
+  return Math.round(((current - earlier) / Math.abs(earlier)) * 1000) / 10;
 }
 
 /** "$other" last, the rest by value. */

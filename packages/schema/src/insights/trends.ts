@@ -1,7 +1,7 @@
 // Trends (DESIGN.md §4): 1–10 series, a math per series, breakdown, formula over the series, and
 // its answer (one result per series × breakdown value, plus the formula's).
 import { z } from "zod";
-import { DimensionSchema } from "../query.js";
+import { COMPARISONS, DimensionSchema } from "../query.js";
 import { checkCustomDate, EventSelectorSchema, INSIGHT_LIMITS, insightCommon, limitedText } from "./common.js";
 
 export const TRENDS_MATHS = [
@@ -43,9 +43,18 @@ export const TrendsSpecSchema = z
     breakdown_limit: z.number().int().min(1).max(INSIGHT_LIMITS.maxBreakdownValues).optional(),
     formula: z.string().max(INSIGHT_LIMITS.maxFormulaLength).optional(),
     display: z.enum(TRENDS_DISPLAYS).default("line"),
+    /**
+     * Each series beside its values of an earlier period (DESIGN.md §4 "Comparison: previous
+     * period or year over year"): the period of the same length just before, or the same local
+     * dates a year earlier. all_time has none.
+     */
+    comparison: z.enum(COMPARISONS).optional(),
   })
   .superRefine((s, ctx) => {
     checkCustomDate(s, ctx);
+    if (s.comparison !== undefined && s.period === "all_time") {
+      ctx.addIssue({ code: "custom", message: "all_time has no comparison period", path: ["comparison"] });
+    }
     if (s.formula !== undefined && s.formula.trim() !== "") {
       const problem = formulaProblem(s.formula, s.series.length);
       if (problem) ctx.addIssue({ code: "custom", message: problem, path: ["formula"] });
@@ -146,6 +155,20 @@ export function evalFormula(node: FormulaNode, values: readonly (number | null)[
 
 // --- answers -------------------------------------------------------------------------------------
 
+/**
+ * The same series over the comparison period: its total (for a range still running, over the same
+ * stretch of the earlier period as has elapsed of this one) and one point per drawn bucket of the
+ * current period that the earlier one has, in the same order (data[i] sets against the current
+ * data[i]; `date` is the earlier bucket's own label). `change` is the total's change in % (null
+ * when the earlier total is 0 or null).
+ */
+export const TrendsComparisonSchema = z.object({
+  total: z.number().nullable(),
+  change: z.number().nullable(),
+  data: z.array(z.object({ date: z.string(), value: z.number().nullable() })),
+});
+export type TrendsComparison = z.infer<typeof TrendsComparisonSchema>;
+
 export const TrendsResultSchema = z.object({
   /** The series' letter and event ("A: pageview"), or "formula". */
   series: z.string(),
@@ -153,7 +176,14 @@ export const TrendsResultSchema = z.object({
   breakdown_value: z.string().optional(),
   total: z.number().nullable(),
   data: z.array(z.object({ date: z.string(), value: z.number().nullable() })),
+  /** Present when the spec asks for a comparison. */
+  comparison: TrendsComparisonSchema.optional(),
 });
 export type TrendsResult = z.infer<typeof TrendsResultSchema>;
-export const TrendsAnswerSchema = z.object({ kind: z.literal("trends"), results: z.array(TrendsResultSchema) });
+export const TrendsAnswerSchema = z.object({
+  kind: z.literal("trends"),
+  results: z.array(TrendsResultSchema),
+  /** The comparison period's local days (inclusive), when the spec asks for one. */
+  comparison: z.object({ type: z.enum(COMPARISONS), first_day: z.string(), last_day: z.string() }).optional(),
+});
 export type TrendsAnswer = z.infer<typeof TrendsAnswerSchema>;

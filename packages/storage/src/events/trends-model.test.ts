@@ -1,8 +1,10 @@
 // runTrends on every event engine (DuckDB, ClickHouse) against a plain-TypeScript model of DESIGN.md §4 Trends: random small
 // traffic (events before, inside and after a range that spans a DST change) and random trends
-// specs (maths, per-series and global filters, a breakdown with top N + "$other", a formula),
-// answered once by the compiled SQL and once by reading the events in memory. Any difference is a
-// bug in one of the two.
+// specs (maths, per-series and global filters, a breakdown with top N + "$other", a formula, a
+// comparison with the previous period or a year earlier, "now" after the range or inside its last
+// day), answered once by the compiled SQL and once by reading the events in memory. Any difference
+// is a bug in one of the two. The model reads local dates and wall clocks with Intl, not with the
+// query package's own time-zone code.
 import {
   type EventRow,
   evalFormula,
@@ -27,19 +29,44 @@ const DAY = 86_400_000;
 const T0 = Date.parse("2024-03-01T05:00:00Z");
 const NOW = new Date(T0 + 20 * DAY);
 /** Days 5-9 of the traffic, local; the DST change (10 March) makes the last day 23 hours long. */
-const FROM = Date.parse("2024-03-06T05:00:00Z");
-const TO = Date.parse("2024-03-11T04:00:00Z");
 const DAY_LABELS = ["2024-03-06", "2024-03-07", "2024-03-08", "2024-03-09", "2024-03-10"];
+/** "Now" on the range's last day, 16:00 local (EDT, after the change): a running range. */
+const NOW_INSIDE = new Date("2024-03-10T20:00:00Z");
+/** The comparison periods' local days: the 5 days before, and the same dates of 2023 (EST throughout). */
+const COMPARISON_DAYS = {
+  previous_period: ["2024-03-01", "2024-03-02", "2024-03-03", "2024-03-04", "2024-03-05"],
+  year_over_year: ["2023-03-06", "2023-03-07", "2023-03-08", "2023-03-09", "2023-03-10"],
+} as const;
+/** Traffic a year earlier starts 366 days before T0 (2024 is a leap year): 1 March 2023, local midnight. */
+const YEAR = 366 * DAY;
+const WALL = new Intl.DateTimeFormat("sv-SE", {
+  timeZone: TZ,
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  hourCycle: "h23",
+});
+/** An instant's local wall clock, "YYYY-MM-DD HH:MM:SS". */
+const wall = (t: Date) => WALL.format(t);
 
 const eventArb = fc.record({
   visitor: fc.integer({ min: 0, max: 5 }),
-  minute: fc.integer({ min: 0, max: 15 * 24 * 60 - 1 }),
+  // Anywhere in the 15 days, or on an edge: the comparison's 16:00 cut (5 March; 10 March a year
+  // earlier), the range's first and last local midnights (the last one EDT) and the DST change.
+  minute: fc.oneof(
+    fc.integer({ min: 0, max: 15 * 24 * 60 - 1 }),
+    fc.constantFrom(6719, 6720, 7199, 7200, 13080, 13919, 13920, 14339, 14340),
+  ),
   name: fc.constantFrom("pageview", "pageview", "signup", "purchase"),
   path: fc.constantFrom("/", "/a", "/b"),
   country: fc.constantFrom("US", "DE", "FR", ""),
   plan: fc.constantFrom(undefined, "pro", "team", "free"),
   amount: fc.constantFrom(undefined, "3", "4.5", "-2", "10", "abc"),
   revenue: fc.constantFrom(0, 0, 5, 12.5),
+  yearAgo: fc.constantFrom(false, false, true),
 });
 
 const FILTERS = ["", "country==US|DE", "page!=/a", "prop:plan==pro", "prop:plan!=team", "page~b"];
@@ -54,6 +81,8 @@ const specArb = fc.record({
   breakdown: fc.constantFrom(undefined, "country", "prop:plan", "page"),
   breakdown_limit: fc.constantFrom(1, 2, 10),
   formula: fc.constantFrom(undefined, "A*2", "A+B", "A/B*100", "(A-B)/2"),
+  comparison: fc.constantFrom(undefined, "previous_period", "year_over_year"),
+  nowInside: fc.boolean(),
 });
 
 function matches(f: Filter, value: string): boolean {
@@ -110,19 +139,20 @@ function mathOf(math: TrendsMath, evs: EventRow[]): number | null {
   }
 }
 
-function model(events: EventRow[], input: TrendsSpecInput): TrendsAnswer {
+function model(events: EventRow[], input: TrendsSpecInput, nowInside: boolean): TrendsAnswer {
   const spec = TrendsSpecSchema.parse(input);
   const global = parseFilters(spec.filters ?? "");
-  const dayOf = (t: number) => {
-    for (let i = 4; i >= 0; i--) if (t >= FROM + i * DAY) return i;
-    return 0;
-  };
+  const dayOf = (e: EventRow) => wall(e.ts).slice(0, 10);
+  const cmpDays: readonly string[] = spec.comparison ? COMPARISON_DAYS[spec.comparison] : [];
+  // A running range's comparison total stops at the same wall clock of the earlier period's last day.
+  const cmpCut = nowInside && spec.comparison ? `${cmpDays[4]} 16:00:00` : null;
   const perSeries = spec.series.map((s) => {
     const own = parseFilters(s.filters ?? "");
-    const evs = events.filter(
-      (e) => e.ts.getTime() >= FROM && e.ts.getTime() < TO && e.name === s.event && [...global, ...own].every((f) => keeps(e, f)),
-    );
+    const matching = events.filter((e) => e.name === s.event && [...global, ...own].every((f) => keeps(e, f)));
+    const evs = matching.filter((e) => DAY_LABELS.includes(dayOf(e)));
+    const earlier = matching.filter((e) => cmpDays.includes(dayOf(e)));
     const raw = (e: EventRow) => (spec.breakdown ? (rowValue(e, spec.breakdown) ?? "") : "");
+    // The top N values come from the spec's own period only.
     const counts = new Map<string, number>();
     for (const e of evs) counts.set(raw(e), (counts.get(raw(e)) ?? 0) + 1);
     const top = new Set(
@@ -132,46 +162,76 @@ function model(events: EventRow[], input: TrendsSpecInput): TrendsAnswer {
         .map(([v]) => v),
     );
     const bv = (e: EventRow) => (spec.breakdown ? (top.has(raw(e)) ? raw(e) : OTHER_BREAKDOWN_VALUE) : "");
-    return { s, evs, bv };
+    return { s, evs, earlier, bv };
   });
-  const values = new Set(perSeries.flatMap((x) => x.evs.map(x.bv)));
+  const values = new Set(perSeries.flatMap((x) => [...x.evs, ...x.earlier].map(x.bv)));
   const sorted = spec.breakdown
     ? [...values].sort((a, b) =>
         a === OTHER_BREAKDOWN_VALUE ? 1 : b === OTHER_BREAKDOWN_VALUE ? -1 : a < b ? -1 : a > b ? 1 : 0,
       )
     : [""];
   const formula = spec.formula ? parseFormula(spec.formula, spec.series.length) : null;
+  const change = (cur: number | null, prev: number | null) =>
+    cur === null || prev === null || prev === 0 ? null : ((cur - prev) / Math.abs(prev)) * 100;
   const results: TrendsAnswer["results"] = [];
   for (const v of sorted) {
-    const rows = perSeries.map(({ s, evs, bv }, i) => {
+    const rows = perSeries.map(({ s, evs, earlier, bv }, i) => {
       const mine = evs.filter((e) => bv(e) === v);
-      return {
+      const total = mathOf(s.math, mine);
+      const row: TrendsAnswer["results"][number] = {
         series: `${String.fromCharCode(65 + i)}: ${s.event}`,
         series_index: i,
         ...(spec.breakdown ? { breakdown_value: v } : {}),
-        total: mathOf(s.math, mine),
-        data: DAY_LABELS.map((date, d) => ({
+        total,
+        data: DAY_LABELS.map((date) => ({
           date,
           value: mathOf(
             s.math,
-            mine.filter((e) => dayOf(e.ts.getTime()) === d),
+            mine.filter((e) => dayOf(e) === date),
           ),
         })),
       };
+      if (spec.comparison) {
+        const prev = earlier.filter((e) => bv(e) === v);
+        const prevTotal = mathOf(
+          s.math,
+          prev.filter((e) => cmpCut === null || wall(e.ts) < cmpCut),
+        );
+        row.comparison = {
+          total: prevTotal,
+          change: change(total, prevTotal),
+          data: cmpDays.map((date) => ({
+            date,
+            value: mathOf(
+              s.math,
+              prev.filter((e) => dayOf(e) === date),
+            ),
+          })),
+        };
+      }
+      return row;
     });
-    if (spec.breakdown && rows.every((r) => r.total === null || r.total === 0)) continue;
+    const silent = (r: TrendsAnswer["results"][number]) =>
+      (r.total === null || r.total === 0) &&
+      (r.comparison === undefined || r.comparison.total === null || r.comparison.total === 0);
+    if (spec.breakdown && rows.every(silent)) continue;
     if (!formula) {
       results.push(...rows);
       continue;
     }
+    const total = evalFormula(
+      formula,
+      rows.map((r) => r.total),
+    );
+    const prevTotal = evalFormula(
+      formula,
+      rows.map((r) => r.comparison?.total ?? null),
+    );
     results.push({
       series: "formula",
       series_index: null,
       ...(spec.breakdown ? { breakdown_value: v } : {}),
-      total: evalFormula(
-        formula,
-        rows.map((r) => r.total),
-      ),
+      total,
       data: DAY_LABELS.map((date, j) => ({
         date,
         value: evalFormula(
@@ -179,18 +239,53 @@ function model(events: EventRow[], input: TrendsSpecInput): TrendsAnswer {
           rows.map((r) => r.data[j]?.value ?? null),
         ),
       })),
+      ...(spec.comparison
+        ? {
+            comparison: {
+              total: prevTotal,
+              change: change(total, prevTotal),
+              data: cmpDays.map((date, j) => ({
+                date,
+                value: evalFormula(
+                  formula,
+                  rows.map((r) => r.comparison?.data[j]?.value ?? null),
+                ),
+              })),
+            },
+          }
+        : {}),
     });
   }
-  return { kind: "trends", results };
+  if (!spec.comparison) return { kind: "trends", results };
+  return {
+    kind: "trends",
+    results,
+    comparison: { type: spec.comparison, first_day: cmpDays[0] as string, last_day: cmpDays[4] as string },
+  };
 }
 
 /** Sums and averages of doubles differ in the last bits by summation order. */
-const rounded = (a: TrendsAnswer) =>
-  a.results.map((r) => ({
+const round = (v: number | null) => (v === null ? null : Math.round(v * 1e6) / 1e6);
+const roundPoints = (data: { date: string; value: number | null }[]) => data.map((p) => ({ ...p, value: round(p.value) }));
+/** The change (rounded to 0.1 by the answer) is checked apart, within that rounding. */
+const rounded = (a: TrendsAnswer) => ({
+  comparison: a.comparison,
+  results: a.results.map((r) => ({
     ...r,
-    total: r.total === null ? null : Math.round(r.total * 1e6) / 1e6,
-    data: r.data.map((p) => ({ ...p, value: p.value === null ? null : Math.round(p.value * 1e6) / 1e6 })),
-  }));
+    total: round(r.total),
+    data: roundPoints(r.data),
+    ...(r.comparison
+      ? {
+          comparison: {
+            total: round(r.comparison.total),
+            change: r.comparison.change === null,
+            data: roundPoints(r.comparison.data),
+          },
+        }
+      : {}),
+  })),
+});
+const changes = (a: TrendsAnswer) => a.results.map((r) => r.comparison?.change ?? null);
 
 const ENGINES = await testEngines();
 
@@ -217,6 +312,7 @@ describe.each(ENGINES)("runTrends on $name agrees with the plain-TypeScript mode
             visitor_id: `v${r.visitor}`,
             session_id: `v${r.visitor}-${i}`,
             country: r.country,
+            ...(r.yearAgo ? { ts: new Date(T0 - YEAR + r.minute * 60_000) } : {}),
             revenue: r.revenue,
             props: {
               ...(r.plan ? { plan: r.plan } : {}),
@@ -242,9 +338,17 @@ describe.each(ENGINES)("runTrends on $name agrees with the plain-TypeScript mode
           ...(s.filters ? { filters: s.filters } : {}),
           ...(s.breakdown ? { breakdown: s.breakdown as "country", breakdown_limit: s.breakdown_limit } : {}),
           ...(formula ? { formula } : {}),
+          ...(s.comparison ? { comparison: s.comparison as "previous_period" } : {}),
         };
-        const answer = await runTrends(store, property, spec, { timezone: TZ, now: NOW });
-        expect(rounded(answer)).toEqual(rounded(model(events, spec)));
+        const answer = await runTrends(store, property, spec, { timezone: TZ, now: s.nowInside ? NOW_INSIDE : NOW });
+        const expected = model(events, spec, s.nowInside);
+        expect(rounded(answer)).toEqual(rounded(expected));
+        const want = changes(expected);
+        changes(answer).forEach((c, i) => {
+          const w = want[i] ?? null;
+          if (c === null || w === null) expect(c).toBe(w);
+          else expect(Math.abs(c - w)).toBeLessThanOrEqual(0.05 + 1e-9);
+        });
       }),
       { numRuns: 60 },
     );

@@ -44,7 +44,7 @@ import { useAccountRole } from "../me/queries";
 import { InsightActions } from "./InsightActions";
 import { InsightFields, parseTags } from "./InsightFields";
 import type { DeletedInsightState } from "./InsightsList";
-import { isKind, sameSpec, specFromUrl } from "./insight-spec";
+import { isKind, sameSpec, specFromUrl, withPeriod } from "./insight-spec";
 import { KIND_VIEWS } from "./kinds";
 import type { KindView } from "./kinds/types";
 import {
@@ -282,7 +282,7 @@ function Editor({ propertyId, shortId, saved }: { propertyId: string; shortId: s
                       id="insight-period"
                       size="sm"
                       value={spec.period ?? "last_30_days"}
-                      onChange={(e) => setSpec({ ...spec, period: e.target.value as InsightSpec["period"] })}
+                      onChange={(e) => setSpec(withPeriod(spec, e.target.value as InsightSpec["period"]))}
                     >
                       {PRESETS.map((p) => (
                         <option key={p} value={p}>

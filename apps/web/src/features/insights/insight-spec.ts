@@ -1,6 +1,7 @@
 // The insight editor's specs (InsightPage.tsx): whether a value names a kind, the spec carried in
-// the URL's `?q=`, and specs compared by content, as the unsaved-changes check needs.
-import { INSIGHT_KINDS, type InsightKind, type InsightSpecInput } from "@lookout/schema";
+// the URL's `?q=`, specs compared by content, as the unsaved-changes check needs, and a spec moved
+// to another date range.
+import { INSIGHT_KINDS, type InsightKind, type InsightSpec, type InsightSpecInput } from "@lookout/schema";
 
 export const isKind = (k: unknown): k is InsightKind => (INSIGHT_KINDS as readonly unknown[]).includes(k);
 
@@ -27,4 +28,11 @@ export function specFromUrl(q: string | null): InsightSpecInput | null {
   } catch {
     return null;
   }
+}
+
+/** The spec with another date range; all_time has no earlier period, so a trends comparison goes. */
+export function withPeriod(spec: InsightSpecInput, period: InsightSpec["period"]): InsightSpecInput {
+  if (period !== "all_time" || spec.kind !== "trends" || spec.comparison === undefined) return { ...spec, period };
+  const { comparison: _dropped, ...rest } = spec;
+  return { ...rest, period };
 }

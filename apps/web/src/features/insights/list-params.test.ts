@@ -63,4 +63,28 @@ describe("trends CSV", () => {
     // The shared rule escapes a formula-looking tracked value.
     expect(csvLine(rows[1] ?? [])).toBe("A: pageview,'=cmd(),3,1,2\r\n");
   });
+
+  it("follows each row with the earlier period's when the answer has a comparison", () => {
+    const rows = trendsCsv({
+      kind: "trends",
+      comparison: { type: "previous_period", first_day: "2024-03-03", last_day: "2024-03-04" },
+      results: [
+        {
+          series: "A: pageview",
+          series_index: 0,
+          total: 3,
+          data: [
+            { date: "2024-03-05", value: 1 },
+            { date: "2024-03-06", value: 2 },
+          ],
+          comparison: { total: 1, change: 200, data: [{ date: "2024-03-03", value: 1 }] },
+        },
+      ],
+    });
+    expect(rows).toEqual([
+      ["series", "breakdown_value", "total", "2024-03-05", "2024-03-06"],
+      ["A: pageview", "", 3, 1, 2],
+      ["A: pageview · previous period", "", 1, 1, null],
+    ]);
+  });
 });

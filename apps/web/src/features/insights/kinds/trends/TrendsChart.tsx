@@ -1,7 +1,9 @@
 // A trends answer drawn as the insight's display asks: line, bar or stacked bar over time (ECharts),
 // pie of the totals, one big number per series, or a table. Series and breakdown names are
 // tracked strings: ECharts draws them on canvas as text, tooltips escape them, the table and the
-// numbers render them as React text.
+// numbers render them as React text. With a comparison, each series' earlier values are drawn in
+// the same colour, dashed (lines) or lighter (bars), named "… · previous period"; the number
+// display shows the change from the earlier total and the table a row of the earlier values.
 
 import { CTable, CTableBody, CTableDataCell, CTableHead, CTableHeaderCell, CTableRow } from "@coreui/react";
 import type { TrendsAnswer, TrendsDisplay, TrendsResult } from "@lookout/schema";
@@ -22,12 +24,25 @@ export function resultLabel(r: TrendsResult): string {
   return `${r.series} · ${value}`;
 }
 
+/** What the earlier period is called next to a series. */
+export function comparisonLabel(answer: TrendsAnswer): string {
+  return answer.comparison?.type === "year_over_year" ? "a year earlier" : "previous period";
+}
+
+/** "+12.5%", "−3%", or null when the earlier value was 0 or missing. */
+export function changeText(change: number | null): string | null {
+  if (change === null) return null;
+  const abs = Math.abs(change).toLocaleString(undefined, { maximumFractionDigits: 1 });
+  return change > 0 ? `+${abs}%` : change < 0 ? `−${abs}%` : "0%";
+}
+
 const fmt = (v: number | null) =>
   v === null ? "–" : Number.isInteger(v) ? v.toLocaleString() : v.toLocaleString(undefined, { maximumFractionDigits: 2 });
 
 export function TrendsChart({ answer, display }: { answer: TrendsAnswer; display: TrendsDisplay }) {
   const c = useChartColors();
   const results = answer.results;
+  const previous = comparisonLabel(answer);
   const option = useMemo(() => {
     const tooltip = {
       backgroundColor: c.tooltipBg,
@@ -52,33 +67,69 @@ export function TrendsChart({ answer, display }: { answer: TrendsAnswer; display
       };
     }
     const dates = results[0]?.data.map((p) => p.date) ?? [];
+    const type = display === "line" ? "line" : "bar";
+    const current = results.map((r, i) => ({
+      name: resultLabel(r),
+      type,
+      color: PALETTE[i % PALETTE.length],
+      ...(display === "stacked_bar" ? { stack: "all" } : {}),
+      showSymbol: false,
+      data: r.data.map((p) => p.value),
+    }));
+    const earlier = results.flatMap((r, i) =>
+      r.comparison
+        ? [
+            {
+              name: `${resultLabel(r)} · ${previous}`,
+              type,
+              color: PALETTE[i % PALETTE.length],
+              ...(display === "stacked_bar" ? { stack: "previous" } : {}),
+              showSymbol: false,
+              lineStyle: { type: "dashed", opacity: 0.6 },
+              itemStyle: { opacity: type === "bar" ? 0.35 : 0.6 },
+              data: r.comparison.data.map((p) => p.value),
+            },
+          ]
+        : [],
+    );
     return {
-      color: PALETTE,
       tooltip: { ...tooltip, trigger: "axis" },
       legend,
       grid: { left: 8, right: 16, top: 16, bottom: 40, containLabel: true },
       xAxis: { type: "category", data: dates, axisLabel: { color: c.muted }, axisLine: { lineStyle: { color: c.grid } } },
       yAxis: { type: "value", axisLabel: { color: c.muted }, splitLine: { lineStyle: { color: c.grid } } },
-      series: results.map((r) => ({
-        name: resultLabel(r),
-        type: display === "line" ? "line" : "bar",
-        ...(display === "stacked_bar" ? { stack: "all" } : {}),
-        showSymbol: false,
-        data: r.data.map((p) => p.value),
-      })),
+      series: [...current, ...earlier],
     };
-  }, [results, display, c]);
+  }, [results, display, c, previous]);
 
   if (results.length === 0) return <p className="text-body-secondary">No events match in this range.</p>;
   if (display === "number") {
     return (
       <div className="d-flex flex-wrap gap-4">
-        {results.map((r) => (
-          <div key={resultLabel(r)}>
-            <div className="text-body-secondary small text-break">{resultLabel(r)}</div>
-            <div className="fs-2 fw-semibold">{fmt(r.total)}</div>
-          </div>
-        ))}
+        {results.map((r) => {
+          const change = r.comparison ? changeText(r.comparison.change) : null;
+          return (
+            <div key={resultLabel(r)} data-testid="trends-number">
+              <div className="text-body-secondary small text-break">{resultLabel(r)}</div>
+              <div className="fs-2 fw-semibold">{fmt(r.total)}</div>
+              {r.comparison && (
+                <div className="small" data-testid="trends-change">
+                  {change !== null && (
+                    <span
+                      className={`fw-semibold ${(r.comparison.change ?? 0) > 0 ? "text-success-emphasis" : (r.comparison.change ?? 0) < 0 ? "text-danger-emphasis" : ""}`}
+                    >
+                      {change}
+                    </span>
+                  )}
+                  {change !== null && " "}
+                  <span className="text-body-secondary">
+                    vs {fmt(r.comparison.total)} ({previous})
+                  </span>
+                </div>
+              )}
+            </div>
+          );
+        })}
       </div>
     );
   }
@@ -100,7 +151,7 @@ export function TrendsChart({ answer, display }: { answer: TrendsAnswer; display
             </CTableRow>
           </CTableHead>
           <CTableBody>
-            {results.map((r) => (
+            {results.flatMap((r) => [
               <CTableRow key={resultLabel(r)}>
                 <CTableHeaderCell scope="row" className="text-break">
                   {resultLabel(r)}
@@ -109,13 +160,33 @@ export function TrendsChart({ answer, display }: { answer: TrendsAnswer; display
                 {r.data.map((p) => (
                   <CTableDataCell key={p.date}>{fmt(p.value)}</CTableDataCell>
                 ))}
-              </CTableRow>
-            ))}
+              </CTableRow>,
+              ...(r.comparison
+                ? [
+                    <CTableRow key={`${resultLabel(r)}\u0000previous`} className="text-body-secondary">
+                      <CTableHeaderCell scope="row" className="text-break fw-normal">
+                        {resultLabel(r)} · {previous}
+                      </CTableHeaderCell>
+                      <CTableDataCell>{fmt(r.comparison.total)}</CTableDataCell>
+                      {dates.map((d, j) => (
+                        <CTableDataCell key={d}>{fmt(r.comparison?.data[j]?.value ?? null)}</CTableDataCell>
+                      ))}
+                    </CTableRow>,
+                  ]
+                : []),
+            ])}
           </CTableBody>
         </CTable>
       </div>
     );
   }
-  const label = `Trends chart: ${results.map((r) => `${resultLabel(r)} total ${fmt(r.total)}`).join("; ")}`;
+  const label = `Trends chart: ${results
+    .map((r) => {
+      const base = `${resultLabel(r)} total ${fmt(r.total)}`;
+      if (!r.comparison) return base;
+      const change = changeText(r.comparison.change);
+      return `${base}, ${previous} ${fmt(r.comparison.total)}${change ? ` (${change})` : ""}`;
+    })
+    .join("; ")}`;
   return <EChart option={option} label={label} style={{ height: 320 }} data-testid="insight-chart" />;
 }

@@ -1,6 +1,7 @@
 // The trends options of the insight editor: 1–10 series (event, math, numeric prop, own filters),
-// interval, breakdown, display and the formula over the series letters.
-import { CButton, CCol, CFormInput, CFormLabel, CFormSelect, CRow } from "@coreui/react";
+// interval, breakdown, display, the formula over the series letters, and the comparison with an
+// earlier period (none, the previous period, or the same dates a year earlier; all_time has none).
+import { CButton, CCol, CFormCheck, CFormInput, CFormLabel, CFormSelect, CRow } from "@coreui/react";
 import {
   BASE_DIMENSIONS,
   INSIGHT_LIMITS,
@@ -34,6 +35,11 @@ const DISPLAY_LABELS: Record<(typeof TRENDS_DISPLAYS)[number], string> = {
   table: "Table",
   pie: "Pie",
 };
+const COMPARE_OPTIONS: { value: TrendsSpec["comparison"]; id: string; label: string }[] = [
+  { value: undefined, id: "insight-compare-none", label: "No comparison" },
+  { value: "previous_period", id: "insight-compare-previous", label: "Compare to previous period" },
+  { value: "year_over_year", id: "insight-compare-year", label: "Compare to the same period a year earlier" },
+];
 const BREAKDOWNS = BASE_DIMENSIONS.filter((d) => d !== "entry_page" && d !== "exit_page");
 
 export function TrendsEditor({ spec, setSpec }: KindEditorProps<"trends">) {
@@ -185,6 +191,29 @@ export function TrendsEditor({ spec, setSpec }: KindEditorProps<"trends">) {
             maxLength={INSIGHT_LIMITS.maxFormulaLength}
             onChange={(e) => setSpec({ ...spec, formula: e.target.value || undefined })}
           />
+        </CCol>
+        <CCol xs={12}>
+          <fieldset aria-describedby={spec.period === "all_time" ? "insight-compare-help" : undefined}>
+            <legend className="small mb-0 fs-6">Comparison</legend>
+            {COMPARE_OPTIONS.map((o) => (
+              <CFormCheck
+                key={o.id}
+                type="radio"
+                name="insight-compare"
+                id={o.id}
+                label={o.label}
+                className="small"
+                checked={(spec.comparison ?? undefined) === o.value}
+                disabled={o.value !== undefined && spec.period === "all_time"}
+                onChange={() => setSpec({ ...spec, comparison: o.value })}
+              />
+            ))}
+            {spec.period === "all_time" && (
+              <div id="insight-compare-help" className="small text-body-secondary">
+                All time has no earlier period to compare with.
+              </div>
+            )}
+          </fieldset>
         </CCol>
       </CRow>
     </>

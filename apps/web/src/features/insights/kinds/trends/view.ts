@@ -27,13 +27,28 @@ export const trendsView: KindView<"trends"> = {
 
 /**
  * One row per series (and breakdown value): its name, breakdown value, total, then one column per
- * date of the interval buckets (every series has the same buckets).
+ * date of the interval buckets (every series has the same buckets). With a comparison, each row is
+ * followed by the earlier period's ("A: pageview · previous period"), its values under the dates
+ * they set against (empty where the earlier period has no such bucket).
  */
 export function trendsCsv(answer: TrendsAnswer): CsvCell[][] {
   const dates = answer.results[0]?.data.map((p) => p.date) ?? [];
   const header: CsvCell[] = ["series", "breakdown_value", "total", ...dates];
+  const earlier = answer.comparison?.type === "year_over_year" ? "a year earlier" : "previous period";
   return [
     header,
-    ...answer.results.map((r): CsvCell[] => [r.series, r.breakdown_value ?? "", r.total, ...r.data.map((p) => p.value)]),
+    ...answer.results.flatMap((r): CsvCell[][] => [
+      [r.series, r.breakdown_value ?? "", r.total, ...r.data.map((p) => p.value)],
+      ...(r.comparison
+        ? [
+            [
+              `${r.series} · ${earlier}`,
+              r.breakdown_value ?? "",
+              r.comparison.total,
+              ...dates.map((_, j) => r.comparison?.data[j]?.value ?? null),
+            ],
+          ]
+        : []),
+    ]),
   ];
 }
