@@ -31,6 +31,7 @@ describe("dropped events are never billed", () => {
     acc = owner.accountId;
     token = (await t.login(owner.email, owner.password)).token;
     site = await t.property(acc, "https://shop.test", {
+      name: "Shop",
       settings: { allowed_hostnames: ["shop.test"], excluded_ips: [BLOCKED_IP], excluded_paths: ["/admin/**"] },
     });
   }, 120_000);
