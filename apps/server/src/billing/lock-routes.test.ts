@@ -295,4 +295,19 @@ describe("the lock over quota covers every stats read", () => {
     await handlers["report.send"](job, ctx);
     expect(sent.map((m) => m.to)).toEqual(["r@example.com"]);
   });
+
+  it("closes an open live socket once its account locks (the recheck), with 4402", async () => {
+    // Unlocked by the test above (the max plan): the socket subscribes.
+    const url = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api`;
+    const ws = new WebSocket(url, { headers: { authorization: `Bearer ${token}` } });
+    const first = new Promise<string>((resolve) => ws.once("message", (m) => resolve(String(m))));
+    const closed = new Promise<number>((resolve) => ws.on("close", (c) => resolve(c)));
+    ws.on("open", () => ws.send(JSON.stringify({ type: "agentInfo", data: { customerId: ids.acc } })));
+    expect(JSON.parse(await first)).toMatchObject({ type: "initial_customers" });
+    // Back on the free plan with the grace period over: locked again.
+    await t.meta.billing.upsertSubscription(ids.acc, "free", { plan: "free", grace_ends_at: null, grace_reason: null });
+    await t.billing.state(ids.acc, new Date(Date.now() - 8 * DAY));
+    t.billing.forget(ids.acc);
+    expect(await closed).toBe(SocketCloseCode.accountLocked);
+  }, 30_000);
 });
