@@ -40,6 +40,8 @@ export const SOCKET_PROTOCOL_VERSION = 1;
 /** Socket close codes: 44xx mirror the HTTP statuses they stand for. */
 export const SocketCloseCode = {
   unauthenticated: 4401,
+  /** The account is locked over its plan's quota (issue #24 §3): no live view until it is unlocked. */
+  accountLocked: 4402,
   forbidden: 4403,
   tooManySockets: 4429,
   badHandshake: 4400,

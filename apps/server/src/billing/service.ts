@@ -185,21 +185,23 @@ export function createBillingService(deps: BillingDeps) {
   }
 
   /**
-   * 402 account_locked when the account's dashboards are locked. Cheap: one row read, unless a
-   * grace period has ended, when the ladder is asked again (a new period or an upgrade unlocks).
+   * Whether the account's dashboards are locked. Cheap: one row read, unless a grace period has
+   * ended, when the ladder is asked again (a new period or an upgrade unlocks).
    */
-  async function assertReadable(accountId: string, now = new Date()): Promise<void> {
-    if (mode === "off") return;
+  async function isLocked(accountId: string, now = new Date()): Promise<boolean> {
+    if (mode === "off") return false;
     const cached = lockCache.get(accountId);
-    let locked: boolean;
-    if (cached && cached.until > now.getTime()) locked = cached.locked;
-    else {
-      const sub = await meta.billing.subscription(accountId);
-      const ended = !!sub?.grace_ends_at && new Date(sub.grace_ends_at).getTime() <= now.getTime();
-      locked = ended && (await state(accountId, now)).ladder.status === "locked";
-      lockCache.set(accountId, { until: now.getTime() + LOCK_CACHE_MS, locked });
-    }
-    if (locked) {
+    if (cached && cached.until > now.getTime()) return cached.locked;
+    const sub = await meta.billing.subscription(accountId);
+    const ended = !!sub?.grace_ends_at && new Date(sub.grace_ends_at).getTime() <= now.getTime();
+    const locked = ended && (await state(accountId, now)).ladder.status === "locked";
+    lockCache.set(accountId, { until: now.getTime() + LOCK_CACHE_MS, locked });
+    return locked;
+  }
+
+  /** 402 account_locked when the account's dashboards are locked (isLocked). */
+  async function assertReadable(accountId: string, now = new Date()): Promise<void> {
+    if (await isLocked(accountId, now)) {
       throw new DomainError(
         "account_locked",
         "This account's dashboards are locked: its traffic has been over the plan's limit for two billing periods. Events are still being collected. An owner can upgrade on the Billing page (/billing) to unlock at once.",
@@ -336,6 +338,7 @@ export function createBillingService(deps: BillingDeps) {
     state,
     answer,
     notice,
+    isLocked,
     assertReadable,
     assertCanAddProperty,
     assertCanAddMembers,

@@ -27,6 +27,8 @@ export interface RouteDoc {
   answer: z.ZodType | { contentType: string } | null;
   /** Content types the body may come in (JSON unless told). */
   bodyTypes?: readonly string[];
+  /** Answers 402 account_locked while its account is locked over quota (route.ts `readsStats`). */
+  readsStats?: boolean;
   /** Statuses beyond those the access rule and the schemas imply, with what they mean. */
   responses?: Readonly<Record<number, string>>;
 }

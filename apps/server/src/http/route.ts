@@ -107,6 +107,14 @@ export interface RouteDef<P, Q, B, A extends Answer, Acc> {
    * Stats API's reads only. Elsewhere the header is not even read.
    */
   share?: boolean;
+  /**
+   * Whether the answer carries the account's numbers (the Stats API, insights, visitors, a
+   * report): such a route answers 402 account_locked while its account is locked over its plan's
+   * quota (issue #24 §3). Declared here rather than listed in billing so that a new route cannot
+   * be missed: mountRoutes refuses one mounted without the lock, and billing/lock-routes.test.ts
+   * holds every registered route's declaration to a hand-written table and calls each locked one.
+   */
+  readsStats?: boolean;
   handle(ctx: Context<P, Q, B, Acc>): AnswerOf<A> | Promise<AnswerOf<A>>;
 }
 
@@ -116,6 +124,13 @@ export interface RouteDef<P, Q, B, A extends Answer, Acc> {
  * refuses at start-up one whose access is not a rule (a cast, a plain object).
  */
 export type Route = RouteDef<unknown, unknown, unknown, Answer, Access<Input<unknown, unknown, unknown>>>;
+
+/**
+ * The billing lock over a route that reads stats (billing/lock.ts). Called before the service
+ * with the authorized property; a route without one (a saved insight by short id, authorized in
+ * its service) is asked after it, so that an id the caller may not read still answers 404.
+ */
+export type StatsGate = (ctx: { property?: PropertyRow; params?: unknown }) => Promise<void>;
 
 const ACTIONS: readonly Action[] = ["read", "write", "admin", "own"];
 
@@ -162,18 +177,37 @@ function docOf(def: Route): RouteDoc {
     status: def.status ?? (def.answer === null ? 204 : 200),
     answer: def.answer,
     ...(def.body && def.bodyTypes ? { bodyTypes: def.bodyTypes } : {}),
-    ...(def.responses ? { responses: def.responses } : {}),
+    ...(def.readsStats
+      ? {
+          readsStats: true,
+          responses: { ...def.responses, 402: "The account is locked over its plan's quota (account_locked)." },
+        }
+      : def.responses
+        ? { responses: def.responses }
+        : {}),
   };
 }
 
-/** Registers routes written with defineRoute on `app` (a plugin's scope keeps its hooks). */
-export function mountRoutes(app: FastifyInstance, meta: MetaStore, routes: readonly Route[], check = CHECK_ANSWERS): void {
-  for (const def of routes) mountRoute(app, meta, def, check);
+/**
+ * Registers routes written with defineRoute on `app` (a plugin's scope keeps its hooks). A route
+ * that reads stats needs `statsGate`: mounting it without one throws at start-up.
+ */
+export function mountRoutes(
+  app: FastifyInstance,
+  meta: MetaStore,
+  routes: readonly Route[],
+  check = CHECK_ANSWERS,
+  statsGate?: StatsGate,
+): void {
+  for (const def of routes) mountRoute(app, meta, def, check, statsGate);
 }
 
-function mountRoute(app: FastifyInstance, meta: MetaStore, def: Route, check: boolean): void {
+function mountRoute(app: FastifyInstance, meta: MetaStore, def: Route, check: boolean, statsGate?: StatsGate): void {
   const name = `${def.method} ${def.url}`;
   assertAccess(name, def.access);
+  const gate = def.readsStats ? statsGate : undefined;
+  if (def.readsStats && !gate)
+    throw new Error(`${name}: a route that reads stats must be mounted with the billing lock (statsGate)`);
   const query = def.query;
   const querySchema = query === undefined ? undefined : query instanceof z.ZodType ? query : query.schema;
   // A zod schema and a CustomQuery both parse with .parse(raw).
@@ -213,7 +247,10 @@ function mountRoute(app: FastifyInstance, meta: MetaStore, def: Route, check: bo
             : { role: await authorizeAccount(meta, actor as Actor, access.account(input), access.action) };
       }
       const ctx = { ...input, actor, ...granted, req, reply } as Context<unknown, unknown, unknown, unknown>;
+      const property = (granted as { property?: PropertyRow } | undefined)?.property;
+      if (gate && property) await gate({ property });
       const result = await def.handle(ctx);
+      if (gate && !property) await gate({ params: input.params });
       if (def.answer === null) return reply.code(doc.status).send();
       if (!(def.answer instanceof z.ZodType)) return result;
       if (answerSchema) {

@@ -35,6 +35,7 @@ export function insightRoutes(deps: AppDeps): Route[] {
     defineRoute({
       method: "POST",
       url: "/api/v1/properties/:id/insights/query",
+      readsStats: true,
       summary:
         "Runs an insight spec without saving it. Trends: per series (an event name, its own filters, a math) and local-time bucket of the interval; breakdown by a dimension or prop (top N plus $other); formula over the series letters (A/B*100).",
       tags: TAGS,
@@ -47,6 +48,7 @@ export function insightRoutes(deps: AppDeps): Route[] {
     defineRoute({
       method: "POST",
       url: "/api/v1/properties/:id/insights/actors",
+      readsStats: true,
       summary:
         "The visitors behind one point of an insight spec (a funnel step's converted or dropped, a retention cell, a paths node…), one page at a time; `at` names the point in the kind's own terms.",
       tags: TAGS,
@@ -59,6 +61,7 @@ export function insightRoutes(deps: AppDeps): Route[] {
     defineRoute({
       method: "GET",
       url: "/api/v1/properties/:id/insights",
+      readsStats: true,
       summary:
         "The property's saved insights (at most 500): searched by name or description, filtered by kind, tag and creator, one of the tabs all / mine / favourites / recent (opened by the caller), sorted; each with its creator's name and when the caller last opened it, plus every tag and creator (the filters' choices).",
       tags: TAGS,
@@ -83,6 +86,7 @@ export function insightRoutes(deps: AppDeps): Route[] {
     defineRoute({
       method: "GET",
       url: "/api/v1/insights/:shortId",
+      readsStats: true,
       summary: "A saved insight.",
       tags: TAGS,
       params: z.object({ shortId: ShortIdParam }),
@@ -140,6 +144,7 @@ export function insightRoutes(deps: AppDeps): Route[] {
     defineRoute({
       method: "GET",
       url: "/api/v1/insights/:shortId/result",
+      readsStats: true,
       summary: "Runs a saved insight's spec.",
       tags: TAGS,
       params: z.object({ shortId: ShortIdParam }),

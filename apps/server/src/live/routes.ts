@@ -6,7 +6,7 @@ import { LiveSockets, SOCKET_MAX_PAYLOAD } from "./socket.js";
 
 export async function registerLiveRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   await app.register(websocket, { options: { maxPayload: SOCKET_MAX_PAYLOAD } });
-  const sockets = new LiveSockets(deps.meta, deps.presence, app.log, deps.config.publicUrl);
+  const sockets = new LiveSockets(deps.meta, deps.presence, app.log, deps.config.publicUrl, deps.billing);
   app.addHook("onClose", async () => sockets.close());
   app.get("/api", { websocket: true }, (socket, req) => {
     sockets.handle(socket, req).catch((err) => {

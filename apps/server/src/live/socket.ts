@@ -1,11 +1,14 @@
 // The dashboard socket at /api (SPEC.md §4, §7; DESIGN.md §5). One guard at subscribe time: the
 // upgrade must carry a live session (cookie from our own origin, or a Bearer header), and
 // agentInfo must name an account the user belongs to. A periodic recheck closes sockets whose
-// token was revoked or whose membership was removed.
+// token was revoked or whose membership was removed. The live view is a dashboard read: an account
+// locked over its quota (issue #24 §3) is refused at subscribe time and its sockets closed at the
+// next recheck, with 4402 (the web pauses and says why).
 import { ClientSocketMessageSchema, type ServerSocketMessage, SocketCloseCode } from "@lookout/schema";
 import type { MetaStore } from "@lookout/storage";
 import type { FastifyBaseLogger, FastifyRequest } from "fastify";
 import type { WebSocket } from "ws";
+import type { BillingService } from "../billing/service.js";
 import { type Actor, identify, resolveCredential } from "../http/authenticate.js";
 import { isSameOrigin } from "../http/origin.js";
 import { allows, roleFor } from "../http/policy.js";
@@ -40,6 +43,7 @@ export class LiveSockets {
     private readonly presence: Presence,
     private readonly log: FastifyBaseLogger,
     private readonly publicUrl: string | undefined,
+    private readonly billing: Pick<BillingService, "isLocked">,
   ) {
     this.#unlisten = presence.onChange((propertyId, change) => this.#broadcast(propertyId, change));
     this.#timer = setInterval(() => {
@@ -114,6 +118,10 @@ export class LiveSockets {
       client.socket.close(SocketCloseCode.forbidden, "not a member of this account");
       return;
     }
+    if (await this.billing.isLocked(accountId)) {
+      client.socket.close(SocketCloseCode.accountLocked, "account locked over its plan's quota");
+      return;
+    }
     client.accountId = accountId;
     this.#setProperties(client, await this.#propertyIds(accountId));
     this.#send(client, { type: "initial_customers", data: this.presence.list(client.properties) });
@@ -144,6 +152,7 @@ export class LiveSockets {
     const credentials = new Map<string, Promise<Actor | null>>();
     const memberships = new Map<string, Promise<boolean>>();
     const properties = new Map<string, Promise<Set<string>>>();
+    const locks = new Map<string, Promise<boolean>>();
     for (const client of [...this.#clients]) {
       try {
         const { token } = client.actor;
@@ -162,6 +171,11 @@ export class LiveSockets {
         );
         if (!member) {
           client.socket.close(SocketCloseCode.forbidden, "membership removed");
+          this.#drop(client);
+          continue;
+        }
+        if (await once(locks, accountId, () => this.billing.isLocked(accountId))) {
+          client.socket.close(SocketCloseCode.accountLocked, "account locked over its plan's quota");
           this.#drop(client);
           continue;
         }

@@ -11,6 +11,10 @@
 // row; once it is older than the job lock (the job's own retry comes no sooner) it is sent again,
 // so that recipient may get a second copy. Once every current recipient has 'sent', the schedule's
 // last_sent_period moves to the period.
+//
+// An account locked over its plan's quota (issue #24 §3) gets no report: its numbers are what the
+// lock withholds. The job ends without sending or marking the period sent; once the job row is
+// cleaned up its key is free again, so an account unlocked within the period still gets it.
 import {
   createJobQueue,
   type JobHandlers,
@@ -21,6 +25,7 @@ import {
   reportSchedulesRepo,
 } from "@lookout/storage";
 import type { AppDeps } from "../app-deps.js";
+import type { BillingService } from "../billing/service.js";
 import type { Mailer } from "../mail/mailer.js";
 import { createStatsService } from "../stats/service.js";
 import { currentDue } from "./periods.js";
@@ -46,6 +51,7 @@ const MAX_ATTEMPTS = 8;
 
 export interface ReportJobDeps {
   meta: MetaStore;
+  billing: Pick<BillingService, "isLocked">;
   mailer: Mailer;
   reports: ReportService;
   /** The clock the schedule reads (tests move it); the runner's own otherwise. */
@@ -99,6 +105,7 @@ export function reportJobHandlers(deps: ReportJobDeps): JobHandlers<ReportJobs> 
       if (!schedule?.recipients.some((r) => r.toLowerCase() === p.recipient.toLowerCase())) return;
       const property = await deps.meta.properties.findByUniqueId(p.property);
       if (!property || property.id !== schedule.property_id) return;
+      if (await deps.billing.isLocked(property.account_id)) return;
       const mail = await deps.reports.scheduledMail(schedule, property, { id: p.period, from: p.from, to: p.to }, p.recipient);
       const claim = await repo.deliveries.claim(schedule.id, p.period, p.recipient, lockMs);
       if (claim === "busy") throw new Error(`report ${p.period} for ${p.recipient} is being sent by another attempt`);
@@ -143,6 +150,7 @@ export function startReportRunner(services: AppDeps, logger: JobLogger): JobRunn
   const reports = createReportService({ ...services, stats: createStatsService(services) });
   const runner = createReportRunner({
     meta: services.meta,
+    billing: services.billing,
     mailer: services.mailer,
     reports,
     queue: createJobQueue<ReportJobs>(services.meta.db),

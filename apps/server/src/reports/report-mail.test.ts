@@ -123,11 +123,13 @@ function runnerOn(meta: MetaStore, now: Date, name: string) {
     config,
     meta,
     mailer,
+    billing: t.billing,
     stats: createStatsService({ events: t.events, presence: t.presence, meta }),
     now: () => now,
   });
   const runner = createReportRunner({
     meta,
+    billing: t.billing,
     mailer,
     reports,
     queue: createJobQueue<ReportJobs>(meta.db, { backoff: { baseMs: 100, maxMs: 200 } }),

@@ -63,6 +63,7 @@ export function reportRoutes(deps: AppDeps): Route[] {
     defineRoute({
       method: "POST",
       url: "/api/v1/properties/:id/reports/send-now",
+      readsStats: true,
       summary:
         "Sends the last complete week's or month's report now to the given recipients, or to the schedule's (a preview: the period is not marked sent).",
       tags,

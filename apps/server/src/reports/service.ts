@@ -1,6 +1,7 @@
 // The reports domain: a property's weekly and monthly schedules (GET/PUT), "send now" previews,
 // one recipient's report for one period (used by the job, report-job.ts), and unsubscribing.
 // No HTTP here: routes.ts has authorized the actor already.
+
 import type {
   PutReportScheduleSchema,
   ReportFrequency,
@@ -11,6 +12,7 @@ import type {
 } from "@lookout/schema";
 import { type MetaStore, type PropertyRow, type ReportScheduleRow, reportSchedulesRepo } from "@lookout/storage";
 import type { z } from "zod";
+import type { BillingService } from "../billing/service.js";
 import type { Config } from "../config/config.js";
 import type { Actor } from "../http/authenticate.js";
 import { DomainError } from "../http/domain-errors.js";
@@ -29,6 +31,8 @@ export interface ReportDeps {
   meta: MetaStore;
   mailer: Mailer;
   stats: ReturnType<typeof createStatsService>;
+  /** A report is a dashboard read: none for an account locked over its quota (issue #24 §3). */
+  billing: Pick<BillingService, "assertReadable">;
   /** The clock (tests move it). */
   now?: () => Date;
 }
@@ -84,6 +88,8 @@ export function createReportService(deps: ReportDeps) {
     recipients: readonly string[],
     schedule: ReportScheduleRow | undefined,
   ) {
+    // The route declares readsStats too; this also holds for the scheduled job's mails.
+    await deps.billing.assertReadable(property.account_id);
     const content: ReportContent = await reportContent({ stats: deps.stats }, property, period);
     const chartPng = await visitorsChartPng(content.daily);
     const base = await baseUrl();

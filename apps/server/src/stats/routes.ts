@@ -25,7 +25,7 @@ export function statsRoutes(deps: AppDeps): Route[] {
     parse: (q: Record<string, unknown>) => specFromQuery(kind, q),
   });
   // `share`: a shared page (/share/{slug}) reads its one property's stats with its link's credential.
-  const base = { method: "GET", tags: ["stats"], responses: STATS_RESPONSES, share: true } as const;
+  const base = { method: "GET", tags: ["stats"], responses: STATS_RESPONSES, share: true, readsStats: true } as const;
   return [
     defineRoute({
       ...base,

@@ -31,6 +31,7 @@ export function visitorRoutes(deps: AppDeps): Route[] {
     defineRoute({
       method: "GET",
       url: "/api/v1/properties/:id/visitors",
+      readsStats: true,
       summary:
         "The property's visitors by client id, newest or most first (order: last_seen, first_seen, visits, events), searched by e-mail, name or client id, identified or anonymous; paged by next_cursor.",
       tags: TAGS,
@@ -61,6 +62,7 @@ export function visitorRoutes(deps: AppDeps): Route[] {
     defineRoute({
       method: "GET",
       url: "/api/v1/properties/:id/visitors/:clientId",
+      readsStats: true,
       summary:
         "One visitor (with every client id identified with the same e-mail: also_seen_as): profile, traits, figures, devices, first source, active days over 12 months, top pages and events, online now.",
       tags: TAGS,
@@ -73,6 +75,7 @@ export function visitorRoutes(deps: AppDeps): Route[] {
     defineRoute({
       method: "GET",
       url: "/api/v1/properties/:id/visitors/:clientId/events",
+      readsStats: true,
       summary:
         "A visitor's history by visit, newest visit first, each visit's events in time order (pageviews with time on page); filter by event name and days; paged by next_cursor.",
       tags: TAGS,

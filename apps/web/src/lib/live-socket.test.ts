@@ -1,6 +1,6 @@
 // The live socket's life cycle under fake timers, with a fake WebSocket constructor injected
 // (SPEC.md §4, §9): agentInfo on open, ping every 35 s, retry after 5 s at most 5 times, the
-// counter reset by a successful open, no retry after 4401/4403, and message parsing.
+// counter reset by a successful open, no retry after 4401/4402/4403, and message parsing.
 import {
   type LiveVisitor,
   type ServerSocketMessage,
@@ -206,6 +206,7 @@ describe("reconnecting", () => {
   it.each([
     [4401, "unauthenticated"],
     [4403, "forbidden"],
+    [4402, "locked"],
   ] as const)("does not retry after close code %i", (code, why) => {
     client.start();
     latest().serverOpens();

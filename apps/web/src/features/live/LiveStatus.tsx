@@ -8,6 +8,7 @@ const PAUSED_BECAUSE: Record<PauseReason, string> = {
   retries_exhausted: "the server could not be reached",
   unauthenticated: "the server did not accept this session; sign in again if it persists",
   forbidden: "this account's live feed is not open to you",
+  locked: "this account is locked over its plan's quota; an owner can upgrade on the Billing page",
 };
 
 export type ConnectionLook = "live" | "connecting" | "paused" | "off";
