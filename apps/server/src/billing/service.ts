@@ -5,22 +5,24 @@
 //
 // With LOOKOUT_BILLING=off nothing is limited and nothing locks: the answer shows usage only.
 import { type BillingAnswer, type BillingNoticeAnswer, type CheckoutBody, CheckoutBodySchema, type Plan } from "@lookout/schema";
-import type { EventStore, MetaStore, SubscriptionRow } from "@lookout/storage";
+import type { MetaStore, SubscriptionRow } from "@lookout/storage";
 import type { AuthService } from "../auth/auth-service.js";
 import type { Config } from "../config/config.js";
+import type { EventReads } from "../event-reads/fair-reads.js";
 import type { Actor } from "../http/authenticate.js";
 import { DomainError } from "../http/domain-errors.js";
 import { type Grace, type GraceReason, type LadderResult, limitWithMargin, quotaLadder } from "./ladder.js";
 import { noticeMessage } from "./notices.js";
 import { planById, SELF_HOSTED_PLAN, suggestPlan } from "./plans.js";
-import { ProviderError, type PaymentProvider } from "./provider.js";
+import { type PaymentProvider, ProviderError } from "./provider.js";
 import { stripeProvider } from "./stripe-provider.js";
 import { type AccountUsage, accountUsage } from "./usage.js";
 
 export interface BillingDeps {
   config: Config;
   meta: MetaStore;
-  events: EventStore;
+  /** The event store's reads, in each account's fair queue (event-reads/). */
+  reads: EventReads;
   auth: AuthService;
   /** Instead of the configured provider (tests). */
   provider?: PaymentProvider | null;
