@@ -123,7 +123,8 @@ function runnerOn(meta: MetaStore, now: Date, name: string) {
     config,
     meta,
     mailer,
-    stats: createStatsService({ events: t.events, presence: t.presence, meta }),
+    auth: t.auth,
+    stats: createStatsService({ reads: t.reads, presence: t.presence, meta }),
     now: () => now,
   });
   const runner = createReportRunner({
