@@ -1,9 +1,10 @@
-// Sharing the event store fairly (event-reads/) and the read time limit, through the Stats API. One account fires several of its costliest allowed regex filters at once; another
-// account's plain dashboard query must not wait behind all of them. Ordering only, never a
-// wall-clock budget: with 2 readers (createTestApp) and 2 reads per account at a time,
-// B's query takes the first reader either of A's running queries frees, while A's others wait
-// their turn in A's own queue; without the per-account queue, B's query waited behind every
-// one of A's in the readers' queue.
+// Sharing the event store fairly (event-reads/) and the read time limit, through the Stats API.
+// One account fires several of its costliest allowed regex filters at once; another account's
+// plain dashboard query must not wait behind all of them. Ordering only, never a wall-clock
+// budget: with 2 readers (createTestApp) and 2 reads per account at a time, B's query takes the
+// first reader either of A's running queries frees, while A's others wait their turn in A's own
+// queue; without the per-account queue, B's query waited behind every one of A's in the readers'
+// queue. insights/fairness.test.ts does the same for insights, with queue positions as well.
 import { type EventRow, eventRow, formatFilters, regexProblem } from "@lookout/schema";
 import type { CompiledQuery, QueryOptions } from "@lookout/storage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
