@@ -22,6 +22,7 @@ import { parseArgs } from "node:util";
 import { type EventRow, eventRow, VISITOR_ORDERS } from "@lookout/schema";
 import { type DuckDbEventStore, openDuckDbEventStore } from "@lookout/storage";
 import { EVENTS_PER_VISITOR, generateEvents } from "@lookout/traffic";
+import { fairEventReads } from "../apps/server/src/event-reads/fair-reads.js";
 import { createVisitorService } from "../apps/server/src/visitors/service.js";
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
@@ -217,6 +218,7 @@ for (const n of sizes) {
   const store: DuckDbEventStore = await openDuckDbEventStore(path);
   const service = createVisitorService({
     events: store,
+    reads: fairEventReads(store),
     meta: { audit: { record: async () => undefined } } as never,
     presence: { list: () => [] },
     now: () => END.getTime(),

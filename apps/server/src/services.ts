@@ -28,6 +28,7 @@ import { createBillingService } from "./billing/service.js";
 import { createCollector } from "./collect/collector.js";
 import type { Config } from "./config/config.js";
 import { lockDataDir } from "./config/data-dir-lock.js";
+import { fairEventReads } from "./event-reads/fair-reads.js";
 import { Presence } from "./live/presence.js";
 import { type Mailer, outboxMailer, smtpMailer } from "./mail/mailer.js";
 
@@ -113,6 +114,8 @@ export async function createServices(config: Config, opts: ServiceOptions = {}):
     opened.push(() => presence.stop());
     const events = await openEvents(config, opts.eventsInProcess);
     opened.push(() => events.close());
+    // The one fair queue of the process: every service reads through it (event-reads/).
+    const reads = fairEventReads(events);
     // Day rollups fill in the background from the start, so a property's first dashboard is fast.
     for (const p of await meta.properties.listAll()) events.dayRollupThrough?.(p.unique_id, p.timezone);
     const geo = createGeoLookup({ cityDbPath: config.geoCityDb });
@@ -125,7 +128,7 @@ export async function createServices(config: Config, opts: ServiceOptions = {}):
       opts.collectMaxDelayMs === undefined ? undefined : { maxDelayMs: opts.collectMaxDelayMs },
     );
     opened.push(() => collector.drain());
-    const billing = createBillingService({ config, meta, events, auth });
+    const billing = createBillingService({ config, meta, reads, auth });
     let closing: Promise<void> | null = null;
     return {
       config,
@@ -134,6 +137,7 @@ export async function createServices(config: Config, opts: ServiceOptions = {}):
       auth,
       presence,
       events,
+      reads,
       collector,
       billing,
       geo,

@@ -11,8 +11,10 @@ import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { createUserWithAccount } from "./accounts/provision.js";
 import { buildApp } from "./app.js";
+import type { AuthService } from "./auth/auth-service.js";
 import type { BillingService } from "./billing/service.js";
 import { loadConfig } from "./config/config.js";
+import type { EventReads } from "./event-reads/fair-reads.js";
 import type { Presence } from "./live/presence.js";
 import { type Mailer, outboxMailer } from "./mail/mailer.js";
 import { createServices } from "./services.js";
@@ -23,6 +25,10 @@ export interface TestApp {
   app: FastifyInstance;
   meta: MetaStore;
   events: EventStore;
+  /** The app's fair reads of the event store (its queue's load per account). */
+  reads: EventReads;
+  /** The app's auth service (the one rule for e-mailed links). */
+  auth: AuthService;
   presence: Presence;
   /** The app's own billing service (its state and usage check with a chosen clock). */
   billing: BillingService;
@@ -83,6 +89,8 @@ export async function createTestApp(
     app,
     meta,
     events,
+    reads: services.reads,
+    auth: services.auth,
     presence,
     billing: services.billing,
     mail,

@@ -274,9 +274,9 @@ describe("the lock over quota covers every stats read", () => {
   it("sends no scheduled report for a locked account, and sends it once unlocked", async () => {
     const sent: Mail[] = [];
     const mailer = { send: async (m: Mail) => void sent.push(m), close: async () => {} };
-    const stats = createStatsService({ events: t.events, presence: t.presence, meta: t.meta });
+    const stats = createStatsService({ reads: t.reads, presence: t.presence, meta: t.meta });
     const config = { publicUrl: "https://stats.example.com", port: 0 } as Parameters<typeof createReportService>[0]["config"];
-    const reports = createReportService({ config, meta: t.meta, mailer, billing: t.billing, stats });
+    const reports = createReportService({ config, meta: t.meta, mailer, auth: t.auth, billing: t.billing, stats });
     const handlers = reportJobHandlers({ meta: t.meta, billing: t.billing, mailer, reports });
     const property = await t.meta.properties.findByUniqueId(ids.site);
     const [schedule] = await reportSchedulesRepo(t.meta.db).listForProperty(property?.id as string);

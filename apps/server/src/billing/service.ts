@@ -5,10 +5,11 @@
 //
 // With LOOKOUT_BILLING=off nothing is limited and nothing locks: the answer shows usage only.
 import { type BillingAnswer, type BillingNoticeAnswer, type CheckoutBody, CheckoutBodySchema, type Plan } from "@lookout/schema";
-import type { EventStore, MetaStore, SubscriptionRow } from "@lookout/storage";
+import type { MetaStore, SubscriptionRow } from "@lookout/storage";
 import { LRUCache } from "lru-cache";
 import type { AuthService } from "../auth/auth-service.js";
 import type { Config } from "../config/config.js";
+import type { EventReads } from "../event-reads/fair-reads.js";
 import type { Actor } from "../http/authenticate.js";
 import { DomainError } from "../http/domain-errors.js";
 import { type Grace, type GraceReason, type LadderResult, limitWithMargin, quotaLadder } from "./ladder.js";
@@ -21,7 +22,8 @@ import { type AccountUsage, accountUsage } from "./usage.js";
 export interface BillingDeps {
   config: Config;
   meta: MetaStore;
-  events: EventStore;
+  /** The event store's reads, in each account's fair queue (event-reads/). */
+  reads: EventReads;
   auth: AuthService;
   /** Instead of the configured provider (tests). */
   provider?: PaymentProvider | null;

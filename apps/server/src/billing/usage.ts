@@ -3,7 +3,8 @@
 // store once and kept in billing_usage; after that only the current period is counted, one
 // statement per property (storage's countBillableEvents), so a page view or a check costs one
 // range count per property.
-import { countBillableEvents, type EventStore, type MetaStore, type PropertyRow } from "@lookout/storage";
+import { countBillableEvents, type MetaStore, type PropertyRow } from "@lookout/storage";
+import type { EventReads } from "../event-reads/fair-reads.js";
 import { periodIndex, periodsAround } from "./periods.js";
 
 export interface AccountUsage {
@@ -16,7 +17,7 @@ export interface AccountUsage {
 }
 
 export async function accountUsage(
-  deps: { meta: MetaStore; events: EventStore },
+  deps: { meta: MetaStore; reads: EventReads },
   accountId: string,
   anchor: Date,
   now: Date,
@@ -31,7 +32,9 @@ export async function accountUsage(
   const exists = (i: number) => k - past + i >= 0;
   const firstMissing = starts.findIndex((s, i) => exists(i) && !stored.has(s.getTime()));
   const from = firstMissing >= 0 ? firstMissing : past;
-  const counted = await Promise.all(properties.map((p) => countBillableEvents(deps.events, p.unique_id, boundaries.slice(from))));
+  const counted = await Promise.all(
+    properties.map((p) => countBillableEvents(deps.reads.of(p), p.unique_id, boundaries.slice(from))),
+  );
   const sumAt = (i: number) => counted.reduce((s, c) => s + (c[i - from] ?? 0), 0);
   const totals: (number | null)[] = [];
   for (let i = 0; i <= past; i++) {

@@ -1,5 +1,6 @@
 // A small demo website that carries the tracker, so a newcomer can open it and watch themselves
 // arrive in Live View. /demo serves the owner's demo property; /demo/<unique_id> any property.
+import { text } from "@lookout/schema";
 import { z } from "zod";
 import type { AppDeps } from "../app-deps.js";
 import { defineRoute, type Route, raw } from "../http/route.js";
@@ -58,9 +59,9 @@ export function demoRoutes(deps: AppDeps): Route[] {
       ...base,
       url: "/demo/site/:slug?",
       summary: "A page of the demo site, tracking the demo property or ?property=<unique_id>.",
-      params: z.object({ slug: z.string().optional() }),
+      params: z.object({ slug: text().optional() }),
       // Anything but one string (a repeated parameter, say) reads as no property given.
-      query: z.object({ property: z.string().optional().catch(undefined) }),
+      query: z.object({ property: text().optional().catch(undefined) }),
       answer: raw("text/html"),
       handle: async ({ params, query, reply }) => {
         const property = await demo.property(query.property);

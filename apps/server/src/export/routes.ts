@@ -1,6 +1,6 @@
 // The stats export call (DESIGN.md §5): GET /api/v1/properties/{unique_id}/export?period=&date=
 // with the Stats API's period and date, answered as a streamed ZIP of Plausible-format CSVs.
-import { PropertyIdSchema, type QuerySpec } from "@lookout/schema";
+import { PropertyIdSchema, type QuerySpec, text } from "@lookout/schema";
 import { z } from "zod";
 import type { AppDeps } from "../app-deps.js";
 import { defineRoute, type Route, raw } from "../http/route.js";
@@ -9,8 +9,8 @@ import { createStatsService } from "../stats/service.js";
 import { createExportService } from "./service.js";
 
 const EXPORT_QUERY = z.object({
-  period: z.string().optional().describe("A Stats API period (today … all_time, custom); default last_7_days."),
-  date: z.string().optional().describe("With period=custom: YYYY-MM-DD,YYYY-MM-DD."),
+  period: text().optional().describe("A Stats API period (today … all_time, custom); default last_7_days."),
+  date: text().optional().describe("With period=custom: YYYY-MM-DD,YYYY-MM-DD."),
 });
 
 export function exportRoutes(deps: AppDeps): Route[] {

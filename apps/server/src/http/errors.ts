@@ -2,6 +2,7 @@
 // generic 500 that never leaks a stack trace or SQL. Services throw domain errors, whose status
 // comes from the one registry (domain-errors.ts); HttpError is for the HTTP layer itself
 // (credentials, content types, the collector's transport answers).
+import { QueryTimeoutError } from "@lookout/storage";
 import type { FastifyError, FastifyInstance } from "fastify";
 import { ZodError } from "zod";
 import { DomainError, headersOf, statusOf } from "./domain-errors.js";
@@ -79,6 +80,13 @@ export function installErrorHandling(app: FastifyInstance): void {
       // JSON.parse errors surface as SyntaxError with statusCode 400.
       const message = err instanceof SyntaxError ? "The request body is not valid JSON." : "Bad request.";
       return reply.code(fe.statusCode).send({ message, code: err instanceof SyntaxError ? "invalid_json" : "bad_request" });
+    }
+    if (QueryTimeoutError.from(err)) {
+      // A read cancelled at the store's time limit that its service did not word (services
+      // answer query_timeout themselves; this is the second line).
+      return reply
+        .code(503)
+        .send({ message: "This query took too long and was cancelled; try again later.", code: "query_timeout" });
     }
     if (isDataException(err)) {
       // The schemas refuse what the stores cannot hold; this is the second line, for a field

@@ -2,12 +2,14 @@
 // failures, first on the cache alone (counting computations), then through the insights service on
 // a real DuckDB event store (counting the store's queries) with presence on a memory LiveBus
 // carrying the collector's "stored" signals. The clock is a variable the test steps: no timings.
-import { eventRow, type InsightSpec, InsightSpecSchema } from "@lookout/schema";
-import { type EventStore, memoryLiveBus, type MetaStore, openDuckDbEventStore, type PropertyRow } from "@lookout/storage";
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { eventRow, type InsightSpec, InsightSpecSchema } from "@lookout/schema";
+import { type EventStore, type MetaStore, memoryLiveBus, openDuckDbEventStore, type PropertyRow } from "@lookout/storage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fairEventReads } from "../event-reads/fair-reads.js";
 import { Presence } from "../live/presence.js";
 import { createResultCache, stableKey } from "./result-cache.js";
 import { createInsightService } from "./service.js";
@@ -132,7 +134,7 @@ describe("insights service results on DuckDB", () => {
   });
 
   it("answers two viewers asking at once with the queries of one run, and again after events arrive", async () => {
-    const service = createInsightService({ meta: {} as MetaStore, events: store, presence });
+    const service = createInsightService({ meta: {} as MetaStore, reads: fairEventReads(store), presence });
     queries = 0;
     const first = await service.run(property, spec);
     const perRun = queries;
@@ -140,7 +142,7 @@ describe("insights service results on DuckDB", () => {
     expect(total(first)).toBe(1);
 
     // A fresh service (empty cache): two callers at once cost one run's queries.
-    const fresh = createInsightService({ meta: {} as MetaStore, events: store, presence });
+    const fresh = createInsightService({ meta: {} as MetaStore, reads: fairEventReads(store), presence });
     queries = 0;
     const [a, b] = await Promise.all([fresh.run(property, spec), fresh.run(property, { ...spec })]);
     expect(queries).toBe(perRun);

@@ -1,7 +1,8 @@
 // The insights domain (DESIGN.md §3, §4, §5): run an unsaved insight spec, and a property's saved
 // insights (list with filters, tabs and sorts, create, read, change, duplicate, soft delete and its
 // undo, result), each delete and restore audited; results come from a cache per (spec, data
-// version) with single flight (result-cache.ts). Access to a
+// version) with single flight (result-cache.ts), and every read waits in the fair queue of the
+// property's account (event-reads/). Access to a
 // saved insight goes through its property: the caller's role on that property decides, and an
 // unknown, deleted or foreign short id answers the same 404.
 // No HTTP here: routes.ts authorizes property-scoped calls; short-id calls authorize here.
@@ -22,7 +23,6 @@ import {
   InsightSpecSchema,
 } from "@lookout/schema";
 import {
-  type EventStore,
   type InsightListRow,
   type InsightRow,
   type MetaStore,
@@ -31,6 +31,7 @@ import {
   runInsightActors,
 } from "@lookout/storage";
 import type { z } from "zod";
+import { type EventReads, queryTimeoutAsDomainError } from "../event-reads/fair-reads.js";
 import type { Actor } from "../http/authenticate.js";
 import { DomainError, type DomainErrorCode } from "../http/domain-errors.js";
 import { authorizeProperty } from "../http/policy.js";
@@ -60,12 +61,13 @@ const notFound = () => new DomainError("not_found", "Insight not found.");
 
 export function createInsightService({
   meta,
-  events,
+  reads,
   presence,
   cache = createResultCache<InsightAnswer>(),
 }: {
   meta: MetaStore;
-  events: EventStore;
+  /** The event store's reads, in the property's account's fair queue (event-reads/). */
+  reads: EventReads;
   presence?: Pick<Presence, "onStored">;
   cache?: ResultCache<InsightAnswer>;
 }) {
@@ -103,7 +105,7 @@ export function createInsightService({
     const key = stableKey({ spec, tz: property.timezone, earliest: property.created_at.toISOString() });
     return badInputAs400(() =>
       cache.get(property.unique_id, key, () =>
-        runInsight(events, property.unique_id, spec, { timezone: property.timezone, earliest: property.created_at }),
+        runInsight(reads.of(property), property.unique_id, spec, { timezone: property.timezone, earliest: property.created_at }),
       ),
     );
   }
@@ -116,7 +118,8 @@ export function createInsightService({
       if (err instanceof QueryError) {
         throw new DomainError(err.code as DomainErrorCode, `${err.param}: ${err.message}`, { param: err.param });
       }
-      throw err;
+      // The store cancelled it at its time limit (EventStore.query): 503.
+      throw queryTimeoutAsDomainError(err);
     }
   }
 
@@ -140,7 +143,10 @@ export function createInsightService({
         );
       }
       return badInputAs400(() =>
-        runInsightActors(events, property.unique_id, body, { timezone: property.timezone, earliest: property.created_at }),
+        runInsightActors(reads.of(property), property.unique_id, body, {
+          timezone: property.timezone,
+          earliest: property.created_at,
+        }),
       );
     },
 

@@ -5,6 +5,7 @@
 import type { AdminProperty, InstallStatus, ListedProperty } from "@lookout/schema";
 import { type EventStore, type MetaStore, type PropertyRow, type PropertySettings, runStats } from "@lookout/storage";
 import type { Collector } from "../collect/collector.js";
+import type { EventReads } from "../event-reads/fair-reads.js";
 import type { Actor } from "../http/authenticate.js";
 import { type CreatePropertyBody, effectiveSettings, type UpdatePropertyBody } from "./settings.js";
 
@@ -44,11 +45,15 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, f: (item: T)
 export function createPropertyService({
   meta,
   events,
+  reads,
   collector,
   billing,
 }: {
   meta: MetaStore;
-  events: EventStore;
+  /** Deleting a property's events; reads go through `reads`. */
+  events: Pick<EventStore, "deleteProperty">;
+  /** The event store's reads, in the property's account's fair queue (event-reads/). */
+  reads: EventReads;
   collector: Collector;
   /** The plan's property limit (billing/service.ts); none: unlimited. */
   billing?: { assertCanAddProperty(accountId: string): Promise<void> };
@@ -59,7 +64,7 @@ export function createPropertyService({
    */
   async function events30d(p: PropertyRow): Promise<number> {
     const r = (await runStats(
-      events,
+      reads.of(p),
       { kind: "aggregate", property: p.unique_id, date_range: { preset: "last_30_days" }, metrics: ["pageviews", "events"] },
       { timezone: p.timezone, earliest: p.created_at },
     )) as { pageviews?: { value: number }; events?: { value: number } };
@@ -147,7 +152,7 @@ export function createPropertyService({
 
     /** Whether any event of the property arrived, and when the latest did (received events only). */
     async installStatus(p: PropertyRow): Promise<InstallStatus> {
-      const [last] = await events.events(p.unique_id, { newestFirst: true, limit: 1 });
+      const [last] = await reads.of(p).events(p.unique_id, { newestFirst: true, limit: 1 });
       return { received: last !== undefined, last_event_at: last ? last.ts.toISOString() : null };
     },
   };

@@ -37,8 +37,11 @@ export interface RenderInput {
   frequency: ReportFrequency;
   propertyName: string;
   content: ReportContent;
-  /** The dashboard, and this recipient's one-click unsubscribe link (absent in a preview to a non-recipient). */
-  dashboardUrl: string;
+  /**
+   * The dashboard, and this recipient's one-click unsubscribe link (absent in a preview to a
+   * non-recipient). Both absent when the server has no trusted address for links (service.ts).
+   */
+  dashboardUrl?: string;
   unsubscribeUrl?: string;
   chartPng: Buffer;
 }
@@ -70,7 +73,7 @@ export function renderReport(to: string, input: RenderInput): Mail {
     ...(c.goals.length
       ? ["Top goals:", ...c.goals.map((g) => `  ${g.name} — ${n(g.conversions)} (${g.conversion_rate}%)`), ""]
       : []),
-    `Dashboard: ${input.dashboardUrl}`,
+    ...(input.dashboardUrl ? [`Dashboard: ${input.dashboardUrl}`] : []),
     ...(input.unsubscribeUrl ? ["", `Unsubscribe: ${input.unsubscribeUrl}`] : []),
     "",
   ].join("\n");
@@ -115,7 +118,7 @@ ${c.goals.map((g) => `<tr><td ${td}>${e(g.name)}</td><td ${tdR}>${n(g.conversion
 </table>`
     : ""
 }
-<p style="margin:24px 0 0;font-size:14px"><a href="${e(input.dashboardUrl)}" style="color:#4338ca">Open the dashboard</a></p>
+${input.dashboardUrl ? `<p style="margin:24px 0 0;font-size:14px"><a href="${e(input.dashboardUrl)}" style="color:#4338ca">Open the dashboard</a></p>` : ""}
 ${input.unsubscribeUrl ? `<p style="margin:16px 0 0;font-size:12px;color:#6b7280">You receive this report because it was scheduled for ${e(to)}. <a href="${e(input.unsubscribeUrl)}" style="color:#4b5563">Unsubscribe</a></p>` : ""}
 </td></tr></table>
 </td></tr></table>

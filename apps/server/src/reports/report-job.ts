@@ -147,7 +147,7 @@ export function createReportRunner(
 
 /** Starts the server's report runner over its services; stop() it before closing them. */
 export function startReportRunner(services: AppDeps, logger: JobLogger): JobRunner<ReportJobs> {
-  const reports = createReportService({ ...services, stats: createStatsService(services) });
+  const reports = createReportService({ ...services, stats: createStatsService(services), log: logger });
   const runner = createReportRunner({
     meta: services.meta,
     billing: services.billing,

@@ -123,8 +123,9 @@ function runnerOn(meta: MetaStore, now: Date, name: string) {
     config,
     meta,
     mailer,
+    auth: t.auth,
     billing: t.billing,
-    stats: createStatsService({ events: t.events, presence: t.presence, meta }),
+    stats: createStatsService({ reads: t.reads, presence: t.presence, meta }),
     now: () => now,
   });
   const runner = createReportRunner({

@@ -71,7 +71,7 @@ export function reportRoutes(deps: AppDeps): Route[] {
       body: SendReportNowSchema,
       access: { property: ({ params }) => params.id, action: "admin" },
       answer: SendReportNowAnswerSchema,
-      handle: ({ actor, property, body }) => reports.sendNow(actor, property, body),
+      handle: ({ actor, property, body, req }) => reports.sendNow(actor, property, body, req.log),
     }),
     defineRoute({
       method: "GET",

@@ -13,6 +13,7 @@ import type {
 import { type MetaStore, type PropertyRow, type ReportScheduleRow, reportSchedulesRepo } from "@lookout/storage";
 import type { z } from "zod";
 import type { BillingService } from "../billing/service.js";
+import type { AuthService } from "../auth/auth-service.js";
 import type { Config } from "../config/config.js";
 import type { Actor } from "../http/authenticate.js";
 import { DomainError } from "../http/domain-errors.js";
@@ -26,18 +27,33 @@ import { unsubscribeTokens } from "./unsubscribe-token.js";
 
 export const DEFAULT_SEND_HOUR = 9;
 
+/** Where a report without links says why (the job's logger, a request's logger). */
+export interface ReportLog {
+  warn(obj: object, msg: string): void;
+}
+
+export const NO_LINKS_LOG =
+  "report e-mail: sent without its dashboard and unsubscribe links, because LOOKOUT_PUBLIC_URL is not set and the owner " +
+  "has not signed in yet (links never use a request's Host header). Set LOOKOUT_PUBLIC_URL, or sign in once as the owner.";
+
+const stderrLog: ReportLog = {
+  warn: (obj, msg) => process.stderr.write(`${msg} ${JSON.stringify(obj)}\n`),
+};
+
 export interface ReportDeps {
   config: Config;
   meta: MetaStore;
   mailer: Mailer;
+  /** The one rule for e-mailed links (auth-service.ts linkBase). */
+  auth: Pick<AuthService, "linkBase">;
   stats: ReturnType<typeof createStatsService>;
   /** A report is a dashboard read: none for an account locked over its quota (issue #24 §3). */
   billing: Pick<BillingService, "assertReadable">;
+  /** Where a report sent without links says why; a call may give its own (default: standard error). */
+  log?: ReportLog;
   /** The clock (tests move it). */
   now?: () => Date;
 }
-
-type SettingsTables = { settings: { key: string; value: string } };
 
 export function createReportService(deps: ReportDeps) {
   const { meta, mailer } = deps;
@@ -45,16 +61,12 @@ export function createReportService(deps: ReportDeps) {
   const tokens = unsubscribeTokens(meta);
   const now = deps.now ?? (() => new Date());
 
-  /** Where e-mailed links point: LOOKOUT_PUBLIC_URL, else the owner's first sign-in address. */
-  async function baseUrl(): Promise<string> {
-    if (deps.config.publicUrl) return deps.config.publicUrl.replace(/\/+$/, "");
-    const r = await meta.db
-      .withTables<SettingsTables>()
-      .selectFrom("settings")
-      .select("value")
-      .where("key", "=", "public_url")
-      .executeTakeFirst();
-    return r?.value ?? `http://localhost:${deps.config.port}`;
+  /**
+   * Where e-mailed links point, by the auth service's one rule: LOOKOUT_PUBLIC_URL, else the
+   * address the owner first signed in from; with neither, undefined: the mail goes without links.
+   */
+  async function baseUrl(): Promise<string | undefined> {
+    return (await deps.auth.linkBase(deps.config.publicUrl))?.replace(/\/+$/, "");
   }
 
   function toSchedule(row: ReportScheduleRow, timezone: string): ReportSchedule {
@@ -87,24 +99,26 @@ export function createReportService(deps: ReportDeps) {
     period: Pick<ReportPeriod, "id" | "from" | "to">,
     recipients: readonly string[],
     schedule: ReportScheduleRow | undefined,
+    log: ReportLog,
   ) {
     // The route declares readsStats too; this also holds for the scheduled job's mails.
     await deps.billing.assertReadable(property.account_id);
     const content: ReportContent = await reportContent({ stats: deps.stats }, property, period);
     const chartPng = await visitorsChartPng(content.daily);
     const base = await baseUrl();
+    if (!base) log.warn({ unique_id: property.unique_id, frequency, period: period.id }, NO_LINKS_LOG);
     const listed = new Set(schedule?.recipients.map((r) => r.toLowerCase()) ?? []);
     return Promise.all(
       recipients.map(async (to) => {
         const unsubscribeUrl =
-          schedule && listed.has(to.toLowerCase())
+          base && schedule && listed.has(to.toLowerCase())
             ? `${base}/api/v1/reports/unsubscribe?token=${encodeURIComponent(await tokens.sign(schedule.id, to))}`
             : undefined;
         return renderReport(to, {
           frequency,
           propertyName: property.name,
           content,
-          dashboardUrl: `${base}/dashboard`,
+          ...(base ? { dashboardUrl: `${base}/dashboard` } : {}),
           ...(unsubscribeUrl ? { unsubscribeUrl } : {}),
           chartPng,
         });
@@ -149,7 +163,12 @@ export function createReportService(deps: ReportDeps) {
     },
 
     /** The last complete period's report, now, as a preview: the period is not marked sent. */
-    async sendNow(actor: Actor, property: PropertyRow, body: SendReportNow): Promise<SendReportNowAnswer> {
+    async sendNow(
+      actor: Actor,
+      property: PropertyRow,
+      body: SendReportNow,
+      log: ReportLog = deps.log ?? stderrLog,
+    ): Promise<SendReportNowAnswer> {
       const schedule = (await schedules.listForProperty(property.id)).find((r) => r.frequency === body.frequency);
       const recipients = body.recipients?.length ? body.recipients : (schedule?.recipients ?? []);
       if (recipients.length === 0) {
@@ -158,7 +177,7 @@ export function createReportService(deps: ReportDeps) {
         });
       }
       const period = lastComplete(body.frequency, now(), property.timezone);
-      for (const mail of await mails(property, body.frequency, period, recipients, schedule)) await mailer.send(mail);
+      for (const mail of await mails(property, body.frequency, period, recipients, schedule, log)) await mailer.send(mail);
       await meta.audit.record({
         action: "report.send_now",
         userId: actor.userId,
@@ -175,7 +194,7 @@ export function createReportService(deps: ReportDeps) {
       period: Pick<ReportPeriod, "id" | "from" | "to">,
       to: string,
     ) {
-      const [mail] = await mails(property, schedule.frequency, period, [to], schedule);
+      const [mail] = await mails(property, schedule.frequency, period, [to], schedule, deps.log ?? stderrLog);
       return mail as NonNullable<typeof mail>;
     },
 

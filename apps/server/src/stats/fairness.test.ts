@@ -1,15 +1,15 @@
-// Sharing the event store fairly (routes.ts, fair-queue.ts) and the read time limit, through the
-// API. One account fires several of its costliest allowed regex filters at once; another
-// account's plain dashboard query must not wait behind all of them. Ordering only, never a
-// wall-clock budget: with 2 readers (createTestApp) and 2 stats requests per account at a time,
-// B's query takes the first reader either of A's running queries frees, while A's others wait
-// their turn in A's own queue; without the per-account queue, B's query waited behind every
-// one of A's in the readers' queue.
+// Sharing the event store fairly (event-reads/) and the read time limit, through the Stats API.
+// One account fires several of its costliest allowed regex filters at once; another account's
+// plain dashboard query must not wait behind all of them. Ordering only, never a wall-clock
+// budget: with 2 readers (createTestApp) and 2 reads per account at a time, B's query takes the
+// first reader either of A's running queries frees, while A's others wait their turn in A's own
+// queue; without the per-account queue, B's query waited behind every one of A's in the readers'
+// queue. insights/fairness.test.ts does the same for insights, with queue positions as well.
 import { type EventRow, eventRow, formatFilters, regexProblem } from "@lookout/schema";
 import type { CompiledQuery, QueryOptions } from "@lookout/storage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { READS_PER_ACCOUNT } from "../event-reads/fair-reads.js";
 import { createTestApp, type TestApp } from "../test-support.js";
-import { STATS_CONCURRENCY_PER_ACCOUNT } from "./routes.js";
 
 const RANGE = "period=custom&date=2024-03-01,2024-03-31";
 /** Events of A's site: enough long paths for its costly filters to take a while each. */
@@ -93,8 +93,8 @@ describe("Stats API: one account's costly filters do not stall another's dashboa
     expect(answers[0]?.body.results.pageviews.value).toBe(0);
     // A's requests past its first two rounds were still waiting when B's answer came.
     const bAt = order.indexOf("B");
-    expect(bAt).toBeLessThanOrEqual(2 * STATS_CONCURRENCY_PER_ACCOUNT);
-    expect(order.slice(bAt + 1).length).toBeGreaterThanOrEqual(COSTLY.length - 2 * STATS_CONCURRENCY_PER_ACCOUNT);
+    expect(bAt).toBeLessThanOrEqual(2 * READS_PER_ACCOUNT);
+    expect(order.slice(bAt + 1).length).toBeGreaterThanOrEqual(COSTLY.length - 2 * READS_PER_ACCOUNT);
   });
 
   it("a query past the store's time limit answers 503, and the store answers afterwards", async () => {

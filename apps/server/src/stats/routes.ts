@@ -16,8 +16,6 @@ import { REALTIME_QUERY, STATS_QUERY, STATS_RESPONSES, type StatsCall } from "./
 import { propertyId, specFromQuery } from "./params.js";
 import { createStatsService } from "./service.js";
 
-export { STATS_CONCURRENCY_PER_ACCOUNT, STATS_WAITING_PER_ACCOUNT } from "./service.js";
-
 export function statsRoutes(deps: AppDeps): Route[] {
   const stats = createStatsService(deps);
   const query = (kind: StatsCall) => ({

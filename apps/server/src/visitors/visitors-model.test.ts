@@ -10,6 +10,7 @@ import { type EventRow, eventRow, VISITOR_ORDERS, type VisitorOrder, type Visito
 import { type TestStore, testEngines } from "@lookout/storage/test-engines";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fairEventReads } from "../event-reads/fair-reads.js";
 import { createVisitorService } from "./service.js";
 
 type ValueOf<A> = A extends fc.Arbitrary<infer T> ? T : never;
@@ -212,6 +213,7 @@ describe.each(ENGINES)("visitors on $name against the model", (engine) => {
     async () => {
       const service = createVisitorService({
         events: store,
+        reads: fairEventReads(store),
         meta: { audit: { record: async () => undefined } } as never,
         presence: { list: () => [] },
         now: () => NOW,

@@ -9,17 +9,19 @@
 //
 // Timestamps are whole, distinct seconds: on ties the events path itself may pick either row
 // (arg_min over equal times), so only tie-free traffic has one right answer.
-import { createSessionizer } from "@lookout/ingest";
-import { type EventRow, eventRow, VISITOR_ORDERS, type VisitorProfile } from "@lookout/schema";
-import { type TestStore, testEngines } from "@lookout/storage/test-engines";
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
+import { createSessionizer } from "@lookout/ingest";
+import { type EventRow, eventRow, VISITOR_ORDERS, type VisitorProfile } from "@lookout/schema";
 import { openClickHouseEventStore, openDuckDbEventStore } from "@lookout/storage";
+import { type TestStore, testEngines } from "@lookout/storage/test-engines";
 import { clickHouseTestDatabase, requireClickHouse } from "@lookout/storage/test-services";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fairEventReads } from "../event-reads/fair-reads.js";
 import { createVisitorService } from "./service.js";
 
 const DAY = 86_400_000;
@@ -122,6 +124,7 @@ describe.each(ENGINES)("the per-visitor tables on $name", (engine) => {
   const services = (s: TestStore) => {
     const deps = {
       events: s,
+      reads: fairEventReads(s),
       meta: { audit: { record: async () => undefined } } as never,
       presence: { list: () => [] },
       now: () => NOW,

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import fastifyStatic from "@fastify/static";
+import { text } from "@lookout/schema";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppDeps } from "../app-deps.js";
@@ -111,7 +112,7 @@ export async function registerWebRoutes(app: FastifyInstance, deps: AppDeps, web
       summary: "A shared link's public page (the app); framable anywhere only for a live link without a password.",
       tags: ["web"],
       // Any text: an unknown slug still gets the app, which says the link is not available.
-      params: z.object({ slug: z.string() }),
+      params: z.object({ slug: text() }),
       access: "none",
       answer: raw("text/html"),
       handle: async ({ params, reply }) => {

@@ -3,7 +3,7 @@
 // parameters. Each kind's file (trends.ts, …) builds its spec from these.
 import { z } from "zod";
 import { parseFilters } from "../filter-grammar.js";
-import { DATE_PRESETS, type DateRange, INTERVALS, isCalendarDate } from "../query.js";
+import { DATE_PRESETS, type DateRange, type Filter, FilterSchema, INTERVALS, isCalendarDate } from "../query.js";
 import { text } from "../strings.js";
 
 /** A storable string of at most n characters (no NUL, no lone surrogates). */
@@ -28,17 +28,28 @@ export const INSIGHT_LIMITS = {
 /** The breakdown value that stands for every value past the top N. */
 export const OTHER_BREAKDOWN_VALUE = "$other";
 
-/** A Stats API filter string ("country==US;page=~/blog"), validated by the same grammar. */
-export const FilterStringSchema = z
-  .string()
-  .max(INSIGHT_LIMITS.maxFilterLength)
-  .superRefine((s, ctx) => {
-    try {
-      parseFilters(s);
-    } catch (e) {
-      ctx.addIssue({ code: "custom", message: e instanceof Error ? e.message : "invalid filters" });
+/**
+ * A Stats API filter string ("country==US;page=~/blog"), validated by the same grammar and then
+ * as the Stats API validates each filter (FilterSchema): values a store can hold, and a regex
+ * refused with the reason when it is too complex (regexProblem), so that an insight's filters
+ * cost no more than a dashboard's.
+ */
+export const FilterStringSchema = limitedText(INSIGHT_LIMITS.maxFilterLength).superRefine((s, ctx) => {
+  let filters: Filter[];
+  try {
+    filters = parseFilters(s);
+  } catch (e) {
+    ctx.addIssue({ code: "custom", message: e instanceof Error ? e.message : "invalid filters" });
+    return;
+  }
+  for (const f of filters) {
+    const checked = FilterSchema.safeParse(f);
+    if (!checked.success) {
+      ctx.addIssue({ code: "custom", message: checked.error.issues[0]?.message ?? "invalid filter" });
+      return;
     }
-  });
+  }
+});
 
 /** An event selector: an event name ("pageview" for pageviews) with its own filters. */
 export const EventSelectorSchema = z.object({

@@ -5,7 +5,7 @@
 // converted or dropped visitors (POST …/insights/actors).
 import { z } from "zod";
 import { DimensionSchema } from "../query.js";
-import { checkCustomDate, EventSelectorSchema, INSIGHT_LIMITS, insightCommon } from "./common.js";
+import { checkCustomDate, EventSelectorSchema, INSIGHT_LIMITS, insightCommon, limitedText } from "./common.js";
 
 export const FUNNEL_LIMITS = {
   minSteps: 2,
@@ -131,6 +131,6 @@ export type FunnelAnswer = z.infer<typeof FunnelAnswerSchema>;
 export const FunnelActorSelectorSchema = z.object({
   step: z.number().int().min(1).max(FUNNEL_LIMITS.maxSteps),
   status: z.enum(["converted", "dropped"]),
-  breakdown_value: z.string().max(INSIGHT_LIMITS.maxFilterLength).optional(),
+  breakdown_value: limitedText(INSIGHT_LIMITS.maxFilterLength).optional(),
 });
 export type FunnelActorSelector = z.infer<typeof FunnelActorSelectorSchema>;

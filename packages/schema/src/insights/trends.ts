@@ -41,7 +41,7 @@ export const TrendsSpecSchema = z
     series: z.array(TrendsSeriesSchema).min(1).max(INSIGHT_LIMITS.maxSeries),
     breakdown: DimensionSchema.optional(),
     breakdown_limit: z.number().int().min(1).max(INSIGHT_LIMITS.maxBreakdownValues).optional(),
-    formula: z.string().max(INSIGHT_LIMITS.maxFormulaLength).optional(),
+    formula: limitedText(INSIGHT_LIMITS.maxFormulaLength).optional(),
     display: z.enum(TRENDS_DISPLAYS).default("line"),
     /**
      * Each series beside its values of an earlier period (DESIGN.md §4 "Comparison: previous

@@ -2,7 +2,7 @@
 // the statement @lookout/query prints for its dialect (billing.ts there): the same read on DuckDB
 // and ClickHouse, one scan of the range per property.
 import { compileBillableCounts, isBillableEvent, MAX_BILLING_PERIODS, readBillableCounts } from "@lookout/query";
-import type { EventStore } from "./event-store.js";
+import type { EventReader } from "./event-store.js";
 
 export { isBillableEvent, MAX_BILLING_PERIODS };
 
@@ -11,7 +11,11 @@ export { isBillableEvent, MAX_BILLING_PERIODS };
  * ascending, whole seconds): one count per period. Reads the events table itself (no derived
  * table), so whatever an append made durable counts.
  */
-export async function countBillableEvents(store: EventStore, property: string, boundaries: readonly number[]): Promise<number[]> {
+export async function countBillableEvents(
+  store: EventReader,
+  property: string,
+  boundaries: readonly number[],
+): Promise<number[]> {
   const q = compileBillableCounts(store.dialect, property, boundaries);
   const rows = await store.query(q);
   return readBillableCounts(rows, boundaries.length - 1);

@@ -126,3 +126,9 @@ export interface EventStore {
   deleteProperty(property: string): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * The reads of an EventStore, and nothing else: what the run* functions need. The server hands
+ * its services a reader scheduled per account (apps/server event-reads/) rather than the store.
+ */
+export type EventReader = Pick<EventStore, "dialect" | "query" | "events" | "visitor" | "dayRollupThrough">;

@@ -10,11 +10,11 @@ import {
   type FunnelSpecInput,
   FunnelSpecSchema,
 } from "@lookout/schema";
-import type { EventStore } from "./event-store.js";
+import type { EventReader } from "./event-store.js";
 import { type InsightActorIds, queryInsight } from "./insights.js";
 import type { StatsContext } from "./stats.js";
 
-async function outcomes(store: EventStore, property: string, spec: FunnelSpec | FunnelSpecInput, ctx: StatsContext) {
+async function outcomes(store: EventReader, property: string, spec: FunnelSpec | FunnelSpecInput, ctx: StatsContext) {
   const parsed = FunnelSpecSchema.parse(spec);
   const compiled = INSIGHT_COMPILERS.funnel(parsed, property, store.dialect, {
     timezone: ctx.timezone,
@@ -26,7 +26,7 @@ async function outcomes(store: EventStore, property: string, spec: FunnelSpec | 
 }
 
 export async function runFunnel(
-  store: EventStore,
+  store: EventReader,
   property: string,
   spec: FunnelSpec | FunnelSpecInput,
   ctx: StatsContext,
@@ -37,7 +37,7 @@ export async function runFunnel(
 
 /** The client ids of a step's converted or dropped visitors, by client id (visitors without one cannot be linked). */
 export async function runFunnelActors(
-  store: EventStore,
+  store: EventReader,
   property: string,
   spec: FunnelSpec,
   at: FunnelActorSelector,

@@ -15,7 +15,7 @@ import {
   type InsightSpec,
   InsightSpecSchema,
 } from "@lookout/schema";
-import type { EventStore } from "./event-store.js";
+import type { EventReader } from "./event-store.js";
 import type { StatsContext } from "./stats.js";
 import { runPaths, runPathsActors } from "./paths.js";
 import { runFunnel, runFunnelActors } from "./funnel.js";
@@ -26,7 +26,7 @@ import { runTrends } from "./trends.js";
 
 type SpecOf<K extends InsightKind> = Extract<InsightSpec, { kind: K }>;
 export type InsightRunner<K extends InsightKind> = (
-  store: EventStore,
+  store: EventReader,
   property: string,
   spec: SpecOf<K>,
   ctx: StatsContext,
@@ -43,7 +43,7 @@ export const INSIGHT_RUNNERS: { readonly [K in InsightKind]: InsightRunner<K> } 
 
 /** Runs a spec of any kind (validated here, so callers may pass the raw body). */
 export async function runInsight(
-  store: EventStore,
+  store: EventReader,
   property: string,
   spec: InsightSpec,
   ctx: StatsContext,
@@ -59,7 +59,7 @@ export interface InsightActorIds {
   has_more: boolean;
 }
 export type InsightActorsRunner<K extends InsightKind> = (
-  store: EventStore,
+  store: EventReader,
   property: string,
   spec: SpecOf<K>,
   at: InsightActorSelectorOf<K>,
@@ -84,7 +84,7 @@ export const INSIGHT_ACTORS: {
 
 /** The visitors behind a point of an insight: the kind's runner pages the ids, profiles name them. */
 export async function runInsightActors(
-  store: EventStore,
+  store: EventReader,
   property: string,
   body: InsightActorsBody,
   ctx: StatsContext,
@@ -122,7 +122,7 @@ export async function runInsightActors(
 const REGEX_ERROR = /regex|regular expression|re2|invalid escape sequence|repetition|invalid perl operator/i;
 
 /** Runs one compiled insight statement; an RE2-invalid regex that JavaScript accepted is bad input, not a server error. */
-export async function queryInsight<Row>(store: EventStore, compiled: CompiledQuery): Promise<Row[]> {
+export async function queryInsight<Row>(store: EventReader, compiled: CompiledQuery): Promise<Row[]> {
   try {
     return await store.query<Row>(compiled);
   } catch (err) {

@@ -4,12 +4,12 @@
 // shapeLifecycle.
 import { INSIGHT_COMPILERS, type LifecycleRow, shapeLifecycle } from "@lookout/query";
 import { type LifecycleAnswer, type LifecycleSpec, type LifecycleSpecInput, LifecycleSpecSchema } from "@lookout/schema";
-import type { EventStore } from "./event-store.js";
+import type { EventReader } from "./event-store.js";
 import { queryInsight } from "./insights.js";
 import type { StatsContext } from "./stats.js";
 
 export async function runLifecycle(
-  store: EventStore,
+  store: EventReader,
   property: string,
   spec: LifecycleSpec | LifecycleSpecInput,
   ctx: StatsContext,

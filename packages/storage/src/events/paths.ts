@@ -4,11 +4,11 @@
 // the answer's top edges, or the client ids of the visitors at one node.
 import { INSIGHT_COMPILERS, type PathsRow, pathsActorIds, QueryError, shapePaths } from "@lookout/query";
 import { type PathsActorSelector, type PathsAnswer, type PathsSpec, type PathsSpecInput, PathsSpecSchema } from "@lookout/schema";
-import type { EventStore } from "./event-store.js";
+import type { EventReader } from "./event-store.js";
 import { type InsightActorIds, queryInsight } from "./insights.js";
 import type { StatsContext } from "./stats.js";
 
-async function visitRows(store: EventStore, property: string, spec: PathsSpec | PathsSpecInput, ctx: StatsContext) {
+async function visitRows(store: EventReader, property: string, spec: PathsSpec | PathsSpecInput, ctx: StatsContext) {
   const parsed = PathsSpecSchema.parse(spec);
   const compiled = INSIGHT_COMPILERS[parsed.kind](parsed, property, store.dialect, {
     timezone: ctx.timezone,
@@ -28,7 +28,7 @@ async function visitRows(store: EventStore, property: string, spec: PathsSpec | 
 }
 
 export async function runPaths(
-  store: EventStore,
+  store: EventReader,
   property: string,
   spec: PathsSpec | PathsSpecInput,
   ctx: StatsContext,
@@ -38,7 +38,7 @@ export async function runPaths(
 }
 
 export async function runPathsActors(
-  store: EventStore,
+  store: EventReader,
   property: string,
   spec: PathsSpec,
   at: PathsActorSelector,

@@ -10,11 +10,11 @@ import {
   type RetentionSpecInput,
   RetentionSpecSchema,
 } from "@lookout/schema";
-import type { EventStore } from "./event-store.js";
+import type { EventReader } from "./event-store.js";
 import { type InsightActorIds, queryInsight } from "./insights.js";
 import type { StatsContext } from "./stats.js";
 
-async function load(store: EventStore, property: string, spec: RetentionSpec | RetentionSpecInput, ctx: StatsContext) {
+async function load(store: EventReader, property: string, spec: RetentionSpec | RetentionSpecInput, ctx: StatsContext) {
   const parsed = RetentionSpecSchema.parse(spec);
   const compiled = INSIGHT_COMPILERS[parsed.kind](parsed, property, store.dialect, {
     timezone: ctx.timezone,
@@ -26,7 +26,7 @@ async function load(store: EventStore, property: string, spec: RetentionSpec | R
 }
 
 export async function runRetention(
-  store: EventStore,
+  store: EventReader,
   property: string,
   spec: RetentionSpec | RetentionSpecInput,
   ctx: StatsContext,
@@ -37,7 +37,7 @@ export async function runRetention(
 
 /** The visitors of one cell (cohort date, period), a page of them by client id. */
 export async function runRetentionActors(
-  store: EventStore,
+  store: EventReader,
   property: string,
   spec: RetentionSpec,
   at: RetentionActorSelector,

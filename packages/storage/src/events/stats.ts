@@ -8,7 +8,7 @@
 //   goals      -> [{ goal: <display name>, visitors, events, ... }], one row per goal
 import { type CompiledStats, compileQuery, QueryError } from "@lookout/query";
 import { type Metric, type QuerySpec, type QuerySpecInput, QuerySpecSchema } from "@lookout/schema";
-import type { EventStore } from "./event-store.js";
+import type { EventReader } from "./event-store.js";
 
 export interface StatsContext {
   /** The property's IANA timezone. */
@@ -112,11 +112,11 @@ function translate(err: unknown, spec: QuerySpec): unknown {
   return err;
 }
 
-export function compileFor(store: EventStore, spec: QuerySpec | QuerySpecInput, ctx: StatsContext): CompiledStats {
+export function compileFor(store: EventReader, spec: QuerySpec | QuerySpecInput, ctx: StatsContext): CompiledStats {
   return compileParsed(store, QuerySpecSchema.parse(spec), ctx);
 }
 
-function compileParsed(store: EventStore, spec: QuerySpec, ctx: StatsContext): CompiledStats {
+function compileParsed(store: EventReader, spec: QuerySpec, ctx: StatsContext): CompiledStats {
   return compileQuery(spec, store.dialect, {
     timezone: ctx.timezone,
     now: ctx.now ?? new Date(),
@@ -125,7 +125,7 @@ function compileParsed(store: EventStore, spec: QuerySpec, ctx: StatsContext): C
   });
 }
 
-export async function runStats(store: EventStore, spec: QuerySpec | QuerySpecInput, ctx: StatsContext): Promise<StatsResult> {
+export async function runStats(store: EventReader, spec: QuerySpec | QuerySpecInput, ctx: StatsContext): Promise<StatsResult> {
   const parsed = QuerySpecSchema.parse(spec);
   // A property without goals has no goal rows: nothing to ask the store.
   if (parsed.kind === "goals" && parsed.goals.length === 0) return [];

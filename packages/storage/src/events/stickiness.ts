@@ -2,12 +2,12 @@
 // dialect, run the one statement (visitors per number of active intervals), fill every n.
 import { INSIGHT_COMPILERS, shapeStickiness, type StickinessRow } from "@lookout/query";
 import { type StickinessAnswer, type StickinessSpec, type StickinessSpecInput, StickinessSpecSchema } from "@lookout/schema";
-import type { EventStore } from "./event-store.js";
+import type { EventReader } from "./event-store.js";
 import { queryInsight } from "./insights.js";
 import type { StatsContext } from "./stats.js";
 
 export async function runStickiness(
-  store: EventStore,
+  store: EventReader,
   property: string,
   spec: StickinessSpec | StickinessSpecInput,
   ctx: StatsContext,

@@ -3,12 +3,12 @@
 // answer (DESIGN.md §5): every drawn bucket in place, the formula applied after the SQL.
 import { INSIGHT_COMPILERS, shapeTrends, type TrendsRow } from "@lookout/query";
 import { type TrendsAnswer, type TrendsSpec, type TrendsSpecInput, TrendsSpecSchema } from "@lookout/schema";
-import type { EventStore } from "./event-store.js";
+import type { EventReader } from "./event-store.js";
 import { queryInsight } from "./insights.js";
 import type { StatsContext } from "./stats.js";
 
 export async function runTrends(
-  store: EventStore,
+  store: EventReader,
   property: string,
   spec: TrendsSpec | TrendsSpecInput,
   ctx: StatsContext,

@@ -3,7 +3,8 @@
 // a query holds one until it ends, so without this a few costly queries of one account (regex
 // filters over a long range) took every reader and everyone else's dashboard waited behind them.
 // With perKey below the readers, one account's heavy queries queue behind each other, and a
-// reader frees up for other accounts as soon as one of them ends.
+// reader frees up for other accounts as soon as one of them ends. The server's one instance is
+// behind fair-reads.ts, through which every service reads.
 
 /** A key already has `maxWaiting` calls waiting: the caller should come back later. */
 export class QueueFullError extends Error {

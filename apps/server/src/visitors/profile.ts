@@ -1,0 +1,130 @@
+// One visitor's page: the person (the client id and the ids identified with its e-mail), their
+// figures, facets, first source, active days, top pages and events, the other devices they were
+// "also seen as", and whether they are online now. Reads in parallel, each through the account's
+// fair queue (reading.ts).
+import {
+  activeDaysFromVisitsSql,
+  activeDaysSql,
+  addDays,
+  addMonths,
+  facetsFromVisitsSql,
+  facetsSql,
+  figuresFromVisitsSql,
+  figuresSql,
+  firstSourceFromVisitsSql,
+  firstSourceSql,
+  localDay,
+  perClientFromSummarySql,
+  perClientSql,
+  startOfDay,
+  topEventsFromVisitsSql,
+  topEventsSql,
+  topPagesFromVisitsSql,
+  topPagesSql,
+  VISITOR_FACETS,
+} from "@lookout/query";
+import { type Facet, VISITOR_LIMITS as L, type VisitorDetail } from "@lookout/schema";
+import type { Presence } from "../live/presence.js";
+import { iso, notFound, num, str, type VisitorReads } from "./reading.js";
+
+export async function visitorDetail(
+  v: VisitorReads,
+  clientId: string,
+  presence: Pick<Presence, "list">,
+  now: () => number,
+): Promise<VisitorDetail> {
+  const { d, pid } = v;
+  const { ids, own } = await v.person(clientId);
+  const tz = v.site.timezone;
+  const t = now();
+  const today = localDay(tz, t);
+  const from = startOfDay(tz, addDays(addMonths(today, -12), 1));
+  const to = startOfDay(tz, addDays(today, 1));
+  const { who, events: n } = await v.located(ids);
+  if (n === 0 && !own) throw notFound();
+  const tables = v.fast({ read: "page" });
+  const [fig, facets, clients, first, days, pages, evs, profs] = await Promise.all([
+    v.run(tables ? figuresFromVisitsSql(d, pid, who) : figuresSql(d, pid, who)),
+    v.run(tables ? facetsFromVisitsSql(d, pid, who) : facetsSql(d, pid, who)),
+    v.run(tables ? perClientFromSummarySql(d, pid, ids) : perClientSql(d, pid, who)),
+    v.run(tables ? firstSourceFromVisitsSql(d, pid, who) : firstSourceSql(d, pid, who)),
+    v.run(tables ? activeDaysFromVisitsSql(d, pid, who, tz, from, to) : activeDaysSql(d, pid, who, tz, from, to)),
+    v.run(tables ? topPagesFromVisitsSql(d, pid, who, L.top) : topPagesSql(d, pid, who, L.top)),
+    v.run(tables ? topEventsFromVisitsSql(d, pid, who, L.top) : topEventsSql(d, pid, who, L.top)),
+    v.profiles(ids),
+  ]);
+  const f = fig[0] ?? {};
+  const visits = num(f.visits);
+  if (visits === 0 && !own) throw notFound();
+  const facet = (name: (typeof VISITOR_FACETS)[number]): Facet[] => {
+    const i = VISITOR_FACETS.indexOf(name);
+    return facets
+      .filter((r) => num(r.facet) === i)
+      .slice(0, L.top)
+      .map((r) => ({ value: str(r.value), visits: num(r.visits) }));
+  };
+  const src = first[0];
+  // Traits of the person: the other ids' first, the asked-for id's last (it wins on a clash).
+  const traits: Record<string, string> = {};
+  for (const id of [...ids].reverse()) Object.assign(traits, profs.get(id)?.traits ?? {});
+  const live = new Set(presence.list([pid]).map((v) => v.clientid));
+  const firstMs = visits > 0 ? num(f.first_ms) : (own?.first_seen_ms ?? 0);
+  const lastMs = visits > 0 ? num(f.last_ms) : (own?.last_seen_ms ?? 0);
+  return {
+    client_id: clientId,
+    email: own?.email ?? "",
+    name: own?.name ?? "",
+    identified: Boolean(own?.email),
+    traits,
+    first_seen: iso(firstMs),
+    last_seen: iso(lastMs),
+    visits,
+    pageviews: num(f.pageviews),
+    events: num(f.events),
+    engaged_seconds: Math.round(num(f.engaged_ms) / 1000),
+    avg_visit_seconds: Math.round(num(f.avg_visit_ms) / 100) / 10,
+    revenue: num(f.revenue),
+    revenue_currency: str(f.revenue_currency),
+    country: str(f.country),
+    region: str(f.region),
+    city: str(f.city),
+    devices: facet("device"),
+    browsers: facet("browser"),
+    oses: facet("os"),
+    screens: facet("screen"),
+    languages: facet("language"),
+    countries: facet("country"),
+    first_source: src
+      ? {
+          ts: iso(src.ts_ms),
+          referrer: str(src.referrer),
+          source: str(src.referrer_source),
+          channel: str(src.channel),
+          landing_page: str(src.path),
+          utm_source: str(src.utm_source),
+          utm_medium: str(src.utm_medium),
+          utm_campaign: str(src.utm_campaign),
+          utm_term: str(src.utm_term),
+          utm_content: str(src.utm_content),
+        }
+      : null,
+    also_seen_as: clients
+      .filter((r) => str(r.client_id) !== clientId)
+      .map((r) => ({
+        client_id: str(r.client_id),
+        device: str(r.a_device),
+        browser: str(r.a_browser),
+        os: str(r.a_os),
+        last_seen: iso(r.last_ms),
+      })),
+    online: ids.some((id) => live.has(id)),
+    active_days: days.map((r) => ({ date: str(r.day), events: num(r.events) })),
+    top_pages: pages.map((r) => ({ path: str(r.path), pageviews: num(r.pageviews) })),
+    top_events: evs.map((r) => ({
+      name: str(r.name),
+      events: num(r.events),
+      revenue: num(r.a_revenue),
+      revenue_currency: str(r.a_currency),
+    })),
+  };
+}

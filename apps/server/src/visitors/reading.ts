@@ -1,0 +1,115 @@
+// The visitors domain's reads of one property (every other visitors module builds on them): the
+// rows helpers, a person's profiles and ids, where their events lie, and the planner's choice of
+// tables. Every statement runs through the property's account's fair queue (event-reads/), and a
+// read cancelled at the store's time limit answers 503 with this domain's own message.
+import {
+  type CompiledQuery,
+  mapOf,
+  personIdsSql,
+  planVisitorRead,
+  profilesSql,
+  spanFromSummarySql,
+  spanSql,
+  type VisitorSource,
+  type Who,
+} from "@lookout/query";
+import { VISITOR_LIMITS as L } from "@lookout/schema";
+import { type PropertyRow, QueryTimeoutError } from "@lookout/storage";
+import type { EventReads } from "../event-reads/fair-reads.js";
+import { DomainError } from "../http/domain-errors.js";
+
+export type Row = Record<string, unknown>;
+export const str = (v: unknown) => (v === null || v === undefined ? "" : String(v));
+export const num = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
+export const iso = (ms: unknown) => new Date(num(ms)).toISOString();
+
+/** The property fields the visitors domain reads. */
+export type Site = Pick<PropertyRow, "unique_id" | "timezone" | "account_id">;
+
+export interface Profile {
+  client_id: string;
+  email: string;
+  name: string;
+  traits: Record<string, string>;
+  first_seen_ms: number;
+  last_seen_ms: number;
+}
+
+const toProfile = (r: Row): Profile => ({
+  client_id: str(r.client_id),
+  email: str(r.email),
+  name: str(r.name),
+  traits: mapOf(r, "traits"),
+  first_seen_ms: num(r.first_seen_ms),
+  last_seen_ms: num(r.last_seen_ms),
+});
+
+export const notFound = () => new DomainError("not_found", "Visitor not found.");
+
+/** The reads of one property, for one call of the service. */
+export type VisitorReads = ReturnType<typeof visitorReads>;
+
+/**
+ * `source`: which tables answer (@lookout/query visitors-plan.ts): "auto" lets the planner choose
+ * the per-visitor tables where they can; "events" reads the events table only.
+ */
+export function visitorReads(reads: EventReads, source: VisitorSource | "auto", site: Site) {
+  const reader = reads.of(site);
+  const d = reader.dialect;
+  const pid = site.unique_id;
+  // Every EventStore keeps the per-visitor tables (visitor-tables.ts in @lookout/storage).
+  const ctx = { tables: true, source } as const;
+  const fast = (r: Parameters<typeof planVisitorRead>[0]) => planVisitorRead(r, ctx) === "tables";
+
+  async function run(q: CompiledQuery): Promise<Row[]> {
+    try {
+      return await reader.query<Row>(q);
+    } catch (err) {
+      if (QueryTimeoutError.from(err)) {
+        throw new DomainError(
+          "query_timeout",
+          "This visitor's data took too long to read and the query was cancelled; try again later.",
+        );
+      }
+      throw err;
+    }
+  }
+
+  async function profiles(ids: readonly string[]): Promise<Map<string, Profile>> {
+    const out = new Map<string, Profile>();
+    for (let i = 0; i < ids.length; i += 500) {
+      for (const r of await run(profilesSql(d, pid, ids.slice(i, i + 500)))) out.set(str(r.client_id), toProfile(r));
+    }
+    return out;
+  }
+
+  /** The person of a client id: it first, then the others identified with its e-mail; 404 when unknown. */
+  async function person(clientId: string): Promise<{ ids: string[]; own: Profile | null }> {
+    const own = (await profiles([clientId])).get(clientId) ?? null;
+    const ids = [clientId];
+    if (own?.email) {
+      for (const r of await run(personIdsSql(d, pid, own.email, L.personIds))) {
+        const id = str(r.client_id);
+        if (!ids.includes(id)) ids.push(id);
+      }
+    }
+    return { ids, own };
+  }
+
+  /**
+   * The person's ids with where their events lie (one scan; every later read of the page skips
+   * the blocks outside it), or just the ids when they have no events.
+   */
+  async function located(ids: readonly string[]): Promise<{ who: Who; events: number }> {
+    const r = (await run(fast({ read: "page" }) ? spanFromSummarySql(d, pid, ids) : spanSql(d, pid, ids)))[0];
+    const n = num(r?.n);
+    return n === 0 ? { who: ids, events: 0 } : { who: { ids, span: { from: num(r?.first_ms), to: num(r?.last_ms) } }, events: n };
+  }
+
+  /** Whether the client id has events or a profile (else: 404, like a foreign id). */
+  async function known(clientId: string, own: Profile | null): Promise<boolean> {
+    return own !== null || (await located([clientId])).events > 0;
+  }
+
+  return { site, pid, d, fast, run, profiles, person, located, known };
+}
