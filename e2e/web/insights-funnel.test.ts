@@ -4,39 +4,15 @@
 // clean and screenshots in both themes, desktop and phone (under SHOTS_DIR, else /tmp/shots/funnels).
 // Callbacks passed to page.evaluate run in the browser, hence the DOM types.
 /// <reference lib="dom" />
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import type { Page } from "playwright-core";
 import { describe, expect, it, vi } from "vitest";
-import { login } from "../harness";
 import { axeViolations, describeViolations } from "./a11y";
-import { browserSuite, PHONE, seedEvents, signIn, THEME_KEY, type WatchedPage } from "./support";
+import { insightSuite } from "./insight-suite";
+import { PHONE, type WatchedPage } from "./support";
 
 // Seeding and the server start share two cores with other runs: give them time.
 vi.setConfig({ hookTimeout: 540_000 });
-const suite = browserSuite(
-  [{ url: "https://shop.example", name: "Shop" }],
-  seedEvents({ indexes: [0], days: 14, visitors: 100 }),
-);
+const { suite, shot, open, query } = insightSuite({ shots: "/tmp/shots/funnels", days: 14, visitors: 100 });
 let current: WatchedPage;
-const SHOTS = process.env.SHOTS_DIR ?? "/tmp/shots/funnels";
-const shot = (name: string) => {
-  mkdirSync(SHOTS, { recursive: true });
-  return join(SHOTS, name);
-};
-const shop = () => suite.web.propertyIds[0] as string;
-
-async function open(page: Page, path: string, theme: "light" | "dark" = "light") {
-  await signIn(page, suite.web.server);
-  await page.evaluate(
-    ({ id, theme, key }) => {
-      localStorage.setItem("currentProperty", JSON.stringify({ unique_id: id }));
-      localStorage.setItem(key, theme);
-    },
-    { id: shop(), theme, key: THEME_KEY },
-  );
-  await page.goto(`${suite.web.server.url}${path}`);
-}
 
 const SPEC = {
   kind: "funnel",
@@ -47,15 +23,7 @@ const SPEC = {
 };
 
 async function apiSteps(): Promise<{ visitors: number; dropped: number }[]> {
-  const { token } = await login(suite.web.server);
-  const r = await fetch(`${suite.web.server.url}/api/v1/properties/${shop()}/insights/query`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    body: JSON.stringify(SPEC),
-  });
-  const body = (await r.json()) as { results: { steps: { visitors: number; dropped: number }[] } };
-  if (!r.ok) throw new Error(`query: ${r.status} ${JSON.stringify(body)}`);
-  return body.results.steps;
+  return (await query<{ steps: { visitors: number; dropped: number }[] }>(SPEC)).results.steps;
 }
 
 describe("funnel insight", () => {

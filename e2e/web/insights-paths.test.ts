@@ -5,51 +5,20 @@
 // else /tmp/shots/paths).
 // Callbacks passed to page.evaluate run in the browser, hence the DOM types.
 /// <reference lib="dom" />
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { login } from "../harness";
 import { axeViolations, describeViolations } from "./a11y";
-import { browserSuite, PHONE, seedEvents, signIn, THEME_KEY } from "./support";
+import { insightSuite } from "./insight-suite";
+import { PHONE } from "./support";
 
-const suite = browserSuite(
-  [{ url: "https://shop.example", name: "Shop" }],
-  seedEvents({ indexes: [0], days: 30, visitors: 300 }),
-);
-const SHOTS = process.env.SHOTS_DIR ?? "/tmp/shots/paths";
-const shot = (name: string) => {
-  mkdirSync(SHOTS, { recursive: true });
-  return join(SHOTS, name);
-};
-const shop = () => suite.web.propertyIds[0] as string;
-
-async function open(page: Page, path: string, theme: "light" | "dark" = "light") {
-  await signIn(page, suite.web.server);
-  await page.evaluate(
-    ({ id, theme, key }) => {
-      localStorage.setItem("currentProperty", JSON.stringify({ unique_id: id }));
-      localStorage.setItem(key, theme);
-    },
-    { id: shop(), theme, key: THEME_KEY },
-  );
-  await page.goto(`${suite.web.server.url}${path}`);
-}
+const { suite, shot, open, query } = insightSuite({ shots: "/tmp/shots/paths" });
 
 const SPEC = { kind: "paths", period: "last_30_days", type: "pageview", start: "/", steps: 4 };
 type Edge = { step: number; source: string; target: string; visitors: number };
 
 type Node = { step: number; node: string; visitors: number };
 async function apiAnswer(): Promise<{ edges: Edge[]; nodes: Node[] }> {
-  const { token } = await login(suite.web.server);
-  const r = await fetch(`${suite.web.server.url}/api/v1/properties/${shop()}/insights/query`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    body: JSON.stringify(SPEC),
-  });
-  const body = (await r.json()) as { results: { edges: Edge[]; nodes: Node[] } };
-  if (!r.ok) throw new Error(`query: ${r.status} ${JSON.stringify(body)}`);
-  return body.results;
+  return (await query<{ edges: Edge[]; nodes: Node[] }>(SPEC)).results;
 }
 
 const tableRows = (page: Page) =>

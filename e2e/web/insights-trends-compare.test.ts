@@ -5,50 +5,19 @@
 // screenshots in both themes (under SHOTS_DIR, else /tmp/shots/trends-compare).
 // Callbacks passed to page.evaluate run in the browser, hence the DOM types.
 /// <reference lib="dom" />
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { login } from "../harness";
 import { axeViolations, describeViolations } from "./a11y";
-import { browserSuite, seedEvents, signIn, THEME_KEY, type WatchedPage } from "./support";
+import { insightSuite } from "./insight-suite";
+import type { WatchedPage } from "./support";
 
-const suite = browserSuite(
-  [{ url: "https://shop.example", name: "Shop" }],
-  seedEvents({ indexes: [0], days: 60, visitors: 300 }),
-);
+const { suite, shot, open, query } = insightSuite({ shots: "/tmp/shots/trends-compare", days: 60, visitors: 300 });
 let current: WatchedPage;
-const SHOTS = process.env.SHOTS_DIR ?? "/tmp/shots/trends-compare";
-const shot = (name: string) => {
-  mkdirSync(SHOTS, { recursive: true });
-  return join(SHOTS, name);
-};
-const shop = () => suite.web.propertyIds[0] as string;
-
-async function open(page: Page, path: string, theme: "light" | "dark" = "light") {
-  await signIn(page, suite.web.server);
-  await page.evaluate(
-    ({ id, theme, key }) => {
-      localStorage.setItem("currentProperty", JSON.stringify({ unique_id: id }));
-      localStorage.setItem(key, theme);
-    },
-    { id: shop(), theme, key: THEME_KEY },
-  );
-  await page.goto(`${suite.web.server.url}${path}`);
-}
 
 type Answer = { results: { total: number; comparison?: { total: number; change: number | null } }[] };
 
 async function apiAnswer(spec: unknown): Promise<Answer> {
-  const { token } = await login(suite.web.server);
-  const r = await fetch(`${suite.web.server.url}/api/v1/properties/${shop()}/insights/query`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    body: JSON.stringify(spec),
-  });
-  const body = (await r.json()) as Answer;
-  if (!r.ok) throw new Error(`query: ${r.status} ${JSON.stringify(body)}`);
-  return body;
+  return query<Answer["results"]>(spec);
 }
 
 const specInUrl = (page: Page) => JSON.parse(new URL(page.url()).searchParams.get("q") ?? "{}") as Record<string, unknown>;
