@@ -7,6 +7,10 @@ export default defineConfig({
     include: ["packages/*/src/**/*.test.ts", "apps/*/src/**/*.test.{ts,tsx}", "e2e/**/*.test.ts", "bench/**/*.test.ts"],
     exclude: ["**/node_modules/**", "**/dist/**"],
     testTimeout: 30_000,
+    // expect.poll waits up to 10 s (Vitest's default is 1 s): a browser test's next screen comes
+    // after a fetch and a render, which take longer than a second on two cores shared with the
+    // other test file, a server and Chromium. A poll that passes returns as soon as it does.
+    expect: { poll: { timeout: 10_000 } },
     hookTimeout: 120_000,
     pool: "forks",
     maxWorkers: 2,

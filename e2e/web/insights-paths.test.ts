@@ -53,7 +53,9 @@ describe("paths insight", () => {
     expect(await dialog.getByRole("link").count()).toBe(Math.min(50, node?.visitors ?? -1));
     expect(describeViolations(await axeViolations(page))).toBe("");
     await page.screenshot({ path: shot("paths-actors-light-desktop.png") });
+    // The insight is unsaved (its name is typed, not in the URL): leaving for the visitor asks first.
     await dialog.getByRole("link").first().click();
+    await page.getByRole("button", { name: "Leave", exact: true }).click();
     await page.waitForURL(/\/customers\//);
 
     await open(page, `/product-analytics/insights/new?q=${encodeURIComponent(JSON.stringify(SPEC))}`);
