@@ -7,16 +7,12 @@
 //   queue, and B's insight reaches the store and answers meanwhile.
 // - real: with 2 readers (createTestApp) and the costly filters really running, B's answer comes
 //   before most of A's; without the per-account queue it waited behind every one of them.
-import { type EventRow, eventRow, formatFilters, regexProblem } from "@lookout/schema";
+import { formatFilters, regexProblem } from "@lookout/schema";
 import type { CompiledQuery, QueryOptions } from "@lookout/storage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { READS_PER_ACCOUNT } from "../event-reads/fair-reads.js";
-import { createTestApp, type TestApp } from "../test-support.js";
-
-/** Events of A's site: enough long paths for its costly filters to take a while each. */
-const A_EVENTS = 8000;
-/** Among the costliest regexes regexProblem allows (stats/fairness.test.ts measured them). */
-const COSTLY = ["\\p{L}{9}Q", ".{0,199}Q", "\\p{L}{5}\\p{N}{4}Q", "[\\p{L}\\p{N}]{9}Q", ".{399}Q", "(.{0,10}){19}Q"];
+import { A_EVENTS, COSTLY, fairnessFixture } from "../event-reads/fairness-fixture.js";
+import type { TestApp } from "../test-support.js";
 
 describe("insights API: one account's costly filters do not stall another's insights", () => {
   let t: TestApp;
@@ -26,30 +22,7 @@ describe("insights API: one account's costly filters do not stall another's insi
   let tokenA: string;
   let tokenB: string;
   beforeAll(async () => {
-    t = await createTestApp("pglite");
-    const alice = await t.user("alice@example.com");
-    const bob = await t.user("bob@example.com");
-    accountA = alice.accountId;
-    siteA = await t.property(alice.accountId, "https://a.test");
-    siteB = await t.property(bob.accountId, "https://b.test");
-    tokenA = (await t.login(alice.email, alice.password)).token;
-    tokenB = (await t.login(bob.email, bob.password)).token;
-    const row = (property: string, i: number, path: string): EventRow =>
-      eventRow({
-        property,
-        ts: new Date(Date.UTC(2024, 2, 1 + (i % 28), i % 24)),
-        visitor_id: `v${i % 500}`,
-        client_id: `v${i % 500}`,
-        session_id: `s${i}`,
-        hostname: "a.test",
-        url: `https://a.test${path}`,
-        path,
-      });
-    const long = (i: number) => `/articles/${i}/${"a-long-article-title-with-words-and-0123-digits/".repeat(16)}`;
-    const rows = Array.from({ length: A_EVENTS }, (_, i) => row(siteA, i, long(i)));
-    for (let i = 0; i < rows.length; i += 2000) await t.events.append(rows.slice(i, i + 2000));
-    await t.events.append(Array.from({ length: 50 }, (_, i) => row(siteB, i, `/b/${i}`)));
-    await t.events.sync();
+    ({ t, accountA, siteA, siteB, tokenA, tokenB } = await fairnessFixture());
   });
   afterAll(async () => {
     await t?.close();

@@ -5,20 +5,14 @@
 // first reader either of A's running queries frees, while A's others wait their turn in A's own
 // queue; without the per-account queue, B's query waited behind every one of A's in the readers'
 // queue. insights/fairness.test.ts does the same for insights, with queue positions as well.
-import { type EventRow, eventRow, formatFilters, regexProblem } from "@lookout/schema";
+import { formatFilters, regexProblem } from "@lookout/schema";
 import type { CompiledQuery, QueryOptions } from "@lookout/storage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { READS_PER_ACCOUNT } from "../event-reads/fair-reads.js";
-import { createTestApp, type TestApp } from "../test-support.js";
+import { A_EVENTS, COSTLY, fairnessFixture } from "../event-reads/fairness-fixture.js";
+import type { TestApp } from "../test-support.js";
 
 const RANGE = "period=custom&date=2024-03-01,2024-03-31";
-/** Events of A's site: enough long paths for its costly filters to take a while each. */
-const A_EVENTS = 8000;
-/**
- * Among the costliest regexes regexProblem allows (measured on DuckDB with 800-character strings
- * that do not match: 80-150 µs a row, against ~15 µs for a plain `blogQ`).
- */
-const COSTLY = ["\\p{L}{9}Q", ".{0,199}Q", "\\p{L}{5}\\p{N}{4}Q", "[\\p{L}\\p{N}]{9}Q", ".{399}Q", "(.{0,10}){19}Q"];
 
 describe("Stats API: one account's costly filters do not stall another's dashboard", () => {
   let t: TestApp;
@@ -27,29 +21,7 @@ describe("Stats API: one account's costly filters do not stall another's dashboa
   let tokenA: string;
   let tokenB: string;
   beforeAll(async () => {
-    t = await createTestApp("pglite");
-    const alice = await t.user("alice@example.com");
-    const bob = await t.user("bob@example.com");
-    siteA = await t.property(alice.accountId, "https://a.test");
-    siteB = await t.property(bob.accountId, "https://b.test");
-    tokenA = (await t.login(alice.email, alice.password)).token;
-    tokenB = (await t.login(bob.email, bob.password)).token;
-    const row = (property: string, i: number, path: string): EventRow =>
-      eventRow({
-        property,
-        ts: new Date(Date.UTC(2024, 2, 1 + (i % 28), i % 24)),
-        visitor_id: `v${i % 500}`,
-        client_id: `v${i % 500}`,
-        session_id: `s${i}`,
-        hostname: "a.test",
-        url: `https://a.test${path}`,
-        path,
-      });
-    const long = (i: number) => `/articles/${i}/${"a-long-article-title-with-words-and-0123-digits/".repeat(16)}`;
-    const rows = Array.from({ length: A_EVENTS }, (_, i) => row(siteA, i, long(i)));
-    for (let i = 0; i < rows.length; i += 2000) await t.events.append(rows.slice(i, i + 2000));
-    await t.events.append(Array.from({ length: 50 }, (_, i) => row(siteB, i, `/b/${i}`)));
-    await t.events.sync();
+    ({ t, siteA, siteB, tokenA, tokenB } = await fairnessFixture());
   });
   afterAll(async () => {
     await t?.close();
