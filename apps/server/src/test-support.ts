@@ -57,6 +57,11 @@ export async function createTestApp(
     rollupDelayMs?: number;
     /** The built web app to serve (web/routes.ts WEB_DIST); none by default. */
     webDist?: string;
+    /**
+     * Open the event store as the server does (appends through its ingest log, delivered in the
+     * background) rather than in-process with synchronous appends, for tests of the log itself.
+     */
+    ingestLog?: boolean;
   } = {},
 ): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), "lookout-app-"));
@@ -79,7 +84,7 @@ export async function createTestApp(
   const services = await createServices(config, {
     ...(metaConfig ? { meta: metaConfig } : {}),
     mailer: (meta) => opts.mailer ?? outboxMailer(meta, (line) => mail.push(line)),
-    eventsInProcess: { rollupDelayMs: opts.rollupDelayMs ?? 0, readers: 2 },
+    ...(opts.ingestLog ? {} : { eventsInProcess: { rollupDelayMs: opts.rollupDelayMs ?? 0, readers: 2 } }),
     collectMaxDelayMs: 1,
     lock: false,
   });
