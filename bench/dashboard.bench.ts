@@ -27,6 +27,7 @@ import { parseArgs } from "node:util";
 import { DUCKDB_ROLLUP_VERSION, type DuckDbEventStore, openDuckDbEventStore, runStats } from "@lookout/storage";
 import { EVENTS_PER_VISITOR, generateEvents } from "@lookout/traffic";
 import { dashboardSpecs } from "./dashboard-set.js";
+import { replicate } from "./replicate.js";
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(BENCH, "..");
@@ -129,39 +130,6 @@ async function load(path: string, n: number, mode: string): Promise<Sidecar["loa
   await store.close(); // checkpoints: what a long-running server has on disk
   process.stdout.write("\n");
   return { mode, seconds: r1(seconds), eventsPerSecond: Math.round(done / seconds) };
-}
-
-/**
- * Turns the loaded events into `copies` times as many: copy k (k >= 1) of each row gets the ids
- * `<id>~k` and keys mixed with k, so its visitors and visits are new ones. Written day by day in
- * time order, since queries lean on the ts zone maps. Rollups are left to rebuildRollups().
- */
-async function replicate(store: DuckDbEventStore, copies: number): Promise<void> {
-  const sql = async (q: string) => void (await store.query({ sql: q, params: {} }));
-  const t0 = performance.now();
-  await sql("CREATE TABLE bench_base AS SELECT * FROM events ORDER BY ts");
-  await sql("DELETE FROM events");
-  // Copy k's keys: xor with a per-copy 64-bit mask (0 for the original rows).
-  const masks = Array.from({ length: copies }, (_, k) => `(${k}, ${BigInt.asIntN(64, BigInt(k) * 0x9e3779b97f4a7c15n)})`);
-  const mix = (col: string) => `xor(${col}, m::BIGINT)`;
-  const id = (col: string) => `CASE WHEN k = 0 THEN ${col} ELSE ${col} || '~' || k END`;
-  const days = await store.query<{ day: string }>({
-    sql: "SELECT DISTINCT strftime(ts, '%Y-%m-%d') AS day FROM bench_base ORDER BY day",
-    params: {},
-  });
-  for (const [i, { day }] of days.entries()) {
-    await sql(
-      "INSERT INTO events SELECT b.* REPLACE (" +
-        `${id("visitor_id")} AS visitor_id, ${id("session_id")} AS session_id, ${id("client_id")} AS client_id, ` +
-        `${mix("vkey")} AS vkey, ${mix("skey")} AS skey) ` +
-        `FROM bench_base b, (VALUES ${masks.join(", ")}) c(k, m) ` +
-        `WHERE ts >= DATE '${day}' AND ts < DATE '${day}' + INTERVAL 1 DAY ORDER BY ts`,
-    );
-    process.stdout.write(`  replicated ${i + 1}/${days.length} days\r`);
-  }
-  await sql("DROP TABLE bench_base");
-  await store.checkpoint();
-  process.stdout.write(`\n  ${copies} copies in ${r1((performance.now() - t0) / 1000)} s\n`);
 }
 
 /** A cached database of `n` events, generated when missing; its rollups current. */

@@ -10,11 +10,16 @@
 //
 //   tsx bench/visitors.bench.ts                       1M events
 //   tsx bench/visitors.bench.ts --events 10M [--runs 20] [--seed 7] [--fresh]
+//   tsx bench/visitors.bench.ts --big                 10M and 100M (opt-in)
 //
 // Databases are cached under bench/.cache (keyed by size, seed and the generator's source); rollups
-// are not built (no visitor statement reads them). Writes bench/results/visitors.json.
+// are not built (no visitor statement reads them). Above 10M events the 10M database is copied and
+// its events replicated in SQL (bench/replicate.ts: each copy's visitors and visits get new ids, so
+// the site has ten times the visitors over the same 90 days and the heavy person stays one of
+// them), then the per-visitor tables are rebuilt from the events as a store opened on an older file
+// does. Writes bench/results/visitors.json.
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,6 +29,7 @@ import { type DuckDbEventStore, openDuckDbEventStore } from "@lookout/storage";
 import { EVENTS_PER_VISITOR, generateEvents } from "@lookout/traffic";
 import { fairEventReads } from "../apps/server/src/event-reads/fair-reads.js";
 import { createVisitorService } from "../apps/server/src/visitors/service.js";
+import { replicate } from "./replicate.js";
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(BENCH, "..");
@@ -40,6 +46,7 @@ const { values: args } = parseArgs({
     runs: { type: "string", default: "20" },
     seed: { type: "string", default: "7" },
     fresh: { type: "boolean", default: false },
+    big: { type: "boolean", default: false },
   },
   allowPositionals: true,
   strict: false, // npm run bench passes every argument to every benchmark
@@ -51,7 +58,10 @@ function count(s: string): number {
   const mult = m[2] === "" ? 1 : m[2]?.toLowerCase() === "k" ? 1e3 : 1e6;
   return Math.round(Number(m[1]) * mult);
 }
-const sizes = (args.events as string[] | undefined)?.flatMap((e) => e.split(",")).map(count) ?? [1_000_000];
+const sizes =
+  (args.events as string[] | undefined)?.flatMap((e) => e.split(",")).map(count) ??
+  (args.big ? [10_000_000, 100_000_000] : [1_000_000]);
+const REPLICATE_BASE = 10_000_000;
 const RUNS = Math.max(5, Number(args.runs));
 const SEED = Number(args.seed);
 const PROPERTY = "bench.example";
@@ -183,14 +193,35 @@ async function load(path: string, n: number): Promise<{ seconds: number; visitor
   return { seconds: r1((performance.now() - t0) / 1000), visitors };
 }
 
-async function database(n: number) {
+/** `n` events as copies of the 10M database's: replicated in SQL, the per-visitor tables rebuilt. */
+async function loadReplicated(path: string, n: number): Promise<{ seconds: number; visitors: number }> {
+  const base = await database(REPLICATE_BASE);
+  for (const f of [path, `${path}.wal`]) rmSync(f, { force: true });
+  const t0 = performance.now();
+  copyFileSync(base.path, path);
+  let store = await openDuckDbEventStore(path, { rollupDelayMs: 2_000_000_000 });
+  await replicate(store, Math.ceil(n / REPLICATE_BASE));
+  // Forget the tables' version: the next open rebuilds them from the events (a share at a time).
+  await store.query({ sql: "DELETE FROM lookout_meta WHERE key = 'visitor_tables_version'", params: {} });
+  await store.close();
+  const t1 = performance.now();
+  store = await openDuckDbEventStore(path, { rollupDelayMs: 2_000_000_000 });
+  console.log(`  per-visitor tables rebuilt in ${r1((performance.now() - t1) / 1000)} s`);
+  const visitors = Number(
+    (await store.query<{ n: number }>({ sql: "SELECT count(*) AS n FROM visitor_summary", params: {} }))[0]?.n ?? 0,
+  );
+  await store.close();
+  return { seconds: r1((performance.now() - t0) / 1000), visitors };
+}
+
+async function database(n: number): Promise<{ path: string; side: { visitors: number; seconds: number } }> {
   mkdirSync(CACHE, { recursive: true });
   const path = join(CACHE, `visitors-${n}-s${SEED}-${GEN_HASH}.duckdb`);
   const sidePath = `${path}.json`;
   if (args.fresh || !existsSync(path) || !existsSync(sidePath)) {
     console.log(`generating ${fmt(n)} events -> ${path}`);
     const tmp = `${path}.loading`;
-    const loaded = await load(tmp, n);
+    const loaded = n > REPLICATE_BASE ? await loadReplicated(tmp, n) : await load(tmp, n);
     renameSync(tmp, path);
     rmSync(`${tmp}.wal`, { force: true });
     writeFileSync(sidePath, `${JSON.stringify({ events: n, seed: SEED, gen: GEN_HASH, ...loaded }, null, 2)}\n`);
