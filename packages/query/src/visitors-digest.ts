@@ -79,9 +79,14 @@ function summaries(q: Stmt, pre: readonly string[]): string {
     revenue_sum: "s_revenue",
     ...Object.fromEntries(VISIT_LAST.map((c) => [`l_${c}`, `s_${c}`])),
   };
-  const cols = SUMMARY_COLUMNS.map(([c, type, fn]) => {
+  // Times also as they are stored (s_first_ts, s_last_ts): the list orders by those, since DuckDB's
+  // top-N skips row groups by their zone maps only for a plain column (by epoch_ms(last_ts) it sorts
+  // every visitor: 226 against 19 ms at 1.5M visitors, measured).
+  const cols = SUMMARY_COLUMNS.flatMap(([c, type, fn]) => {
     const v = g.merged(c, fn);
-    return `${type === "timestamp" ? q.f.epochMs(v) : v} AS ${out[c]}`;
+    return type === "timestamp"
+      ? [`${q.f.epochMs(v)} AS ${out[c]}`, `${v} AS ${(out[c] as string).replace(/_ms$/, "_ts")}`]
+      : [`${v} AS ${out[c]}`];
   });
   return `(SELECT client_id, ${cols.join(", ")} FROM ${tableRead(q.s, "visitor_summary", pre)}${g.summaryGroup})`;
 }
@@ -237,8 +242,15 @@ export function visitorListFromSummarySql(dialect: SqlDialect, property: string,
       `client_id ${o.identified === "identified" ? "IN" : "NOT IN"} (SELECT client_id FROM ${q.profiles(["email <> ''"])})`,
     );
   }
-  const KEY = { last_seen: "s_last_ms", first_seen: "s_first_ms", visits: "s_visits", events: "s_events" } as const;
-  const key = KEY[o.order];
+  // Each order's key as answered (ms or a count: the cursor's) and as stored (the ORDER BY's; the
+  // same order, since stored times are whole milliseconds).
+  const KEY = {
+    last_seen: ["s_last_ms", "s_last_ts"],
+    first_seen: ["s_first_ms", "s_first_ts"],
+    visits: ["s_visits", "s_visits"],
+    events: ["s_events", "s_events"],
+  } as const;
+  const [key, stored] = KEY[o.order];
   const where: string[] = [];
   if (o.after) {
     const k = int(o.after.key);
@@ -248,6 +260,6 @@ export function visitorListFromSummarySql(dialect: SqlDialect, property: string,
   const sql =
     `SELECT client_id, ${key} AS sort_key, s_first_ms AS first_ms, s_last_ms AS last_ms, s_visits AS visits, s_pageviews AS pageviews, ` +
     `s_events AS events, s_revenue AS a_revenue, ${latest} FROM ${summaries(q, pre)}${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""} ` +
-    `ORDER BY sort_key DESC, client_id DESC ${d.limit(int(o.limit + 1), 0)}`;
+    `ORDER BY ${stored} DESC, client_id DESC ${d.limit(int(o.limit + 1), 0)}`;
   return q.done(sql);
 }

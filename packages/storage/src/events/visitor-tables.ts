@@ -8,10 +8,10 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import {
   SUMMARY_COLUMNS,
-  summaryUpsertSql,
   summaryStatesSql,
   summaryStateType,
   summaryTableColumns,
+  summaryUpsertSql,
   VISIT_TABLE_COLUMNS,
   VISITOR_TABLES_VERSION,
   type VisitorTableColumnType,
@@ -47,9 +47,22 @@ const create = (name: string, cols: string[], after = "") =>
   `CREATE TABLE IF NOT EXISTS ${name} (\n  ${cols.join(",\n  ")}\n)${after ? ` ${after}` : ""}`;
 
 /**
- * DuckDB: both tables. visitor_visits has no index (appended per batch, reads filter on pkey and
- * client_id, its zone maps on start_ts narrow a visitor's span); visitor_summary's primary key is
- * what each batch's upsert finds a visitor's row by, and `skeys` its visits' keys.
+ * DuckDB: an ART index on client_id for each table, so a visitor's page reads its rows by index
+ * (DuckDB scans by an index for an equality or IN on one indexed column while they match up to
+ * `index_scan_max_count` rows, 2 048 by default; a heavier visitor's read falls back to the scan,
+ * which the visits' visitor order narrows). The summary's primary key (pkey, client_id) is not
+ * used for reads: DuckDB scans by single-column indexes only. Measured at 10M events (1.5M
+ * visitors) on a loaded machine: a summary lookup 130-230 ms by scan, under 1 ms by index.
+ */
+const DUCK_INDEXES = {
+  visitor_visits: "CREATE INDEX IF NOT EXISTS visitor_visits_client ON visitor_visits (client_id)",
+  visitor_summary: "CREATE INDEX IF NOT EXISTS visitor_summary_client ON visitor_summary (client_id)",
+} as const;
+
+/**
+ * DuckDB: both tables, then their indexes. visitor_visits is appended per batch (reads filter on
+ * pkey and client_id, its zone maps on start_ts narrow a visitor's span); visitor_summary's primary
+ * key is what each batch's upsert finds a visitor's row by, and `skeys` its visits' keys.
  */
 export function duckVisitorTablesDdl(): string[] {
   const key = (k: string[]) => k.map((c) => `${c} ${c === "pkey" ? "BIGINT" : "VARCHAR"} NOT NULL`);
@@ -64,6 +77,7 @@ export function duckVisitorTablesDdl(): string[] {
       "skeys BIGINT[] NOT NULL",
       "PRIMARY KEY (pkey, client_id)",
     ]),
+    ...Object.values(DUCK_INDEXES),
   ];
 }
 
@@ -136,6 +150,8 @@ export async function compactIfDue(c: DuckDBConnection, force = false): Promise<
       visits,
       "INSERT INTO visitor_visits SELECT * FROM _vc",
       "DROP TABLE _vc",
+      // Built after the rows are in: one bulk build, not an insert per row.
+      DUCK_INDEXES.visitor_visits,
     ].join(";\n"),
   );
   await c.run("INSERT OR REPLACE INTO lookout_meta VALUES ('visitor_visits_sorted', $v)", { v: String(n) });
