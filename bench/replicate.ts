@@ -11,7 +11,8 @@ const r1 = (x: number) => Math.round(x * 10) / 10;
  * Rollups and per-visitor tables are left to the caller (a rebuild).
  */
 export async function replicate(store: DuckDbEventStore, copies: number): Promise<void> {
-  const sql = async (q: string) => void (await store.query({ sql: q, params: {} }));
+  // No time limit: a statement here rewrites millions of rows (the store's default is 10 s).
+  const sql = async (q: string) => void (await store.query({ sql: q, params: {} }, { timeoutMs: 0 }));
   const t0 = performance.now();
   await sql("CREATE TABLE bench_base AS SELECT * FROM events ORDER BY ts");
   await sql("DELETE FROM events");
@@ -19,10 +20,13 @@ export async function replicate(store: DuckDbEventStore, copies: number): Promis
   const masks = Array.from({ length: copies }, (_, k) => `(${k}, ${BigInt.asIntN(64, BigInt(k) * 0x9e3779b97f4a7c15n)})`);
   const mix = (col: string) => `xor(${col}, m::BIGINT)`;
   const id = (col: string) => `CASE WHEN k = 0 THEN ${col} ELSE ${col} || '~' || k END`;
-  const days = await store.query<{ day: string }>({
-    sql: "SELECT DISTINCT strftime(ts, '%Y-%m-%d') AS day FROM bench_base ORDER BY day",
-    params: {},
-  });
+  const days = await store.query<{ day: string }>(
+    {
+      sql: "SELECT DISTINCT strftime(ts, '%Y-%m-%d') AS day FROM bench_base ORDER BY day",
+      params: {},
+    },
+    { timeoutMs: 0 },
+  );
   for (const [i, { day }] of days.entries()) {
     await sql(
       "INSERT INTO events SELECT b.* REPLACE (" +

@@ -209,7 +209,7 @@ async function loadReplicated(path: string, n: number): Promise<{ seconds: numbe
   copyFileSync(base.path, path);
   const copies = Math.ceil(n / REPLICATE_BASE);
   let store = await openDuckDbEventStore(path, { rollupDelayMs: 2_000_000_000 });
-  const sql = async (q: string) => void (await store.query({ sql: q, params: {} }));
+  const sql = async (q: string) => void (await store.query({ sql: q, params: {} }, { timeoutMs: 0 }));
   await replicate(store, copies);
   const masks = Array.from(
     { length: copies - 1 },
@@ -230,7 +230,8 @@ async function loadReplicated(path: string, n: number): Promise<{ seconds: numbe
   await store.close();
   store = await openDuckDbEventStore(path, { rollupDelayMs: 2_000_000_000 });
   const visitors = Number(
-    (await store.query<{ n: number }>({ sql: "SELECT count(*) AS n FROM visitor_summary", params: {} }))[0]?.n ?? 0,
+    (await store.query<{ n: number }>({ sql: "SELECT count(*) AS n FROM visitor_summary", params: {} }, { timeoutMs: 0 }))[0]
+      ?.n ?? 0,
   );
   await store.close();
   return { seconds: r1((performance.now() - t0) / 1000), visitors };
@@ -279,10 +280,13 @@ for (const n of sizes) {
   const site = { unique_id: PROPERTY, timezone: TZ, account_id: "bench" };
   const single = String(
     (
-      await store.query<{ c: string }>({
-        sql: "SELECT client_id AS c FROM events GROUP BY client_id HAVING count(*) = 1 ORDER BY client_id LIMIT 1",
-        params: {},
-      })
+      await store.query<{ c: string }>(
+        {
+          sql: "SELECT client_id AS c FROM events GROUP BY client_id HAVING count(*) = 1 ORDER BY client_id LIMIT 1",
+          params: {},
+        },
+        { timeoutMs: 0 },
+      )
     )[0]?.c,
   );
   const page = (id: string) => () => Promise.all([service.detail(site, id), service.history(site, id, { limit: 20 })]);
@@ -290,7 +294,9 @@ for (const n of sizes) {
   const heavy = await timed(page(HEAVY));
   const one = await timed(page(single));
   // What the page's statements cost without the service around them: one filter on client_id, a scan.
-  const scan = await timed(() => store.query({ sql: "SELECT count(*) FROM events WHERE client_id = $c", params: { c: HEAVY } }));
+  const scan = await timed(() =>
+    store.query({ sql: "SELECT count(*) FROM events WHERE client_id = $c", params: { c: HEAVY } }, { timeoutMs: 0 }),
+  );
   // A search that narrows: the single visitor's id's last five characters (every generated id shares its prefix).
   const search = single.slice(-5);
   const list: Record<string, unknown> = {};
