@@ -36,6 +36,7 @@ export { type GroupKey, type PlanInput, planQuery, type QueryPlan } from "./plan
 export * from "./tables.js";
 export * from "./tz.js";
 export * from "./visitors.js";
+export * from "./vocabulary.js";
 export * from "./visitors-digest.js";
 export * from "./visitors-plan.js";
 export * from "./visitors-tables.js";

@@ -2,7 +2,8 @@
 // insights (list with filters, tabs and sorts, create, read, change, duplicate, soft delete and its
 // undo, result), each delete and restore audited; results come from a cache per (spec, data
 // version) with single flight (result-cache.ts), and every read waits in the fair queue of the
-// property's account (event-reads/). Access to a
+// property's account (event-reads/). A spec run, saved, changed or asked for its visitors must name
+// only events and props the property knows (vocabulary.ts); a saved one runs unchecked. Access to a
 // saved insight goes through its property: the caller's role on that property decides, and an
 // unknown, deleted or foreign short id answers the same 404.
 // No HTTP here: routes.ts authorizes property-scoped calls; short-id calls authorize here.
@@ -37,6 +38,7 @@ import { DomainError, type DomainErrorCode } from "../http/domain-errors.js";
 import { authorizeProperty } from "../http/policy.js";
 import type { Presence } from "../live/presence.js";
 import { createResultCache, type ResultCache, stableKey } from "./result-cache.js";
+import { createSpecVocabulary, type SpecVocabulary } from "./vocabulary.js";
 
 type Extras = Pick<InsightListRow, "created_by_name" | "viewed_at">;
 
@@ -64,12 +66,15 @@ export function createInsightService({
   reads,
   presence,
   cache = createResultCache<InsightAnswer>(),
+  vocabulary = createSpecVocabulary(reads, presence),
 }: {
   meta: MetaStore;
   /** The event store's reads, in the property's account's fair queue (event-reads/). */
   reads: EventReads;
   presence?: Pick<Presence, "onStored">;
   cache?: ResultCache<InsightAnswer>;
+  /** The event names and prop keys each property knows (vocabulary.ts). */
+  vocabulary?: SpecVocabulary;
 }) {
   // Stored events of a property make its cached answers stale (in every server process).
   presence?.onStored((ids) => {
@@ -123,10 +128,23 @@ export function createInsightService({
     }
   }
 
-  return {
-    run,
+  /** A spec naming an event or prop the property has never received: 400 naming the field (vocabulary.ts). */
+  async function checkNames(property: PropertyRow, spec: InsightSpec, prefix: string[] = []): Promise<void> {
+    try {
+      await vocabulary.check(property, spec, prefix);
+    } catch (err) {
+      throw queryTimeoutAsDomainError(err);
+    }
+  }
 
-    actors(property: PropertyRow, body: InsightActorsBody): Promise<InsightActorsAnswer> {
+  return {
+    /** Runs an unsaved spec (`POST …/insights/query`): its names are checked first. */
+    async run(property: PropertyRow, spec: InsightSpec): Promise<InsightAnswer> {
+      await checkNames(property, spec);
+      return run(property, spec);
+    },
+
+    async actors(property: PropertyRow, body: InsightActorsBody): Promise<InsightActorsAnswer> {
       const selector = INSIGHT_ACTOR_SELECTORS[body.spec.kind] as z.ZodType | null;
       if (selector === null) {
         throw new DomainError("invalid_parameter", `at: a ${body.spec.kind} insight has no visitor list`, { param: "at" });
@@ -142,6 +160,7 @@ export function createInsightService({
           },
         );
       }
+      await checkNames(property, body.spec, ["spec"]);
       return badInputAs400(() =>
         runInsightActors(reads.of(property), property.unique_id, body, {
           timezone: property.timezone,
@@ -159,6 +178,7 @@ export function createInsightService({
     },
 
     async create(actor: Actor, property: PropertyRow, body: InsightCreate): Promise<Insight> {
+      await checkNames(property, body.spec, ["spec"]);
       const row = await meta.insights.create(property.id, actor.userId, { ...body, kind: body.spec.kind });
       return withExtras(actor, row);
     },
@@ -171,7 +191,8 @@ export function createInsightService({
     },
 
     async update(actor: Actor, shortId: string, patch: InsightPatch): Promise<Insight> {
-      const { row } = await authorized(actor, shortId, "write");
+      const { row, property } = await authorized(actor, shortId, "write");
+      if (patch.spec) await checkNames(property, patch.spec, ["spec"]);
       const changed = await meta.insights.update(row.id, { ...patch, ...(patch.spec ? { kind: patch.spec.kind } : {}) });
       if (!changed) throw notFound();
       return withExtras(actor, changed);

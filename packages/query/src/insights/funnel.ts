@@ -7,6 +7,11 @@
 // matches and (with a breakdown) its value. funnel-eval.ts finishes the definition in TypeScript.
 // A strict funnel reads every considered event (pageviews and custom events: any of them between
 // two steps breaks the chain); the others read only events that match a step or an exclusion.
+// Only what can change an outcome leaves the engine (bench/insights.bench.ts: most visitors of a
+// range never do step 1): a visitor without a step-1 event is never read, and in an ordered
+// funnel a visitor's events before their first step-1 event or past their last one's window are
+// not either (a chain starts at a step-1 event and lies within its window, and so do the
+// exclusions that count). The visitor's client id is still taken over all their events.
 import {
   type Dimension,
   type FunnelOrder,
@@ -44,6 +49,11 @@ interface FunnelFunctions {
   encode(t: string, m: string, x: string, bv: string): string;
   /** A visitor's encoded events joined by ",". */
   joined(e: string): string;
+  /** The least (greatest) `e` over the rows where `cond` holds. */
+  minIf(e: string, cond: string): string;
+  maxIf(e: string, cond: string): string;
+  /** `left` (the events) joined to `right` (one row per visitor) on the visitor key `k`. */
+  joinOnVisitor(left: string, right: string): string;
 }
 
 const FUNNEL_FUNCTIONS: Record<SqlDialect, FunnelFunctions> = {
@@ -53,12 +63,18 @@ const FUNNEL_FUNCTIONS: Record<SqlDialect, FunnelFunctions> = {
     encode: (t, m, x, bv) =>
       `concat(CAST(${t} AS VARCHAR), ':', CAST(${m} AS VARCHAR), ':', CAST(${x} AS VARCHAR), ':', hex(${bv}))`,
     joined: (e) => `string_agg(${e}, ',')`,
+    minIf: (e, c) => `min(${e}) FILTER (WHERE ${c})`,
+    maxIf: (e, c) => `max(${e}) FILTER (WHERE ${c})`,
+    joinOnVisitor: (l, r) => `${l} JOIN ${r} USING (k)`,
   },
   clickhouse: {
     epochMs: "(toInt64(toUInt32(ts)) * 1000 + ts_ms)",
     keyText: (e) => `toString(${e})`,
     encode: (t, m, x, bv) => `concat(toString(${t}), ':', toString(${m}), ':', toString(${x}), ':', hex(${bv}))`,
     joined: (e) => `arrayStringConcat(groupArray(${e}), ',')`,
+    minIf: (e, c) => `minIf(${e}, ${c})`,
+    maxIf: (e, c) => `maxIf(${e}, ${c})`,
+    joinOnVisitor: (l, r) => `${l} ANY INNER JOIN ${r} USING (k)`,
   },
 };
 
@@ -145,11 +161,19 @@ export function compileFunnel(spec: FunnelSpec, property: string, dialect: SqlDi
     bv = isPropDimension(plan.breakdown) ? d.propValue(p.add(propKey(plan.breakdown))) : eventColumn(plan.breakdown, "dimension");
   }
   const inner =
-    `SELECT ${fns.keyText(d.eventVkey)} AS v, client_id AS cid, ${fns.epochMs} AS t, ${maskSql(steps)} AS m, ` +
+    `SELECT ${d.eventVkey} AS k, client_id AS cid, ${fns.epochMs} AS t, ${maskSql(steps)} AS m, ` +
     `${maskSql(exclusions)} AS x, ${bv} AS bv FROM ${tableRead(s, "events", where)}`;
+  // Per visitor with a step-1 event (bit 1 of the step mask): the client id over all their
+  // events, and the first and the last step-1 instants.
+  const step1 = "m % 2 = 1";
+  const visitors =
+    `(SELECT k, max(cid) AS mcid, ${fns.minIf("t", step1)} AS f1, ${fns.maxIf("t", step1)} AS l1 FROM (${inner}) AS g ` +
+    `GROUP BY k HAVING ${d.countIf(step1)} > 0) AS b`;
+  const span = plan.order === "any" ? "" : ` WHERE t >= f1 AND t <= l1 + ${int(plan.windowMs)}`;
+  const read = `SELECT k, mcid, t, m, x, bv FROM ${fns.joinOnVisitor(`(${inner}) AS f`, visitors)}${span}`;
   const sql =
-    `SELECT v, max(cid) AS mcid, ${fns.joined(fns.encode("t", "m", "x", "bv"))} AS evs FROM (${inner}) AS f ` +
-    `GROUP BY v ORDER BY v ${d.limit(int(FUNNEL_MAX_ROWS), 0)}`;
+    `SELECT ${fns.keyText("k")} AS v, ${d.anyValue("mcid")} AS mcid, ${fns.joined(fns.encode("t", "m", "x", "bv"))} AS evs ` +
+    `FROM (${read}) AS j GROUP BY k ORDER BY v ${d.limit(int(FUNNEL_MAX_ROWS), 0)}`;
   const params = p.usedIn(sql);
   const keyParams = Object.keys(params).filter((n) => p.keyNames.has(n));
   return { sql, params, ...(keyParams.length > 0 ? { keyParams } : {}), dialect, plan };

@@ -66,7 +66,8 @@ export interface CompiledLifecycle extends CompiledQuery {
 
 /** A row: an active (visitor, interval) with bucket set, or a visitor's first-ever event with bucket ''. */
 export interface LifecycleRow {
-  visitor: string;
+  /** The store's visitor key (a string in ClickHouse, a 64-bit integer in DuckDB). */
+  visitor: string | number | bigint;
   bucket: string;
   first_ms: number | bigint | string;
 }
@@ -91,9 +92,12 @@ export function compileLifecycle(
   const window = [`ts >= ${p.ts(from)}`, `ts < ${p.ts(to)}`, ...match];
   const ms = EPOCH_MS[dialect];
   const k = s.bucket(plan.unit, "ts");
-  const active = `SELECT visitor_id AS visitor, ${d.label(plan.unit, k)} AS bucket, min(${ms}) AS first_ms FROM ${tableRead(s, "events", window)} GROUP BY visitor_id, ${k}`;
-  const who = `SELECT visitor_id FROM ${tableRead(s, "events", window)}`;
-  const firsts = `SELECT visitor_id AS visitor, '' AS bucket, min(${ms}) AS first_ms FROM ${tableRead(s, "events", [`ts < ${p.ts(to)}`, `visitor_id IN (${who})`])} GROUP BY visitor_id`;
+  // Visitors by the store's visitor key (DuckDB's 64-bit vkey: grouping and the semi-join on it
+  // beat the 36-character id).
+  const v = d.eventVkey;
+  const active = `SELECT ${v} AS visitor, ${d.label(plan.unit, k)} AS bucket, min(${ms}) AS first_ms FROM ${tableRead(s, "events", window)} GROUP BY ${v}, ${k}`;
+  const who = `SELECT ${v} FROM ${tableRead(s, "events", window)}`;
+  const firsts = `SELECT ${v} AS visitor, '' AS bucket, min(${ms}) AS first_ms FROM ${tableRead(s, "events", [`ts < ${p.ts(to)}`, `${v} IN (${who})`])} GROUP BY ${v}`;
   const sql = `SELECT * FROM (${active} UNION ALL ${firsts}) AS t ${d.limit(int(LIFECYCLE_ROW_CAP), 0)}`;
   const params = p.usedIn(sql);
   const keyParams = Object.keys(params).filter((n) => p.keyNames.has(n));
@@ -106,8 +110,8 @@ export function shapeLifecycle(plan: LifecyclePlan, rows: readonly LifecycleRow[
     throw new QueryError("too_many_rows", "too many visitors for one lifecycle chart; choose a shorter range", "period");
   }
   const index = new Map(plan.grid.map((l, i) => [l, i]));
-  const visitors = new Map<string, { active: Set<number>; first: number }>();
-  const of = (id: string) => {
+  const visitors = new Map<string | number | bigint, { active: Set<number>; first: number }>();
+  const of = (id: string | number | bigint) => {
     let v = visitors.get(id);
     if (!v) {
       v = { active: new Set(), first: Number.POSITIVE_INFINITY };

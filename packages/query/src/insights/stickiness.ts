@@ -57,7 +57,8 @@ export function compileStickiness(
     ...parseFilters(spec.filters ?? "").map((f) => eventCondition(f, p, d)),
     ...parseFilters(spec.event.filters ?? "").map((f) => eventCondition(f, p, d)),
   ];
-  const perVisitor = `SELECT visitor_id AS visitor, ${d.uniq(s.bucket(plan.unit, "ts"))} AS n FROM ${tableRead(s, "events", where)} GROUP BY visitor_id`;
+  // By the store's visitor key (DuckDB's 64-bit vkey: grouping on it beats the 36-character id).
+  const perVisitor = `SELECT ${d.eventVkey} AS visitor, ${d.uniq(s.bucket(plan.unit, "ts"))} AS n FROM ${tableRead(s, "events", where)} GROUP BY ${d.eventVkey}`;
   const sql = `SELECT n AS intervals, count(*) AS visitors FROM (${perVisitor}) AS v GROUP BY n ORDER BY n ${d.limit(int(plan.intervals + 1), 0)}`;
   const params = p.usedIn(sql);
   const keyParams = Object.keys(params).filter((n) => p.keyNames.has(n));

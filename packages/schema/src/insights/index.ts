@@ -17,6 +17,7 @@ export * from "./actors.js";
 export * from "./common.js";
 export * from "./funnel.js";
 export * from "./paths.js";
+export * from "./references.js";
 export * from "./lifecycle.js";
 export * from "./retention.js";
 export * from "./stickiness.js";

@@ -24,3 +24,4 @@ export * from "./trends.js";
 export * from "./lifecycle.js";
 export * from "./retention.js";
 export * from "./stickiness.js";
+export * from "./vocabulary.js";

@@ -7,7 +7,7 @@
 -- p7 = "2024-03-31 01:00:00"
 SELECT *
 FROM (
-  SELECT visitor_id AS visitor, strftime(make_timestamp((((epoch_ms(ts) + 60000 * (CASE WHEN ts < CAST($p7 AS TIMESTAMP) THEN 60 ELSE 120 END)) // 86400000)) * 86400000000), '%Y-%m-%d') AS bucket, min(epoch_ms(ts)) AS first_ms
+  SELECT vkey AS visitor, strftime(make_timestamp((((epoch_ms(ts) + 60000 * (CASE WHEN ts < CAST($p7 AS TIMESTAMP) THEN 60 ELSE 120 END)) // 86400000)) * 86400000000), '%Y-%m-%d') AS bucket, min(epoch_ms(ts)) AS first_ms
   FROM events
   WHERE pkey = CAST($p1 AS BIGINT)
   AND ts >= CAST($p5 AS TIMESTAMP)
@@ -15,13 +15,13 @@ FROM (
   AND name = CAST($p2 AS VARCHAR)
   AND (country = CAST($p3 AS VARCHAR))
   AND (path = CAST($p4 AS VARCHAR))
-  GROUP BY visitor_id, ((epoch_ms(ts) + 60000 * (CASE WHEN ts < CAST($p7 AS TIMESTAMP) THEN 60 ELSE 120 END)) // 86400000)
-  UNION ALL SELECT visitor_id AS visitor, '' AS bucket, min(epoch_ms(ts)) AS first_ms
+  GROUP BY vkey, ((epoch_ms(ts) + 60000 * (CASE WHEN ts < CAST($p7 AS TIMESTAMP) THEN 60 ELSE 120 END)) // 86400000)
+  UNION ALL SELECT vkey AS visitor, '' AS bucket, min(epoch_ms(ts)) AS first_ms
   FROM events
   WHERE pkey = CAST($p1 AS BIGINT)
   AND ts < CAST($p6 AS TIMESTAMP)
-  AND visitor_id IN (
-    SELECT visitor_id
+  AND vkey IN (
+    SELECT vkey
     FROM events
     WHERE pkey = CAST($p1 AS BIGINT)
     AND ts >= CAST($p5 AS TIMESTAMP)
@@ -30,6 +30,6 @@ FROM (
     AND (country = CAST($p3 AS VARCHAR))
     AND (path = CAST($p4 AS VARCHAR))
   )
-  GROUP BY visitor_id
+  GROUP BY vkey
 ) AS t
 LIMIT 5000000
