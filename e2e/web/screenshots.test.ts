@@ -274,8 +274,13 @@ async function shoot(watched: WatchedPage, shot: Shot, theme: "light" | "dark", 
     await document.fonts.ready;
     await Promise.all(Array.from(document.images).map((img) => img.decode().catch(() => undefined)));
   });
-  // Let CoreUI's 150 ms fades finish.
-  await page.waitForTimeout(200);
+  // Let CoreUI's 150 ms fades finish: the transitions running once the next frames have started
+  // any a class change just asked for (was a fixed 200 ms a shot, most of them with nothing fading).
+  await page.evaluate(async () => {
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const fading = document.getAnimations().filter((a) => a instanceof CSSTransition);
+    await Promise.all(fading.map((a) => a.finished.catch(() => undefined)));
+  });
   expect(await page.evaluate(() => document.documentElement.dataset.coreuiTheme)).toBe(theme);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow, `${shot.name} overflows sideways at ${device} width`).toBeLessThanOrEqual(0);
