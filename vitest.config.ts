@@ -1,6 +1,7 @@
 // One Vitest run over the whole tree: colocated unit tests, integration tests on real engines,
 // and browser tests (e2e/) that drive Debian's Chromium against the built server.
 import { defineConfig } from "vitest/config";
+import SlowFirstSequencer from "./scripts/test-sequencer.ts";
 
 export default defineConfig({
   test: {
@@ -15,5 +16,7 @@ export default defineConfig({
     pool: "forks",
     maxWorkers: 2,
     globalSetup: ["./scripts/test-global-setup.ts"],
+    // The slow files first, so both workers stay busy to the end (scripts/test-sequencer.ts).
+    sequence: { sequencer: SlowFirstSequencer },
   },
 });

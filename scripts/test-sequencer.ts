@@ -1,0 +1,34 @@
+// Vitest's file order: the slow files first, so the two workers end together instead of one
+// walking the browser screenshots for six minutes after the other has run out of files. Vitest
+// itself starts the longest files of the last run first when its cache (node_modules/.vite) has
+// them, and otherwise the largest files first, which is all a fresh CI checkout gets: file size
+// says little about time (a 300-line browser walk outlasts a 2 000-line unit test many times).
+// So the files known to be slow start first, then the other browser and server tests (a real
+// server, Chromium), then the rest in Vitest's order.
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+
+/** The slowest files in CI, slowest first (seconds on the 2-core CI machine, before the speed-ups). */
+const SLOWEST = [
+  "e2e/web/screenshots.test.ts", // ~370 s
+  "apps/server/src/visitors/visitors-tables.test.ts", // ~190 s
+  "apps/server/src/cli/cli.test.ts",
+  "e2e/web/billing.test.ts",
+];
+
+const rank = (spec: TestSpecification): number => {
+  const id = spec.moduleId.replaceAll("\\", "/");
+  const at = SLOWEST.findIndex((p) => id.endsWith(`/${p}`));
+  if (at >= 0) return at;
+  return id.includes("/e2e/") ? SLOWEST.length : SLOWEST.length + 1;
+};
+
+export default class SlowFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const base = await super.sort(files);
+    // Stable: within a rank, Vitest's own order.
+    return base
+      .map((spec, i) => ({ spec, i, r: rank(spec) }))
+      .sort((a, b) => a.r - b.r || a.i - b.i)
+      .map((x) => x.spec);
+  }
+}
