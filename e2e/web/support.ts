@@ -88,8 +88,13 @@ export function browserSuite(sites: SiteSpec[], seed?: SeedHook): BrowserSuite {
   let browser: Browser | undefined;
   let current: WatchedPage | undefined;
   beforeAll(async () => {
-    web = await startWebServer(sites, seed);
-    browser = await launchPlainBrowser();
+    // Chromium starts while the server does (each takes seconds on a loaded machine).
+    const launched = launchPlainBrowser();
+    try {
+      web = await startWebServer(sites, seed);
+    } finally {
+      browser = await launched;
+    }
   });
   afterAll(async () => {
     await browser?.close();
