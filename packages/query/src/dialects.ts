@@ -3,22 +3,23 @@
 //
 // Differences worth knowing:
 // - ClickHouse 18.16 allows one JOIN per SELECT, so joins nest; DuckDB chains them.
-// - ClickHouse has no rollup tables: `sessions`, `session_pages` and `session_events` are derived
-//   from `events` in a subquery, reading one day either side of the range so that a visit's start
-//   is its real start (visits longer than a day are cut at that margin). It counts distinct
-//   visitors with uniqExact, so it never uses the prev_* columns.
+// - ClickHouse keeps no prev_* rollups: `sessions`, `session_pages` and `session_events` are
+//   subqueries merging the aggregate states of its visit tables (clickhouse-visits.ts), kept by
+//   materialized views at insert, reading the UTC days from one day before the range to one day
+//   after, so that a visit's start is its real start (visits longer than that are cut at the
+//   margin). It counts distinct visitors with uniqExact, so it never uses the prev_* columns.
 // - ClickHouse has no Map before 21.x: props are the Nested columns props.key / props.value.
 // - ClickHouse 18.16 has no DateTime64: `ts` holds whole seconds and `ts_ms` the milliseconds
-//   (the storage adapter's clickhouse-sql.ts). Derived visits order their events and measure their
-//   duration by e_tms = ts * 1000 + ts_ms, so that events within one second keep their order.
+//   (the storage adapter's clickhouse-sql.ts). The visit states order events and measure a visit's
+//   duration by ts * 1000 + ts_ms, so that events within one second keep their order.
 // - In ClickHouse an alias may not reuse the name of a column it reads (cyclic aliases), so the
-//   derived subqueries first rename the event columns to e_*.
+//   visit tables' state columns are named s_*.
 // - The property predicate: ClickHouse compares the id (`property`, the head of its sort key);
 //   DuckDB compares the store's integer key of it (`pkey`, see tables.ts), bound by the adapter.
 // - Chart buckets: integer arithmetic on epoch milliseconds in DuckDB, toStartOf* in ClickHouse.
 import type { Interval } from "@lookout/schema";
-import { tableRead } from "./relation.js";
-import { type DerivedTable, NON_CUSTOM_EVENT_NAMES, SESSION_ATTRIBUTE_COLUMNS } from "./tables.js";
+import { sessionEventsRead, sessionPagesRead, sessionsRead } from "./clickhouse-visits.js";
+import type { DerivedTable } from "./tables.js";
 
 export type SqlDialect = "duckdb" | "clickhouse";
 /**
@@ -67,7 +68,7 @@ export interface Dialect {
   limit(n: number, offset: number): string;
   /** The FROM item of a derived table (print it through relation.ts's tableRead). */
   derived(table: DerivedTable, bounds: () => EventBounds): string;
-  /** Whether `derived` derives the table from `events` (and so binds the bounds). */
+  /** Whether `derived` reads a subquery between event bounds (and so binds them): ClickHouse's visit states. */
   readonly derivesTables: boolean;
   /** The event columns holding the visit and visitor keys. */
   readonly eventSkey: string;
@@ -110,8 +111,6 @@ function duckLabel(i: Interval, k: string): string {
   return `strftime(make_timestamp(${us}), '${FMT[i]}')`;
 }
 
-const customNames = NON_CUSTOM_EVENT_NAMES.map((n) => `'${n}'`).join(", ");
-
 export const duckdb: Dialect = {
   name: "duckdb",
   placeholder: (n, t) =>
@@ -148,57 +147,6 @@ const CH_TRUNC: Record<Interval, string> = {
   month: "toStartOfMonth",
 };
 
-/** The event columns a derived ClickHouse subquery needs, renamed to e_* (see the header). */
-function chEvents(b: EventBounds): string {
-  const cols = [
-    "property",
-    "session_id",
-    "visitor_id",
-    "ts",
-    "name",
-    "path",
-    "engaged_ms",
-    "revenue",
-    ...SESSION_ATTRIBUTE_COLUMNS,
-  ];
-  const renamed = `${cols.map((c) => `${c} AS e_${c}`).join(", ")}, toUInt64(ts) * 1000 + ts_ms AS e_tms`;
-  const read = tableRead({ d: clickhouse, property: b.property, bounds: () => b }, "events", [`ts >= ${b.from}`, `ts < ${b.to}`]);
-  return `(SELECT ${renamed} FROM ${read})`;
-}
-
-function chSessions(b: EventBounds): string {
-  const attrs = SESSION_ATTRIBUTE_COLUMNS.map((c) => `argMin(e_${c}, e_tms) AS ${c}`).join(", ");
-  const pv = "countIf(e_name = 'pageview')";
-  const custom = `countIf(e_name NOT IN (${customNames}))`;
-  return (
-    `(SELECT any(e_property) AS property, e_session_id AS skey, any(e_visitor_id) AS vkey, min(e_ts) AS start_ts, ` +
-    `max(e_ts) AS end_ts, (max(e_tms) - min(e_tms)) / 1000 AS duration, ${pv} AS pageviews, ${custom} AS events, ` +
-    `(${pv} = 1 AND ${custom} = 0) AS bounce, sumIf(e_engaged_ms, e_name = 'engagement') AS engaged_ms, ` +
-    `argMinIf(e_path, e_tms, e_name = 'pageview') AS entry_page, argMaxIf(e_path, e_tms, e_name = 'pageview') AS exit_page, ` +
-    `${attrs} FROM ${chEvents(b)} GROUP BY e_session_id)`
-  );
-}
-
-function chStarts(b: EventBounds): string {
-  return `(SELECT e_session_id AS skey, min(e_ts) AS start_ts FROM ${chEvents(b)} GROUP BY e_session_id)`;
-}
-
-function chSessionPages(b: EventBounds): string {
-  const pages =
-    `(SELECT any(e_property) AS property, e_session_id AS skey, any(e_visitor_id) AS vkey, e_path AS path, ` +
-    `countIf(e_name = 'pageview') AS pageviews, sumIf(e_engaged_ms, e_name = 'engagement') AS engaged_ms ` +
-    `FROM ${chEvents(b)} GROUP BY e_session_id, e_path HAVING pageviews > 0)`;
-  return `(SELECT property, skey, vkey, start_ts, path, pageviews, engaged_ms FROM ${pages} ANY INNER JOIN ${chStarts(b)} USING (skey))`;
-}
-
-function chSessionEvents(b: EventBounds): string {
-  const evs =
-    `(SELECT any(e_property) AS property, e_session_id AS skey, any(e_visitor_id) AS vkey, e_name AS name, ` +
-    `count() AS events, sum(e_revenue) AS revenue FROM ${chEvents(b)} WHERE e_name NOT IN (${customNames}) ` +
-    `GROUP BY e_session_id, e_name)`;
-  return `(SELECT property, skey, vkey, start_ts, name, events, revenue FROM ${evs} ANY INNER JOIN ${chStarts(b)} USING (skey))`;
-}
-
 export const clickhouse: Dialect = {
   name: "clickhouse",
   placeholder: (n, t) => (t === "timestamp" ? `toDateTime({${n}:String}, 'UTC')` : `{${n}:String}`),
@@ -222,7 +170,8 @@ export const clickhouse: Dialect = {
   limit: (n, o) => `LIMIT ${o}, ${n}`,
   derived: (table, bounds) => {
     const b = bounds();
-    return table === "sessions" ? chSessions(b) : table === "session_pages" ? chSessionPages(b) : chSessionEvents(b);
+    const read = table === "sessions" ? sessionsRead : table === "session_pages" ? sessionPagesRead : sessionEventsRead;
+    return read(clickhouse, b);
   },
   derivesTables: true,
   eventSkey: "session_id",

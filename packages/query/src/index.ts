@@ -27,6 +27,7 @@ export {
   NON_BILLABLE_EVENT_NAMES,
   readBillableCounts,
 } from "./billing.js";
+export * from "./clickhouse-visits.js";
 export { clickhouse, DIALECTS, type Dialect, duckdb, type SqlDialect } from "./dialects.js";
 export { QueryError } from "./errors.js";
 export { type GoalsPlan, type PlannedGoal, planGoal, planGoals } from "./goals-plan.js";

@@ -1,17 +1,28 @@
 // The relation printer: the one function that prints a table read, `<table> WHERE <property
 // predicate> AND ...`. Every table the compilers read (events, the visit rollups, the day rollups,
-// and in ClickHouse the events under a derived table) reaches SQL text through tableRead, so no
+// and in ClickHouse the visit states under a derived table) reaches SQL text through tableRead, so no
 // compiler can read a table without the property predicate: callers pass only the conditions that
 // come after it. sql-checks.ts checks the printed text again, as a second line.
+
+import type { VisitStateTable } from "./clickhouse-visits.js";
 import type { Dialect, EventBounds } from "./dialects.js";
 import type { DerivedTable } from "./tables.js";
 
 /** Every table the compilers read (sql-checks.ts READ_TABLES). */
-export type TableName = "events" | "day_rollup" | DerivedTable | VisitorTable;
+export type TableName = "events" | "day_rollup" | DerivedTable | VisitorTable | VisitStateTable;
 
 /** The per-visitor tables (visitors-tables.ts): stored in both engines, read as they are. */
 export type VisitorTable = "visitor_visits" | "visitor_summary";
-const STORED: readonly TableName[] = ["events", "day_rollup", "visitor_visits", "visitor_summary"];
+const STORED: readonly TableName[] = [
+  "events",
+  "day_rollup",
+  "visitor_visits",
+  "visitor_summary",
+  // ClickHouse's visit states, read under its derived tables (clickhouse-visits.ts).
+  "visits",
+  "visit_pages",
+  "visit_events",
+];
 
 /** What a table read needs: the dialect, the property's placeholder and the derived tables' bounds. */
 export interface TableScope {

@@ -16,6 +16,9 @@ export const READ_TABLES = [
   "day_rollup",
   "visitor_visits",
   "visitor_summary",
+  "visits",
+  "visit_pages",
+  "visit_events",
 ] as const satisfies readonly TableName[];
 const _everyTableChecked: Record<Exclude<TableName, (typeof READ_TABLES)[number]>, never> = {};
 

@@ -251,7 +251,12 @@ export async function startClickHouseCluster(shardCount = 2): Promise<ClickHouse
 
 let privateCluster: Promise<ClickHouseTestCluster> | undefined;
 
-/** The test cluster (started once per test process), or a reason to skip; throws under CI=true. */
+/**
+ * The test cluster (started once per test process), or a reason to skip; throws under CI=true.
+ * A file that calls this stops the cluster in its afterAll (stopClickHouseCluster): Vitest ends
+ * its fork workers with a signal, so the `exit` hook below is only a fallback and would leave two
+ * clickhouse-servers behind after every run.
+ */
 export async function requireClickHouseCluster(): Promise<ClickHouseTestCluster | { skip: string }> {
   try {
     if (process.env.LOOKOUT_TEST_CLICKHOUSE_UNAVAILABLE) throw new Error(process.env.LOOKOUT_TEST_CLICKHOUSE_UNAVAILABLE);
@@ -275,4 +280,13 @@ export async function requireClickHouseCluster(): Promise<ClickHouseTestCluster 
     process.stderr.write(`${reason}\n`);
     return { skip: reason };
   }
+}
+
+/** Stops this process's test cluster, if it started one (call after closing its stores). */
+export async function stopClickHouseCluster(): Promise<void> {
+  const started = privateCluster;
+  privateCluster = undefined;
+  if (!started) return;
+  const c = await started.catch(() => undefined);
+  await c?.stop();
 }

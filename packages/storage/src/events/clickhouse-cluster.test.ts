@@ -2,7 +2,7 @@
 // loopback ports, Distributed tables over each shard's local ones; test-services.ts), plus what a
 // cluster adds: rows really spread over both shards, and an ingest record's rows kept on one.
 import { afterAll, describe, expect, it } from "vitest";
-import { clickHouseTestDatabase, requireClickHouseCluster } from "../test-services.js";
+import { clickHouseTestDatabase, requireClickHouseCluster, stopClickHouseCluster } from "../test-services.js";
 import { type ClickHouseEventStore, openClickHouseEventStore } from "./clickhouse-store.js";
 import { eventStoreConformance } from "./conformance.js";
 import { event } from "./fixtures.js";
@@ -20,6 +20,7 @@ const open = async (label: string, database = clickHouseTestDatabase(label)) => 
 };
 afterAll(async () => {
   for (const s of opened) await s.close();
+  await stopClickHouseCluster();
 });
 
 /** Rows of `table` on one shard's local table. */

@@ -1,10 +1,13 @@
 // The ClickHouse event store's schema (clickhouse-store.ts): on one node, the database, `events`,
-// `visitors` and the per-visitor tables (visitor-tables.ts, backfilled on their first creation);
+// `visitors`, the per-visitor tables (visitor-tables.ts) and the visit tables
+// (clickhouse-visit-tables.ts), both backfilled on their first creation;
 // on a cluster, each shard's `<table>_local` and the Distributed `<table>` over them, the DDL run
 // on each shard in turn (18.16's ON CLUSTER needs ZooKeeper). Also the one JSONEachRow reader.
 import type { ClickHouseClient } from "@clickhouse/client";
+import { VISIT_TABLE_NAMES } from "@lookout/query";
 import type { ClickHouseCluster } from "./clickhouse-options.js";
 import { CH_VISITORS_DDL, chEventsDdl, identifier } from "./clickhouse-sql.js";
+import { chVisitBackfillSql, chVisitDistributedDdl, chVisitTablesDdl, type VisitTableNames } from "./clickhouse-visit-tables.js";
 import { chVisitorBackfillSql, chVisitorTablesDdl } from "./visitor-tables.js";
 
 /** What the migration runs on: the store's client, the default-database client, each shard's. */
@@ -27,6 +30,7 @@ export async function migrateClickHouse(c: MigrateTarget): Promise<void> {
     await c.admin.command({ query: `CREATE DATABASE IF NOT EXISTS ${c.database}` });
     for (const ddl of [chEventsDdl(), CH_VISITORS_DDL]) await c.client.command({ query: ddl });
     await migrateVisitorTables(c.client);
+    await migrateVisitTables(c.client, { stored: (t) => t, view: (t) => `${t}_mv`, events: "events" });
     return;
   }
   const db = c.database;
@@ -47,7 +51,26 @@ export async function migrateClickHouse(c: MigrateTarget): Promise<void> {
           `ENGINE = Distributed(${identifier(cluster.name)}, ${db}, ${table}_local, ${keys[table]})`,
       });
     }
+    // Each shard's visit states come from its own events (the views fire on events_local).
+    await migrateVisitTables(shard, {
+      stored: (t) => `${db}.${t}_local`,
+      view: (t) => `${db}.${t}_mv`,
+      events: `${db}.events_local`,
+    });
+    for (const t of VISIT_TABLE_NAMES) await shard.command({ query: chVisitDistributedDdl(db, identifier(cluster.name), t) });
   }
+}
+
+/**
+ * The visit tables and their views (clickhouse-visit-tables.ts); on their first creation, the
+ * events already stored are folded in (at open, before this process appends; like the per-visitor
+ * tables, another server appending during that first migration would be counted twice).
+ */
+async function migrateVisitTables(client: ClickHouseClient, n: VisitTableNames): Promise<void> {
+  const had = await rows<Record<string, number>>(client, `EXISTS TABLE ${n.view("visits")}`);
+  const exists = Number(Object.values(had[0] ?? {})[0] ?? 0) === 1;
+  for (const ddl of chVisitTablesDdl(n)) await client.command({ query: ddl });
+  if (!exists) for (const sql of chVisitBackfillSql(n)) await client.command({ query: sql });
 }
 
 /**

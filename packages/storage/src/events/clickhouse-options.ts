@@ -27,7 +27,7 @@ export interface ClickHouseOptions {
  */
 export const CLICKHOUSE_CANNOT = {
   dayRollups:
-    "ClickHouse keeps no day rollups: the dialect derives visits from events per query (18.16 has no " +
+    "ClickHouse keeps no day rollups: the dialect merges its per-visit aggregate states per query (18.16 has no " +
     "aggregating projections), so dayRollupThrough() is absent and stats never read day_rollup.",
 } as const;
 

@@ -1,18 +1,21 @@
 // The EventStore conformance suite on ClickHouse (the test run's server, a database of this file's
 // own), plus what only this adapter has: parameters bound as escaped literals on 18.16, and the
 // query time limit enforced in the engine.
+import type { QuerySpecInput } from "@lookout/schema";
 import { afterAll, describe, expect, it } from "vitest";
 import { clickHouseTestDatabase, requireClickHouse } from "../test-services.js";
 import { bindParams, literal } from "./clickhouse-sql.js";
 import { type ClickHouseEventStore, openClickHouseEventStore } from "./clickhouse-store.js";
 import { eventStoreConformance } from "./conformance.js";
 import { QueryTimeoutError } from "./event-store.js";
+import { at, event } from "./fixtures.js";
+import { runStats } from "./stats.js";
 
 const ch = await requireClickHouse();
 const opened: ClickHouseEventStore[] = [];
-const open = async (label: string) => {
+const open = async (label: string, database = clickHouseTestDatabase(label)) => {
   if (!("url" in ch)) throw new Error(ch.skip);
-  const s = await openClickHouseEventStore(`${ch.url}/${clickHouseTestDatabase(label)}`);
+  const s = await openClickHouseEventStore(`${ch.url}/${database}`);
   opened.push(s);
   return s;
 };
@@ -49,5 +52,42 @@ describe.skipIf(!("url" in ch))("ClickHouse", () => {
     expect(Object.keys(s.cannot)).toEqual(["dayRollups"]);
     expect(s.dayRollupThrough).toBeUndefined();
     expect(s.serverVersion).toMatch(/^\d+\.\d+/);
+  });
+
+  it("folds events stored before the visit tables existed into them when it opens", async () => {
+    if (!("url" in ch)) return;
+    const database = clickHouseTestDatabase("visit_backfill");
+    const P = "backfill.example";
+    const pv = (session: string, ts: string, path: string) =>
+      event({ property: P, ts: at(ts), name: "pageview", path, session_id: session, visitor_id: session, client_id: session });
+    const spec: QuerySpecInput = {
+      kind: "aggregate",
+      property: P,
+      date_range: { preset: "custom", from: "2024-05-10", to: "2024-05-10" },
+      metrics: ["visitors", "visits", "pageviews", "bounce_rate", "visit_duration"],
+    };
+    const ctx = { timezone: "UTC", now: at("2024-05-11 00:00:00") };
+    const first = await open("visit_backfill", database);
+    // One visit over two appends (its states fold on read), one single-page visit.
+    await first.append([pv("a", "2024-05-10 10:00:00", "/"), pv("b", "2024-05-10 11:00:00", "/x")]);
+    await first.append([pv("a", "2024-05-10 10:01:30", "/y")]);
+    const expected = await runStats(first, spec, ctx);
+    expect(expected).toMatchObject({
+      visits: { value: 2 },
+      pageviews: { value: 3 },
+      bounce_rate: { value: 50 },
+      visit_duration: { value: 45 },
+    });
+    // An older schema: the visit tables and their views missing, the events there.
+    for (const t of ["visits", "visit_pages", "visit_events"]) {
+      for (const name of [`${t}_mv`, t]) {
+        const r = await fetch(ch.url, { method: "POST", body: `DROP TABLE ${database}.${name}` });
+        expect(r.ok, await r.text()).toBe(true);
+      }
+    }
+    const again = await open("visit_backfill", database);
+    expect(await runStats(again, spec, ctx)).toEqual(expected);
+    // Backfilled once: opening again adds nothing.
+    expect(await runStats(await open("visit_backfill", database), spec, ctx)).toEqual(expected);
   });
 });

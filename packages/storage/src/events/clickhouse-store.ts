@@ -4,16 +4,16 @@
 //
 // - append: one INSERT per batch; rows are checked in JS first, so a bad row rejects the batch
 //   before anything is sent (an 18.16 INSERT of one block is all or nothing).
-// - sync: nothing to wait for: an INSERT is visible to reads once it returns, and there are no
-//   rollups (the dialect derives visits from `events` per query).
+// - sync: nothing to wait for: an INSERT is visible to reads once it returns, its visit states
+//   (clickhouse-visit-tables.ts) written by materialized views within the same INSERT.
 // - deleteProperty: ALTER TABLE ... DELETE is an asynchronous mutation in 18.16 (no mutations_sync
 //   yet): the call waits until system.mutations reports it done, so reads afterwards are correct.
 // - query timeouts: max_execution_time stops the query in the engine (18.16 checks it between
 //   blocks); the call itself rejects at the limit and sends KILL QUERY for good measure, since an
 //   18.16 server does not cancel a query when its HTTP client goes away.
 // - a cluster (`cluster` option: a remote_servers name and every shard's HTTP URL): each shard
-//   holds `events_local` and `visitors_local` (the same DDL), and every shard has `events` and
-//   `visitors` as Distributed tables over them, so every query reads the same names on one node
+//   holds `events_local`, `visitors_local` and the visit tables' `<table>_local` (the same DDL),
+//   and every shard has `events`, `visitors` and the visit tables as Distributed tables over them, so every query reads the same names on one node
 //   or N. 18.16's ON CLUSTER needs ZooKeeper, so the DDL runs on each shard in turn. Inserts are
 //   synchronous (insert_distributed_sync); an ingest-log record's rows go to one shard (the
 //   sharding key is its id), so the exactly-once check per record holds across shards; rows
@@ -26,6 +26,7 @@
 
 import { randomUUID } from "node:crypto";
 import { type ClickHouseClient, ClickHouseLogLevel, createClient } from "@clickhouse/client";
+import { VISIT_TABLE_NAMES } from "@lookout/query";
 import type { EventRow, VisitorProfile } from "@lookout/schema";
 import { migrateClickHouse, rows } from "./clickhouse-migrate.js";
 import {
@@ -317,8 +318,8 @@ class ChStore implements ClickHouseEventStore {
     return this.#track(async () => {
       const where = `property = ${literal(property)} AND client_id = ${literal(clientId)}`;
       const counted = await rows<{ n: number }>(this.client, `SELECT count() AS n FROM events WHERE ${where}`);
-      // No rollups to bring in line here: every statistic derives visits from events per query;
-      // the per-visitor tables lose the visitor's rows with them.
+      // The visit tables and the per-visitor tables lose the visitor's rows with the events (their
+      // rows are keyed by client_id too), so the statistics stay in line with what is left.
       for (const table of this.#tables()) await this.#mutate(`ALTER TABLE ${this.#stored(table)} DELETE WHERE ${where}`);
       await this.#awaitMutations();
       return Number(counted[0]?.n ?? 0);
@@ -327,10 +328,11 @@ class ChStore implements ClickHouseEventStore {
 
   /**
    * The tables that hold a property's rows. On a cluster the per-visitor tables are not kept (the
-   * visitor reads there go to the events table): only events and profiles.
+   * visitor reads there go to the events table): only events, profiles and the visit tables.
    */
   #tables(): readonly string[] {
-    return this.opts.cluster ? ["events", "visitors"] : ["events", "visitors", ...VISITOR_TABLES];
+    const kept = ["events", "visitors", ...VISIT_TABLE_NAMES];
+    return this.opts.cluster ? kept : [...kept, ...VISITOR_TABLES];
   }
 
   /** Runs a mutation on the node, or on every shard of a cluster (Distributed tables take none). */

@@ -110,7 +110,7 @@ const DERIVED_TYPES: Record<DerivedColumnType, string> = {
   bool: "BOOLEAN",
 };
 
-/** The rollup tables exist in DuckDB only (ClickHouse derives them per query: see @lookout/query). */
+/** The rollup tables exist in DuckDB only (ClickHouse merges its visit states per query: @lookout/query clickhouse-visits.ts). */
 export function derivedDdl(name: DerivedTable): string {
   const cols = Object.entries(DERIVED_TABLES[name]).map(([c, type]) => `${c} ${DERIVED_TYPES[type]} NOT NULL`);
   // The step that last wrote the row (the last batch it rolled up; 0: a rebuild). A step rewrites

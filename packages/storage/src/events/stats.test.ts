@@ -9,6 +9,7 @@ import { type EventRow, METRICS, type QuerySpecInput } from "@lookout/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { at, event } from "./fixtures.js";
 import { type AggregateResult, type BreakdownRow, runStats, type StatsContext, type TimeseriesPoint } from "./stats.js";
+import { stopClickHouseCluster } from "../test-services.js";
 import { type TestStore, testEngines } from "./test-engines.js";
 
 const P = "stats.example";
@@ -92,6 +93,8 @@ const FIXTURE: EventRow[] = [
 
 let store: TestStore;
 const ENGINES = await testEngines({ cluster: true });
+// The two-shard cluster testEngines started: stopped once every engine's stores are closed.
+afterAll(() => stopClickHouseCluster());
 // The same cases on every engine (DESIGN.md §1: one suite, every adapter).
 describe.each(ENGINES)("on $name", (engine) => {
   if (engine.skip) {

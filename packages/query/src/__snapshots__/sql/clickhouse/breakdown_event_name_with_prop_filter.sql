@@ -22,15 +22,12 @@ FROM (
   ANY INNER JOIN (
     SELECT skey, start_ts
     FROM (
-      SELECT any(e_property) AS property, e_session_id AS skey, any(e_visitor_id) AS vkey, min(e_ts) AS start_ts, max(e_ts) AS end_ts, (max(e_tms) - min(e_tms)) / 1000 AS duration, countIf(e_name = 'pageview') AS pageviews, countIf(e_name NOT IN ('pageview', 'engagement', 'pageleave', 'identify')) AS events, (countIf(e_name = 'pageview') = 1 AND countIf(e_name NOT IN ('pageview', 'engagement', 'pageleave', 'identify')) = 0) AS bounce, sumIf(e_engaged_ms, e_name = 'engagement') AS engaged_ms, argMinIf(e_path, e_tms, e_name = 'pageview') AS entry_page, argMaxIf(e_path, e_tms, e_name = 'pageview') AS exit_page, argMin(e_hostname, e_tms) AS hostname, argMin(e_referrer_source, e_tms) AS referrer_source, argMin(e_referrer, e_tms) AS referrer, argMin(e_channel, e_tms) AS channel, argMin(e_utm_source, e_tms) AS utm_source, argMin(e_utm_medium, e_tms) AS utm_medium, argMin(e_utm_campaign, e_tms) AS utm_campaign, argMin(e_utm_term, e_tms) AS utm_term, argMin(e_utm_content, e_tms) AS utm_content, argMin(e_country, e_tms) AS country, argMin(e_region, e_tms) AS region, argMin(e_city, e_tms) AS city, argMin(e_browser, e_tms) AS browser, argMin(e_browser_version, e_tms) AS browser_version, argMin(e_os, e_tms) AS os, argMin(e_os_version, e_tms) AS os_version, argMin(e_device, e_tms) AS device, argMin(e_screen, e_tms) AS screen
-      FROM (
-        SELECT property AS e_property, session_id AS e_session_id, visitor_id AS e_visitor_id, ts AS e_ts, name AS e_name, path AS e_path, engaged_ms AS e_engaged_ms, revenue AS e_revenue, hostname AS e_hostname, referrer_source AS e_referrer_source, referrer AS e_referrer, channel AS e_channel, utm_source AS e_utm_source, utm_medium AS e_utm_medium, utm_campaign AS e_utm_campaign, utm_term AS e_utm_term, utm_content AS e_utm_content, country AS e_country, region AS e_region, city AS e_city, browser AS e_browser, browser_version AS e_browser_version, os AS e_os, os_version AS e_os_version, device AS e_device, screen AS e_screen, toUInt64(ts) * 1000 + ts_ms AS e_tms
-        FROM events
-        WHERE property = {p1:String}
-        AND ts >= toDateTime({p6:String}, 'UTC')
-        AND ts < toDateTime({p3:String}, 'UTC')
-      )
-      GROUP BY e_session_id
+      SELECT property, session_id AS skey, anyMerge(s_visitor) AS vkey, minMerge(s_start) AS start_ts, maxMerge(s_end) AS end_ts, (maxMerge(s_end_tms) - minMerge(s_start_tms)) / 1000 AS duration, sumMerge(s_pageviews) AS pageviews, sumMerge(s_events) AS events, (sumMerge(s_pageviews) = 1 AND sumMerge(s_events) = 0) AS bounce, sumMerge(s_engaged_ms) AS engaged_ms, if(sumMerge(s_pageviews) > 0, argMinMerge(s_entry), '') AS entry_page, if(sumMerge(s_pageviews) > 0, argMaxMerge(s_exit), '') AS exit_page, argMinMerge(s_hostname) AS hostname, argMinMerge(s_referrer_source) AS referrer_source, argMinMerge(s_referrer) AS referrer, argMinMerge(s_channel) AS channel, argMinMerge(s_utm_source) AS utm_source, argMinMerge(s_utm_medium) AS utm_medium, argMinMerge(s_utm_campaign) AS utm_campaign, argMinMerge(s_utm_term) AS utm_term, argMinMerge(s_utm_content) AS utm_content, argMinMerge(s_country) AS country, argMinMerge(s_region) AS region, argMinMerge(s_city) AS city, argMinMerge(s_browser) AS browser, argMinMerge(s_browser_version) AS browser_version, argMinMerge(s_os) AS os, argMinMerge(s_os_version) AS os_version, argMinMerge(s_device) AS device, argMinMerge(s_screen) AS screen
+      FROM visits
+      WHERE property = {p1:String}
+      AND day >= toDate(toDateTime({p6:String}, 'UTC'))
+      AND day <= toDate(toDateTime({p3:String}, 'UTC'))
+      GROUP BY property, session_id
     )
     WHERE property = {p1:String}
     AND (start_ts >= toDateTime({p2:String}, 'UTC') AND start_ts < toDateTime({p7:String}, 'UTC'))

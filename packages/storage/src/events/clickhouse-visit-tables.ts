@@ -1,0 +1,40 @@
+// ClickHouse's visit tables (@lookout/query clickhouse-visits.ts says what they hold and how they
+// are read): their DDL, the materialized views that fill them from each INSERT into the events
+// table, and the backfill of events stored before the views existed. On a cluster every shard
+// keeps `<table>_local` fed from its own `events_local`, behind a Distributed `<table>`: a visit's
+// events may sit on two shards (rows are sharded by ingest record), and the reads' GROUP BY merges
+// the states of both.
+import { stateType, VISIT_TABLE_NAMES, VISIT_TABLES, type VisitStateTable, visitStatesSql, visitTableKey } from "@lookout/query";
+
+/** Where the DDL puts things: a table's stored name and the events table its view reads. */
+export interface VisitTableNames {
+  stored(table: VisitStateTable): string;
+  view(table: VisitStateTable): string;
+  events: string;
+}
+
+/** The tables, then the views that feed them. */
+export function chVisitTablesDdl(n: VisitTableNames): string[] {
+  const tables = VISIT_TABLE_NAMES.map((t) => {
+    const key = visitTableKey(t);
+    const cols = [...key.map(([c, type]) => `${c} ${type}`), ...VISIT_TABLES[t].states.map((s) => `${s.name} ${stateType(s)}`)];
+    return (
+      `CREATE TABLE IF NOT EXISTS ${n.stored(t)} (\n  ${cols.join(",\n  ")}\n) ` +
+      `ENGINE = AggregatingMergeTree() PARTITION BY toYYYYMM(day) ORDER BY (${key.map(([c]) => c).join(", ")})`
+    );
+  });
+  const views = VISIT_TABLE_NAMES.map(
+    (t) => `CREATE MATERIALIZED VIEW IF NOT EXISTS ${n.view(t)} TO ${n.stored(t)} AS ${visitStatesSql(t, n.events)}`,
+  );
+  return [...tables, ...views];
+}
+
+/** Fills the tables from the events stored before their views existed. */
+export function chVisitBackfillSql(n: VisitTableNames): string[] {
+  return VISIT_TABLE_NAMES.map((t) => `INSERT INTO ${n.stored(t)} ${visitStatesSql(t, n.events)}`);
+}
+
+/** The Distributed table over each shard's `<table>_local` (reads only: the views insert locally). */
+export function chVisitDistributedDdl(database: string, cluster: string, t: VisitStateTable): string {
+  return `CREATE TABLE IF NOT EXISTS ${database}.${t} AS ${database}.${t}_local ENGINE = Distributed(${cluster}, ${database}, ${t}_local)`;
+}
