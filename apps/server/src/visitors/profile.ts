@@ -51,8 +51,10 @@ export async function visitorDetail(
     v.run(tables ? activeDaysFromVisitsSql(d, pid, who, tz, from, to) : activeDaysSql(d, pid, who, tz, from, to)),
     v.run(tables ? topPagesFromVisitsSql(d, pid, who, L.top) : topPagesSql(d, pid, who, L.top)),
     v.run(tables ? topEventsFromVisitsSql(d, pid, who, L.top) : topEventsSql(d, pid, who, L.top)),
-    v.profiles(ids),
+    // The other ids' profiles (this one's is `own`): none to read for a one-device visitor.
+    v.profiles(ids.filter((id) => id !== clientId)),
   ]);
+  if (own) profs.set(clientId, own);
   const f = fig[0] ?? {};
   const visits = num(f.visits);
   if (visits === 0 && !own) throw notFound();

@@ -46,6 +46,23 @@ const toProfile = (r: Row): Profile => ({
 
 export const notFound = () => new DomainError("not_found", "Visitor not found.");
 
+/**
+ * Reads in flight, by property and statement: a visitor's page asks for the profile and history
+ * at once and both first resolve the person (profile, ids, span), so a read identical to one still
+ * running waits for that one's rows instead of running again. Only while it runs: nothing is kept.
+ * The rows are shared, so callers read them and never change them.
+ */
+export type InFlight = Map<string, Promise<Row[]>>;
+
+function shared(inflight: InFlight | undefined, key: string, read: () => Promise<Row[]>): Promise<Row[]> {
+  if (!inflight) return read();
+  const running = inflight.get(key);
+  if (running) return running;
+  const p = read().finally(() => inflight.delete(key));
+  inflight.set(key, p);
+  return p;
+}
+
 /** The reads of one property, for one call of the service. */
 export type VisitorReads = ReturnType<typeof visitorReads>;
 
@@ -53,7 +70,7 @@ export type VisitorReads = ReturnType<typeof visitorReads>;
  * `source`: which tables answer (@lookout/query visitors-plan.ts): "auto" lets the planner choose
  * the per-visitor tables where they can; "events" reads the events table only.
  */
-export function visitorReads(reads: EventReads, source: VisitorSource | "auto", site: Site) {
+export function visitorReads(reads: EventReads, source: VisitorSource | "auto", site: Site, inflight?: InFlight) {
   const reader = reads.of(site);
   const d = reader.dialect;
   const pid = site.unique_id;
@@ -63,7 +80,7 @@ export function visitorReads(reads: EventReads, source: VisitorSource | "auto", 
 
   async function run(q: CompiledQuery): Promise<Row[]> {
     try {
-      return await reader.query<Row>(q);
+      return await shared(inflight, `${pid}\u0000${q.sql}\u0000${JSON.stringify(q.params)}`, () => reader.query<Row>(q));
     } catch (err) {
       if (QueryTimeoutError.from(err)) {
         throw new DomainError(

@@ -18,7 +18,7 @@ import type { Presence } from "../live/presence.js";
 import { visitorHistory } from "./history.js";
 import { visitorList, visitorListCsv } from "./list.js";
 import { visitorDetail } from "./profile.js";
-import { type Site, visitorReads } from "./reading.js";
+import { type InFlight, type Site, visitorReads } from "./reading.js";
 import { deleteVisitor, exportVisitor } from "./requests.js";
 
 export interface VisitorServiceDeps {
@@ -42,7 +42,8 @@ export interface VisitorServiceDeps {
 export function createVisitorService(deps: VisitorServiceDeps) {
   const now = deps.now ?? Date.now;
   const requests = { events: deps.events, meta: deps.meta, now };
-  const on = (site: Site) => visitorReads(deps.reads, deps.source ?? "auto", site);
+  const inflight: InFlight = new Map();
+  const on = (site: Site) => visitorReads(deps.reads, deps.source ?? "auto", site, inflight);
   return {
     list: (property: Site, q: VisitorListQuery) => visitorList(on(property), q),
     /** The list as CSV (at most VISITOR_LIMITS.csvRows visitors, in the list's order). */
