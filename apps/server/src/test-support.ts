@@ -122,3 +122,23 @@ export async function createTestApp(
     },
   };
 }
+
+/**
+ * `store` with every query() recorded (its SQL and parameters, in order): what a cache or a shared
+ * read is there to save. Empty `queries` (length = 0) to start a count.
+ */
+export function countQueries<S extends EventStore>(inner: S): { store: S; queries: string[] } {
+  const queries: string[] = [];
+  const store = new Proxy(inner, {
+    get(target, key, receiver) {
+      if (key === "query")
+        return (...args: Parameters<EventStore["query"]>) => {
+          queries.push(`${args[0].sql} ${JSON.stringify(args[0].params)}`);
+          return target.query(...args);
+        };
+      const v = Reflect.get(target, key, receiver);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+  return { store, queries };
+}

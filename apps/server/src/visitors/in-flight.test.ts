@@ -9,6 +9,7 @@ import { eventRow } from "@lookout/schema";
 import { type EventStore, openDuckDbEventStore } from "@lookout/storage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fairEventReads } from "../event-reads/fair-reads.js";
+import { countQueries } from "../test-support.js";
 import { createVisitorService } from "./service.js";
 
 const P = "inflight.example";
@@ -18,7 +19,7 @@ const NOW = Date.UTC(2024, 5, 1);
 describe("a visitor's page read at once", () => {
   let dir: string;
   let store: EventStore;
-  const statements: string[] = [];
+  let statements: string[] = [];
   let counting: EventStore;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "lookout-inflight-"));
@@ -49,16 +50,7 @@ describe("a visitor's page read at once", () => {
       })),
     );
     await store.sync();
-    counting = new Proxy(store, {
-      get(target, key) {
-        const value = Reflect.get(target, key);
-        if (key !== "query" || typeof value !== "function") return value;
-        return (q: { sql: string; params?: unknown }, ...rest: unknown[]) => {
-          statements.push(`${q.sql} ${JSON.stringify(q.params)}`);
-          return value.call(target, q, ...rest);
-        };
-      },
-    });
+    ({ store: counting, queries: statements } = countQueries(store));
   });
   afterAll(async () => {
     await store?.close();
