@@ -12,7 +12,7 @@
 // cached under bench/.cache (keyed by size, seed and the generator's source). Writes
 // bench/results/insights.json.
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -119,8 +119,12 @@ async function ensureDb(n: number): Promise<string> {
   mkdirSync(CACHE, { recursive: true });
   const path = join(CACHE, `insights-${n}-${SEED}-${GEN_HASH}.duckdb`);
   if (existsSync(path) && !args.fresh) return path;
-  for (const f of [path, `${path}.wal`]) rmSync(f, { force: true });
-  const store = await openDuckDbEventStore(path, { rollupDelayMs: 2_000_000_000 });
+  // Loaded under another name and renamed once whole: a load that stops leaves no database that looks cached.
+  const tmp = `${path}.loading`;
+  for (const f of [path, `${path}.wal`, tmp, `${tmp}.wal`]) rmSync(f, { force: true });
+  console.log(`generating ${n.toLocaleString("en")} events -> ${path}`);
+  const t0 = performance.now();
+  const store = await openDuckDbEventStore(tmp, { rollupDelayMs: 2_000_000_000 });
   for (const batch of generateEvents({
     property: PROPERTY,
     days: 90,
@@ -133,6 +137,8 @@ async function ensureDb(n: number): Promise<string> {
     await store.append(batch);
   }
   await store.close();
+  renameSync(tmp, path);
+  console.log(`  loaded in ${r1((performance.now() - t0) / 1000)} s`);
   return path;
 }
 

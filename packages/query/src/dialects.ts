@@ -65,6 +65,8 @@ export interface Dialect {
   bucket(interval: Interval, ts: string, offsetMinutes: string): string;
   /** The label of a bucket key: 'YYYY-MM-DD', or 'YYYY-MM-DD HH:MM:SS' for hours and minutes. */
   label(interval: Interval, key: string): string;
+  /** A day, week or month bucket key as an integer, consecutive buckets one apart (lifecycle's "the interval before"). */
+  ordinal(interval: "day" | "week" | "month", key: string): string;
   limit(n: number, offset: number): string;
   /** The FROM item of a derived table (print it through relation.ts's tableRead). */
   derived(table: DerivedTable, bounds: () => EventBounds): string;
@@ -129,6 +131,8 @@ export const duckdb: Dialect = {
   hasProp: (k) => `map_contains(props, ${k})`,
   bucket: duckBucket,
   label: duckLabel,
+  // Day and week keys are already day and week numbers.
+  ordinal: (i, k) => (i === "month" ? `(year(${k}) * 12 + month(${k}))` : `(${k})`),
   limit: (n, o) => (o > 0 ? `LIMIT ${n} OFFSET ${o}` : `LIMIT ${n}`),
   derived: (table) => table,
   derivesTables: false,
@@ -167,6 +171,8 @@ export const clickhouse: Dialect = {
     return i === "week" || i === "month" ? `toDateTime(${CH_TRUNC[i]}(${local}), 'UTC')` : `${CH_TRUNC[i]}(${local})`;
   },
   label: (i, k) => `formatDateTime(${k}, '${FMT[i]}', 'UTC')`,
+  ordinal: (i, k) =>
+    `toInt64(${i === "day" ? "toRelativeDayNum" : i === "week" ? "toRelativeWeekNum" : "toRelativeMonthNum"}(${k}, 'UTC'))`,
   limit: (n, o) => `LIMIT ${o}, ${n}`,
   derived: (table, bounds) => {
     const b = bounds();

@@ -1,7 +1,16 @@
 // @lookout/query: QuerySpec -> SQL text + bound parameters, per dialect (DuckDB, ClickHouse 18.16).
 // Pure: no I/O, no clock (the caller passes "now"), no randomness.
+
+export {
+  compileBillableCounts,
+  isBillableEvent,
+  MAX_BILLING_PERIODS,
+  NON_BILLABLE_EVENT_NAMES,
+  readBillableCounts,
+} from "./billing.js";
 export { bucketLabels, bucketOf, bucketsUpToNow, formatBucket, MAX_BUCKETS } from "./buckets.js";
 export { DIMENSION_LEVELS, METRIC_SQL } from "./catalog.js";
+export * from "./clickhouse-visits.js";
 export type { CompileContext, CompiledQuery, CompiledStats } from "./compiled.js";
 export {
   type ComparisonRange,
@@ -12,32 +21,24 @@ export {
   resolveDateRange,
 } from "./date-range.js";
 export * from "./day-rollup.js";
-export { type CompiledInsights, INSIGHT_COMPILERS, type InsightCompiler } from "./insights/index.js";
-export * from "./insights/paths.js";
-export * from "./insights/lifecycle.js";
-export * from "./insights/retention.js";
-export * from "./insights/stickiness.js";
-export { type CompiledTrends, compileTrends, shapeTrends, type TrendsRow } from "./insights/trends.js";
-export * from "./insights/funnel.js";
-export * from "./insights/funnel-eval.js";
-export {
-  compileBillableCounts,
-  isBillableEvent,
-  MAX_BILLING_PERIODS,
-  NON_BILLABLE_EVENT_NAMES,
-  readBillableCounts,
-} from "./billing.js";
-export * from "./clickhouse-visits.js";
 export { clickhouse, DIALECTS, type Dialect, duckdb, type SqlDialect } from "./dialects.js";
 export { QueryError } from "./errors.js";
 export { type GoalsPlan, type PlannedGoal, planGoal, planGoals } from "./goals-plan.js";
+export * from "./insights/funnel.js";
+export * from "./insights/funnel-eval.js";
+export { type CompiledInsights, INSIGHT_COMPILERS, type InsightCompiler } from "./insights/index.js";
+export * from "./insights/lifecycle.js";
+export * from "./insights/paths.js";
+export * from "./insights/retention.js";
+export * from "./insights/stickiness.js";
+export { type CompiledTrends, compileTrends, shapeTrends, type TrendsRow } from "./insights/trends.js";
 export type { Compiler } from "./kinds/compiler.js";
 export { COMPILERS, type CompilerRegistry, compileQuery } from "./kinds/index.js";
 export { type GroupKey, type PlanInput, planQuery, type QueryPlan } from "./plan.js";
 export * from "./tables.js";
 export * from "./tz.js";
 export * from "./visitors.js";
-export * from "./vocabulary.js";
 export * from "./visitors-digest.js";
 export * from "./visitors-plan.js";
 export * from "./visitors-tables.js";
+export * from "./vocabulary.js";

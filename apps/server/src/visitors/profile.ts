@@ -14,6 +14,7 @@ import {
   firstSourceFromVisitsSql,
   firstSourceSql,
   localDay,
+  panelsInOneRead,
   perClientFromSummarySql,
   perClientSql,
   startOfDay,
@@ -22,10 +23,19 @@ import {
   topPagesFromVisitsSql,
   topPagesSql,
   VISITOR_FACETS,
+  VISITOR_PANELS,
+  visitorPanelsFromVisitsSql,
 } from "@lookout/query";
 import { type Facet, VISITOR_LIMITS as L, type VisitorDetail } from "@lookout/schema";
 import type { Presence } from "../live/presence.js";
-import { iso, notFound, num, str, type VisitorReads } from "./reading.js";
+import { iso, notFound, num, type Row, str, type VisitorReads } from "./reading.js";
+
+/** The one-read statement's row as each panel's rows, in VISITOR_PANELS' order (no rows: NULL). */
+const panelsOf = (r: Row) =>
+  VISITOR_PANELS.map((p) => {
+    const rows = r[p];
+    return Array.isArray(rows) ? (rows as Row[]) : [];
+  }) as [Row[], Row[], Row[], Row[], Row[], Row[]];
 
 export async function visitorDetail(
   v: VisitorReads,
@@ -43,17 +53,22 @@ export async function visitorDetail(
   const { who, events: n } = await v.located(ids);
   if (n === 0 && !own) throw notFound();
   const tables = v.fast({ read: "page" });
-  const [fig, facets, clients, first, days, pages, evs, profs] = await Promise.all([
-    v.run(tables ? figuresFromVisitsSql(d, pid, who) : figuresSql(d, pid, who)),
-    v.run(tables ? facetsFromVisitsSql(d, pid, who) : facetsSql(d, pid, who)),
+  const [panels, clients, profs] = await Promise.all([
+    tables && panelsInOneRead(d)
+      ? v.run(visitorPanelsFromVisitsSql(d, pid, who, tz, from, to, L.top)).then((r) => panelsOf(r[0] ?? {}))
+      : Promise.all([
+          v.run(tables ? figuresFromVisitsSql(d, pid, who) : figuresSql(d, pid, who)),
+          v.run(tables ? facetsFromVisitsSql(d, pid, who) : facetsSql(d, pid, who)),
+          v.run(tables ? firstSourceFromVisitsSql(d, pid, who) : firstSourceSql(d, pid, who)),
+          v.run(tables ? activeDaysFromVisitsSql(d, pid, who, tz, from, to) : activeDaysSql(d, pid, who, tz, from, to)),
+          v.run(tables ? topPagesFromVisitsSql(d, pid, who, L.top) : topPagesSql(d, pid, who, L.top)),
+          v.run(tables ? topEventsFromVisitsSql(d, pid, who, L.top) : topEventsSql(d, pid, who, L.top)),
+        ]),
     v.run(tables ? perClientFromSummarySql(d, pid, ids) : perClientSql(d, pid, who)),
-    v.run(tables ? firstSourceFromVisitsSql(d, pid, who) : firstSourceSql(d, pid, who)),
-    v.run(tables ? activeDaysFromVisitsSql(d, pid, who, tz, from, to) : activeDaysSql(d, pid, who, tz, from, to)),
-    v.run(tables ? topPagesFromVisitsSql(d, pid, who, L.top) : topPagesSql(d, pid, who, L.top)),
-    v.run(tables ? topEventsFromVisitsSql(d, pid, who, L.top) : topEventsSql(d, pid, who, L.top)),
     // The other ids' profiles (this one's is `own`): none to read for a one-device visitor.
     v.profiles(ids.filter((id) => id !== clientId)),
   ]);
+  const [fig, facets, first, days, pages, evs] = panels;
   if (own) profs.set(clientId, own);
   const f = fig[0] ?? {};
   const visits = num(f.visits);

@@ -16,10 +16,10 @@
 // - Exclusion X between steps a and b: when an X event lies strictly between the counted chain's
 //   steps a and b, the visitor is left out of the funnel.
 import {
+  FUNNEL_LIMITS,
   type FunnelActorSelector,
   type FunnelAnswer,
   type FunnelStepResult,
-  FUNNEL_LIMITS,
   OTHER_BREAKDOWN_VALUE,
 } from "@lookout/schema";
 import { bucketOf } from "../buckets.js";

@@ -14,10 +14,10 @@
 // exclusions that count). The visitor's client id is still taken over all their events.
 import {
   type Dimension,
+  FUNNEL_UNIT_SECONDS,
   type FunnelOrder,
   type FunnelSpec,
   funnelStepLabel,
-  FUNNEL_UNIT_SECONDS,
   INSIGHT_LIMITS,
   type Interval,
   insightDateRange,
@@ -28,7 +28,7 @@ import {
 import { bucketLabels, bucketsUpToNow } from "../buckets.js";
 import type { CompileContext, CompiledQuery } from "../compiled.js";
 import { defaultInterval, type ResolvedRange, resolveDateRange } from "../date-range.js";
-import { type Dialect, DIALECTS, type SqlDialect } from "../dialects.js";
+import { DIALECTS, type Dialect, type SqlDialect } from "../dialects.js";
 import { int, Params } from "../params.js";
 import { Scope } from "../parts.js";
 import { tableRead } from "../relation.js";

@@ -4,9 +4,9 @@
 import type { InsightKind, InsightSpec } from "@lookout/schema";
 import type { CompileContext } from "../compiled.js";
 import type { SqlDialect } from "../dialects.js";
-import { type CompiledPaths, compilePaths } from "./paths.js";
 import { type CompiledFunnel, compileFunnel } from "./funnel.js";
 import { type CompiledLifecycle, compileLifecycle } from "./lifecycle.js";
+import { type CompiledPaths, compilePaths } from "./paths.js";
 import { type CompiledRetention, compileRetention } from "./retention.js";
 import { type CompiledStickiness, compileStickiness } from "./stickiness.js";
 import { type CompiledTrends, compileTrends } from "./trends.js";

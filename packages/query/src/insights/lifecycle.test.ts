@@ -1,7 +1,7 @@
 // The lifecycle planner (the lookback interval, interval starts across DST), the printed SQL for
 // both dialects (file snapshots __snapshots__/sql/<dialect>/lifecycle-*.sql) with the safety rules
-// of DESIGN.md §6, and the statuses on hand-built rows (peers.md §1.5's vector). Numbers on real
-// engines: packages/storage lifecycle-model.test.ts.
+// of DESIGN.md §6, and the answer shaped from the statement's per-interval rows. The statuses
+// themselves are the statement's: packages/storage lifecycle-model.test.ts (peers.md §1.5's vector, the model).
 import { type LifecycleSpecInput, LifecycleSpecSchema } from "@lookout/schema";
 import { describe, expect, it } from "vitest";
 import type { SqlDialect } from "../dialects.js";
@@ -79,16 +79,23 @@ describe("lifecycle planner and statuses", () => {
     expect(plan.shown).toBe(5);
   });
 
-  it("peers.md §1.5: created d1, active d1, d2, d4 over d1..d5 -> new, returning, dormant, resurrecting, dormant", () => {
+  it("answers each shown interval from its row (dormant negative, an interval without a row all zero); the lookback is not shown", () => {
     const plan = planLifecycle(spec, CTX);
-    const created = Date.parse("2024-03-29T10:00:00Z");
-    const rows = ["2024-03-29", "2024-03-30", "2024-04-01"].map((bucket) => ({ visitor: "u", bucket, first_ms: created }));
-    const a = shapeLifecycle(plan, [...rows, { visitor: "u", bucket: "", first_ms: created }]);
+    const rows = [
+      { idx: 0, new: 7, returning: 7, resurrecting: 7, dormant: 7 },
+      { idx: 1, new: 1, returning: 0, resurrecting: 0, dormant: 0 },
+      { idx: 2, new: 0n, returning: 1n, resurrecting: 0n, dormant: 0n },
+      { idx: 3, new: 0, returning: 0, resurrecting: 0, dormant: 1 },
+      { idx: 5, new: 0, returning: 0, resurrecting: 0, dormant: 1 },
+      // The interval after the grid (visitors active in its last one, dormant past it): not shown.
+      { idx: 6, new: 0, returning: 0, resurrecting: 0, dormant: 3 },
+    ];
+    const a = shapeLifecycle(plan, rows);
     expect(a.results.map((p) => [p.date, p.new, p.returning, p.resurrecting, p.dormant])).toEqual([
       ["2024-03-29", 1, 0, 0, 0],
       ["2024-03-30", 0, 1, 0, 0],
       ["2024-03-31", 0, 0, 0, -1],
-      ["2024-04-01", 0, 0, 1, 0],
+      ["2024-04-01", 0, 0, 0, 0],
       ["2024-04-02", 0, 0, 0, -1],
     ]);
   });

@@ -11,9 +11,10 @@
 // DateTime64 does not exist in 18.16; keeping `ts` a DateTime leaves the sort key, the monthly
 // partitions and every toStartOf*/addMinutes of the dialect as they are, and the visit states
 // order and time events by ts * 1000 + ts_ms (@lookout/query clickhouse-visits.ts).
+
+import { type ColumnType, EVENT_COLUMN_NAMES, EVENT_COLUMNS, type EventRow, type VisitorProfile } from "@lookout/schema";
 import { eventsDdl } from "./ddl.js";
 import type { CompiledQuery } from "./event-store.js";
-import { type ColumnType, EVENT_COLUMN_NAMES, EVENT_COLUMNS, type EventRow, type VisitorProfile } from "@lookout/schema";
 
 const numeric = (t: ColumnType) => t === "float64" || t === "uint16";
 

@@ -30,11 +30,21 @@ export function eventsSql(property: string, q: EventsQuery): { sql: string; para
   };
 }
 
-/** Turns engine values into plain JS: BIGINT/HUGEINT counts become numbers, MAPs records. */
+/**
+ * Turns engine values into plain JS: BIGINT/HUGEINT counts become numbers, MAPs records, and the
+ * same inside LISTs and STRUCTs (a statement may answer a list of rows per column).
+ */
 function plain(v: unknown): unknown {
   if (typeof v === "bigint") return Number(v);
-  if (Array.isArray(v) && v.every((e) => e && typeof e === "object" && "key" in e && "value" in e)) {
-    return Object.fromEntries((v as { key: string; value: string }[]).map((e) => [e.key, e.value]));
+  if (Array.isArray(v)) {
+    // An empty list reads as an empty MAP, as it always has (a LIST column's reader takes [] and {} alike).
+    if (v.every((e) => e && typeof e === "object" && "key" in e && "value" in e)) {
+      return Object.fromEntries((v as { key: string; value: string }[]).map((e) => [e.key, e.value]));
+    }
+    return v.map(plain);
+  }
+  if (v !== null && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype) {
+    return plainRow(v as Record<string, unknown>);
   }
   return v;
 }

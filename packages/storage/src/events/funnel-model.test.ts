@@ -7,11 +7,11 @@
 import {
   type EventRow,
   type Filter,
+  FUNNEL_UNIT_SECONDS,
   type FunnelAnswer,
   type FunnelSpec,
   type FunnelSpecInput,
   FunnelSpecSchema,
-  FUNNEL_UNIT_SECONDS,
   OTHER_BREAKDOWN_VALUE,
   parseFilters,
 } from "@lookout/schema";

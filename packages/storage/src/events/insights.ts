@@ -16,11 +16,11 @@ import {
   InsightSpecSchema,
 } from "@lookout/schema";
 import type { EventReader } from "./event-store.js";
-import type { StatsContext } from "./stats.js";
-import { runPaths, runPathsActors } from "./paths.js";
 import { runFunnel, runFunnelActors } from "./funnel.js";
 import { runLifecycle } from "./lifecycle.js";
+import { runPaths, runPathsActors } from "./paths.js";
 import { runRetention, runRetentionActors } from "./retention.js";
+import type { StatsContext } from "./stats.js";
 import { runStickiness } from "./stickiness.js";
 import { runTrends } from "./trends.js";
 

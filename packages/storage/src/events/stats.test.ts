@@ -7,9 +7,9 @@
 // The property's timezone is America/New_York (EDT, UTC-4, all of May); times below are UTC.
 import { type EventRow, METRICS, type QuerySpecInput } from "@lookout/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stopClickHouseCluster } from "../test-services.js";
 import { at, event } from "./fixtures.js";
 import { type AggregateResult, type BreakdownRow, runStats, type StatsContext, type TimeseriesPoint } from "./stats.js";
-import { stopClickHouseCluster } from "../test-services.js";
 import { type TestStore, testEngines } from "./test-engines.js";
 
 const P = "stats.example";

@@ -1,6 +1,6 @@
 // runStickiness: where a stickiness insight spec meets an EventStore: compile for the store's
 // dialect, run the one statement (visitors per number of active intervals), fill every n.
-import { INSIGHT_COMPILERS, shapeStickiness, type StickinessRow } from "@lookout/query";
+import { INSIGHT_COMPILERS, type StickinessRow, shapeStickiness } from "@lookout/query";
 import { type StickinessAnswer, type StickinessSpec, type StickinessSpecInput, StickinessSpecSchema } from "@lookout/schema";
 import type { EventReader } from "./event-store.js";
 import { queryInsight } from "./insights.js";

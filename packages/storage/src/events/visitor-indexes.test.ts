@@ -6,7 +6,18 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type CompiledQuery, spanFromSummarySql, topPagesFromVisitsSql } from "@lookout/query";
+import {
+  activeDaysFromVisitsSql,
+  type CompiledQuery,
+  facetsFromVisitsSql,
+  figuresFromVisitsSql,
+  firstSourceFromVisitsSql,
+  spanFromSummarySql,
+  topEventsFromVisitsSql,
+  topPagesFromVisitsSql,
+  VISITOR_PANELS,
+  visitorPanelsFromVisitsSql,
+} from "@lookout/query";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DuckDbEventStore } from "./duckdb-options.js";
 import { openDuckDbEventStore } from "./duckdb-store.js";
@@ -54,6 +65,28 @@ describe("the per-visitor tables on DuckDB", () => {
   it("reads a person's several client ids by index", async () => {
     expect(await plan(spanFromSummarySql("duckdb", P, ["c-17", "c-2001"]))).toMatch(/Index Scan/);
     expect(await plan(topPagesFromVisitsSql("duckdb", P, ["c-17", "c-2001"], 10))).toMatch(/Index Scan/);
+  });
+
+  it("reads the page's panels in one statement with one index read of the visits, answering what the six statements do", async () => {
+    const who = ["c-17", "c-2001"];
+    const [from, to] = [Date.UTC(2024, 0, 1), Date.UTC(2025, 0, 1)];
+    const one = visitorPanelsFromVisitsSql("duckdb", P, who, "Europe/Berlin", from, to, 10);
+    expect((await plan(one)).match(/Index Scan/g)).toHaveLength(1);
+    const [row] = await store.query(one);
+    const separate = [
+      figuresFromVisitsSql("duckdb", P, who),
+      facetsFromVisitsSql("duckdb", P, who),
+      firstSourceFromVisitsSql("duckdb", P, who),
+      activeDaysFromVisitsSql("duckdb", P, who, "Europe/Berlin", from, to),
+      topPagesFromVisitsSql("duckdb", P, who, 10),
+      topEventsFromVisitsSql("duckdb", P, who, 10),
+    ];
+    for (const [i, q] of separate.entries()) {
+      const rows = await store.query(q);
+      const panel = VISITOR_PANELS[i] as string;
+      // An empty list reads back as NULL (top events: these visitors have none).
+      expect({ panel, rows: row?.[panel] ?? [] }).toEqual({ panel, rows });
+    }
   });
 
   it("has them again after a rebuild from the events, which rewrites the visits in visitor order", async () => {

@@ -3,27 +3,53 @@
 -- p3 = "2023-12-24 23:00:00"
 -- p4 = "2024-04-03 22:00:00"
 -- p5 = "2024-03-31 01:00:00"
-SELECT *
+SELECT k - toInt64(toRelativeWeekNum(toDateTime(toMonday(addMinutes(toDateTime({p3:String}, 'UTC'), CASE WHEN toDateTime({p3:String}, 'UTC') < toDateTime({p5:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC'), 'UTC')) AS idx, countIf(m_act = 1 AND m_fst = 1) AS new, countIf(m_act = 1 AND m_fst = 0 AND m_was = 1) AS returning, countIf(m_act = 1 AND m_fst = 0 AND m_was = 0) AS resurrecting, countIf(m_act = 0 AND m_was = 1) AS dormant
 FROM (
-  SELECT visitor_id AS visitor, formatDateTime(toDateTime(toMonday(addMinutes(ts, CASE WHEN ts < toDateTime({p5:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC'), '%Y-%m-%d', 'UTC') AS bucket, min((toUInt64(ts) * 1000 + ts_ms)) AS first_ms
-  FROM events
-  WHERE property = {p1:String}
-  AND ts >= toDateTime({p3:String}, 'UTC')
-  AND ts < toDateTime({p4:String}, 'UTC')
-  AND name = {p2:String}
-  GROUP BY visitor_id, toDateTime(toMonday(addMinutes(ts, CASE WHEN ts < toDateTime({p5:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC')
-  UNION ALL SELECT visitor_id AS visitor, '' AS bucket, min((toUInt64(ts) * 1000 + ts_ms)) AS first_ms
-  FROM events
-  WHERE property = {p1:String}
-  AND ts < toDateTime({p4:String}, 'UTC')
-  AND visitor_id IN (
-    SELECT visitor_id
-    FROM events
-    WHERE property = {p1:String}
-    AND ts >= toDateTime({p3:String}, 'UTC')
-    AND ts < toDateTime({p4:String}, 'UTC')
-    AND name = {p2:String}
-  )
-  GROUP BY visitor_id
+  SELECT k, max(act) AS m_act, max(was) AS m_was, max(fst) AS m_fst
+  FROM (
+    SELECT visitor, i AS k, 1 AS act, 0 AS was, 0 AS fst
+    FROM (
+      SELECT visitor_id AS visitor, toInt64(toRelativeWeekNum(toDateTime(toMonday(addMinutes(ts, CASE WHEN ts < toDateTime({p5:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC'), 'UTC')) AS i
+      FROM events
+      WHERE property = {p1:String}
+      AND ts >= toDateTime({p3:String}, 'UTC')
+      AND ts < toDateTime({p4:String}, 'UTC')
+      AND name = {p2:String}
+      GROUP BY visitor, i
+    ) AS a
+    UNION ALL SELECT visitor, i + 1 AS k, 0 AS act, 1 AS was, 0 AS fst
+    FROM (
+      SELECT visitor_id AS visitor, toInt64(toRelativeWeekNum(toDateTime(toMonday(addMinutes(ts, CASE WHEN ts < toDateTime({p5:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC'), 'UTC')) AS i
+      FROM events
+      WHERE property = {p1:String}
+      AND ts >= toDateTime({p3:String}, 'UTC')
+      AND ts < toDateTime({p4:String}, 'UTC')
+      AND name = {p2:String}
+      GROUP BY visitor, i
+    ) AS b
+    UNION ALL SELECT visitor, i AS k, 0 AS act, 0 AS was, 1 AS fst
+    FROM (
+      SELECT visitor, toInt64(toRelativeWeekNum(toDateTime(toMonday(addMinutes(first_ts, CASE WHEN first_ts < toDateTime({p5:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC'), 'UTC')) AS i
+      FROM (
+        SELECT visitor_id AS visitor, min(ts) AS first_ts
+        FROM events
+        WHERE property = {p1:String}
+        AND ts < toDateTime({p4:String}, 'UTC')
+        AND visitor_id IN (
+          SELECT visitor_id
+          FROM events
+          WHERE property = {p1:String}
+          AND ts >= toDateTime({p3:String}, 'UTC')
+          AND ts < toDateTime({p4:String}, 'UTC')
+          AND name = {p2:String}
+        )
+        GROUP BY visitor
+      ) AS f
+      WHERE first_ts >= toDateTime({p3:String}, 'UTC')
+    ) AS c
+  ) AS m
+  GROUP BY visitor, k
 ) AS t
-LIMIT 0, 5000000
+GROUP BY k
+ORDER BY idx
+LIMIT 0, 2000
