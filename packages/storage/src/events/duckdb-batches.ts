@@ -9,7 +9,7 @@ import { PropertyKeys } from "./duckdb-property-keys.js";
 import { transaction } from "./duckdb-rollup.js";
 import type { RollupScheduler } from "./duckdb-rollup-scheduler.js";
 import { formatMark, type LogMark } from "./ingest-log.js";
-import { appendVisitorBatch } from "./visitor-tables.js";
+import { appendVisitorBatch, compactIfDue } from "./visitor-tables.js";
 
 export class BatchCommitter {
   /** The last batch number given out (migrate() sets it from the file). */
@@ -57,6 +57,9 @@ export class BatchCommitter {
     });
     this.keys.adopt(fresh);
     this.rollups.committedBatch(b, events.length);
+    // After the commit, still in the write queue: the visits' rewrite in visitor order, when due,
+    // is too big for the batch's transaction (visitor-tables.ts compactIfDue).
+    await compactIfDue(writer);
   }
 
   /** Closes the appender (migrating may change the table under it; it holds no rows between batches). */
