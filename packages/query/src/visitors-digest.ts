@@ -52,7 +52,7 @@ const FNS: Record<SqlDialect, DigestFns> = {
     onceRead: (name, read, panels) =>
       `WITH ${name} AS MATERIALIZED (${read}) SELECT ${Object.entries(panels)
         .map(([as, p]) => `(SELECT list(r ORDER BY ${p.order}) FROM (${p.sql}) AS r) AS ${as}`)
-        .join(", ")}`,
+        .join(", ")} LIMIT 1`,
   },
   clickhouse: {
     explode: (read, keep, arrays) =>

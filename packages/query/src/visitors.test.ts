@@ -30,6 +30,8 @@ import {
   figuresFromVisitsSql,
   firstSourceFromVisitsSql,
   historyVisitsFromVisitsSql,
+  panelsInOneRead,
+  visitorPanelsFromVisitsSql,
   perClientFromSummarySql,
   spanFromSummarySql,
   topEventsFromVisitsSql,
@@ -89,6 +91,14 @@ function statements(d: SqlDialect): [string, CompiledQuery][] {
     ["activeDays from visits", activeDaysFromVisitsSql(d, P, IDS, "Europe/Berlin", NOW - 365 * 86_400_000, NOW)],
     ["topPages from visits", topPagesFromVisitsSql(d, P, IDS, 10)],
     ["topEvents from visits", topEventsFromVisitsSql(d, P, IDS, 10)],
+    ...(panelsInOneRead(d)
+      ? [
+          [
+            "every panel in one read of the visits",
+            visitorPanelsFromVisitsSql(d, P, IDS, "Europe/Berlin", NOW - 365 * 86_400_000, NOW, 10),
+          ] as [string, CompiledQuery],
+        ]
+      : []),
     [
       "history from visits after a cursor",
       historyVisitsFromVisitsSql(d, P, IDS, { limit: 20, after: { ts: NOW, session_id: HOSTILE[1] as string } }),

@@ -13,7 +13,8 @@ import {
   RETENTION_ROW_CAP,
   type RetentionRow,
   retentionCellVisitors,
-  shapeRetention,
+  retentionAnswer,
+  retentionCells,
   visitorPeriods,
 } from "./retention.js";
 
@@ -171,7 +172,7 @@ describe("retention cohorts (pure)", () => {
 
   it("first_time: a visitor joins only the cohort of their first start (peers.md §1.3)", () => {
     const plan = planRetention(spec("first_time"), CTX);
-    const a = shapeRetention(plan, visitorPeriods(plan, rows));
+    const a = retentionAnswer(plan, retentionCells(plan, visitorPeriods(plan, rows)));
     expect(a.results.cohorts.map((c) => [c.date, c.size, c.values])).toEqual([
       ["2024-03-28", 1, [1, 0, 1]],
       ["2024-03-29", 1, [1, 1, 0]],
@@ -181,7 +182,7 @@ describe("retention cohorts (pure)", () => {
 
   it("recurring: a visitor joins the cohort of every period with a start (peers.md §1.3)", () => {
     const plan = planRetention(spec("recurring"), CTX);
-    const a = shapeRetention(plan, visitorPeriods(plan, rows));
+    const a = retentionAnswer(plan, retentionCells(plan, visitorPeriods(plan, rows)));
     expect(a.results.cohorts.map((c) => [c.date, c.size, c.values])).toEqual([
       ["2024-03-28", 1, [1, 0, 1]],
       ["2024-03-29", 1, [1, 1, 0]],
@@ -192,7 +193,7 @@ describe("retention cohorts (pure)", () => {
 
   it("on or after: a return in any later period of the grid counts in every earlier cell", () => {
     const plan = planRetention({ ...spec("first_time"), cumulative: true }, CTX);
-    const a = shapeRetention(plan, visitorPeriods(plan, rows));
+    const a = retentionAnswer(plan, retentionCells(plan, visitorPeriods(plan, rows)));
     expect(a.results.cohorts[0]?.values).toEqual([1, 1, 1]);
   });
 
@@ -202,7 +203,7 @@ describe("retention cohorts (pure)", () => {
       parse({ period: "last_7_days", start_event: { event: "a" }, return_event: { event: "a" }, periods: 3 }),
       CTX,
     );
-    const a = shapeRetention(plan, visitorPeriods(plan, [row("U", "2024-04-02", 1, 1), row("U", "2024-04-03", 0, 1)]));
+    const a = retentionAnswer(plan, retentionCells(plan, visitorPeriods(plan, [row("U", "2024-04-02", 1, 1), row("U", "2024-04-03", 0, 1)])));
     const c = a.results.cohorts.find((x) => x.date === "2024-04-02");
     expect(c).toEqual({ date: "2024-04-02", size: 1, values: [1, 1], incomplete: true });
     expect(a.results.cohorts[0]).toMatchObject({ values: [0, 0, 0, 0], incomplete: false });

@@ -1,8 +1,15 @@
 // runRetention: where a retention insight spec meets an EventStore. It compiles the spec for the
-// store's dialect (@lookout/query stays pure), runs the one statement (per visitor and period:
-// started? returned?) and finishes the cohorts in @lookout/query's pure functions, which also
-// list the visitors behind one cell (runRetentionActors) from the same rows.
-import { INSIGHT_COMPILERS, type RetentionRow, retentionCellVisitors, shapeRetention, visitorPeriods } from "@lookout/query";
+// store's dialect (@lookout/query stays pure) and runs the counting statement (each cohort's size
+// and cells); the visitors behind one cell (runRetentionActors) come from the per-visitor marks
+// (per visitor and period: started? returned?), finished in @lookout/query's pure functions.
+import {
+  INSIGHT_COMPILERS,
+  type RetentionCountRow,
+  type RetentionRow,
+  retentionCellVisitors,
+  shapeRetentionCounts,
+  visitorPeriods,
+} from "@lookout/query";
 import {
   type RetentionActorSelector,
   type RetentionAnswer,
@@ -14,15 +21,13 @@ import type { EventReader } from "./event-store.js";
 import { type InsightActorIds, queryInsight } from "./insights.js";
 import type { StatsContext } from "./stats.js";
 
-async function load(store: EventReader, property: string, spec: RetentionSpec | RetentionSpecInput, ctx: StatsContext) {
+function compile(store: EventReader, property: string, spec: RetentionSpec | RetentionSpecInput, ctx: StatsContext) {
   const parsed = RetentionSpecSchema.parse(spec);
-  const compiled = INSIGHT_COMPILERS[parsed.kind](parsed, property, store.dialect, {
+  return INSIGHT_COMPILERS[parsed.kind](parsed, property, store.dialect, {
     timezone: ctx.timezone,
     now: ctx.now ?? new Date(),
     earliest: ctx.earliest,
   });
-  const rows = await queryInsight<RetentionRow>(store, compiled);
-  return { plan: compiled.plan, visitors: visitorPeriods(compiled.plan, rows) };
 }
 
 export async function runRetention(
@@ -31,8 +36,8 @@ export async function runRetention(
   spec: RetentionSpec | RetentionSpecInput,
   ctx: StatsContext,
 ): Promise<RetentionAnswer> {
-  const { plan, visitors } = await load(store, property, spec, ctx);
-  return shapeRetention(plan, visitors);
+  const compiled = compile(store, property, spec, ctx);
+  return shapeRetentionCounts(compiled.plan, await queryInsight<RetentionCountRow>(store, compiled));
 }
 
 /** The visitors of one cell (cohort date, period), a page of them by client id. */
@@ -44,7 +49,8 @@ export async function runRetentionActors(
   page: { limit: number; offset: number },
   ctx: StatsContext,
 ): Promise<InsightActorIds> {
-  const { plan, visitors } = await load(store, property, spec, ctx);
-  const ids = retentionCellVisitors(plan, visitors, at);
+  const compiled = compile(store, property, spec, ctx);
+  const rows = await queryInsight<RetentionRow>(store, compiled.actors);
+  const ids = retentionCellVisitors(compiled.plan, visitorPeriods(compiled.plan, rows), at);
   return { client_ids: ids.slice(page.offset, page.offset + page.limit), has_more: ids.length > page.offset + page.limit };
 }
