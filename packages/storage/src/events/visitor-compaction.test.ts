@@ -1,6 +1,6 @@
 // DuckDB's rewrite of visitor_visits in visitor order (visitor-tables.ts compactIfDue), outside any
 // transaction of its caller: the rows come back whole in (pkey, client_id, start_ts) order with
-// their index, the due rule holds, and a copy left by a crash is dropped. 60 000 visit rows under
+// their index, a piece at a time (whole small properties, a big one by client-id ranges), the due rule holds, and a copy left by a crash is dropped. 60 000 visit rows under
 // a 200 MB memory limit. (Its memory at scale is the visitors bench's: a 10M-event load under the
 // server's 1 GB limit, which the old in-transaction rewrite failed at 6M events.)
 import { mkdtempSync, rmSync } from "node:fs";
@@ -38,8 +38,10 @@ describe("visitor_visits' rewrite in visitor order (DuckDB)", () => {
     for (const ddl of duckVisitorTablesDdl()) await c.run(ddl);
     // Client ids in scrambled order, as visits arrive in time order from many visitors.
     const cols = VISIT_TABLE_COLUMNS.map(([, t]) => VALUE[t] as string);
+    // Three properties, the first bigger than a piece (cut by client-id ranges), the others one piece together.
     await c.run(
-      `INSERT INTO visitor_visits SELECT 'p.example', 1, md5(CAST(i % 20000 AS VARCHAR)), 's' || i, ${cols.join(", ")} FROM range(${ROWS}) t(i)`,
+      `INSERT INTO visitor_visits SELECT 'p' || (CASE WHEN i % 10 < 8 THEN 1 ELSE i % 10 END) || '.example', ` +
+        `CASE WHEN i % 10 < 8 THEN 1 ELSE i % 10 END, md5(CAST(i % 20000 AS VARCHAR)), 's' || i, ${cols.join(", ")} FROM range(${ROWS}) t(i)`,
     );
   }, 120_000);
   afterAll(() => {
@@ -57,12 +59,13 @@ describe("visitor_visits' rewrite in visitor order (DuckDB)", () => {
     // A copy a crash left between the rewrite's two steps.
     await c.run("CREATE TABLE _vc AS SELECT * FROM visitor_visits LIMIT 10");
     const before = await scalar("SELECT sum(hash(session_id, client_id, n_pageviews)) FROM visitor_visits");
-    expect(await compactIfDue(c, true)).toBe(true);
+    // Pieces of 10 000 rows: the big property (48 000) in client-id ranges, each small one (6 000) whole.
+    expect(await compactIfDue(c, true, 10_000)).toBe(true);
     expect(await scalar("SELECT count(*) FROM visitor_visits")).toBe(BigInt(ROWS));
     expect(await scalar("SELECT sum(hash(session_id, client_id, n_pageviews)) FROM visitor_visits")).toBe(before);
-    // In table order (a scan keeps it), each row's client id is at least the one before it.
+    // In table order (a scan keeps it), each row's (pkey, client id) is at least the one before it.
     const unordered = await scalar(
-      "SELECT count(*) FROM (SELECT client_id < lag(client_id) OVER (ORDER BY rowid) AS back FROM visitor_visits) WHERE back",
+      "SELECT count(*) FROM (SELECT (pkey, client_id) < lag((pkey, client_id)) OVER (ORDER BY rowid) AS back FROM visitor_visits) WHERE back",
     );
     expect(unordered).toBe(0n);
     expect(await scalar("SELECT count(*) FROM duckdb_indexes() WHERE index_name = 'visitor_visits_client'")).toBe(1n);

@@ -123,6 +123,64 @@ export async function appendVisitorBatch(c: DuckDBConnection, b: bigint): Promis
 /** visitor_visits is rewritten in visitor order once its unsorted tail is this many rows and as long as its sorted part. */
 export const COMPACT_MIN_TAIL = 200_000;
 
+/** The rewrite sorts at most about this many rows at a time, so that each sort stays well inside the memory limit. */
+export const COMPACT_PIECE_ROWS = 100_000;
+
+interface Piece {
+  where: string;
+  params: Record<string, string>;
+}
+
+/**
+ * The rewrite's pieces, in (pkey, client_id) order: runs of whole properties up to `pieceRows`
+ * rows, and a bigger property in client-id ranges cut at quantiles of a sample of its ids (bound,
+ * as client ids are visitors' input). Together they hold every row once.
+ */
+async function compactPieces(c: DuckDBConnection, pieceRows: number): Promise<Piece[]> {
+  const sizes = await rows(c, "SELECT pkey, count(*) AS n FROM visitor_visits GROUP BY pkey ORDER BY pkey");
+  const pieces: Piece[] = [];
+  let run: bigint[] = [];
+  let runRows = 0;
+  const flush = () => {
+    if (run.length > 0) pieces.push({ where: `pkey BETWEEN ${run[0]} AND ${run[run.length - 1]}`, params: {} });
+    run = [];
+    runRows = 0;
+  };
+  for (const s of sizes) {
+    const pkey = BigInt(s.pkey as bigint | number);
+    const n = Number(s.n);
+    if (n <= pieceRows) {
+      if (runRows + n > pieceRows) flush();
+      run.push(pkey);
+      runRows += n;
+      continue;
+    }
+    flush();
+    const k = Math.ceil(n / pieceRows);
+    const fractions = Array.from({ length: k - 1 }, (_, i) => ((i + 1) / k).toFixed(6));
+    const [q] = await rows(
+      c,
+      `SELECT quantile_disc(client_id, [${fractions.join(", ")}]) AS b FROM (SELECT client_id FROM visitor_visits WHERE pkey = ${pkey}) USING SAMPLE 100000 ROWS`,
+    );
+    const bounds = [...new Set((Array.isArray(q?.b) ? q.b : []).map(String))];
+    for (let i = 0; i <= bounds.length; i++) {
+      const where = [`pkey = ${pkey}`];
+      const params: Record<string, string> = {};
+      if (i > 0) {
+        where.push("client_id >= $lo");
+        params.lo = bounds[i - 1] as string;
+      }
+      if (i < bounds.length) {
+        where.push("client_id < $hi");
+        params.hi = bounds[i] as string;
+      }
+      pieces.push({ where: where.join(" AND "), params });
+    }
+  }
+  flush();
+  return pieces;
+}
+
 /**
  * DuckDB: rewrites visitor_visits in (pkey, client_id) order once the rows appended since its last
  * rewrite are at least COMPACT_MIN_TAIL and as many as the sorted part (so each row is rewritten
@@ -132,14 +190,14 @@ export const COMPACT_MIN_TAIL = 200_000;
  * tail since the last rewrite is read whole.
  *
  * Run on the writer between batches (in the write queue, so no rows arrive meanwhile), never inside
- * an append's transaction: the sorted copy is written to the file by its own statement (DuckDB's
- * sort spills, and a committed insert goes to disk as it is written), and only the swap (drop,
- * rename, index) is one transaction; readers keep the old table until it commits. Inside one
- * transaction both copies were held in memory until the commit: at 6M events (1.6M visit rows)
- * 890 MB, and the append failed against the 1 GB memory limit; this way under 100 MB (measured).
- * A copy left by a crash is dropped by the next rewrite.
+ * an append's transaction, and a piece at a time (compactPieces): each piece's sorted rows are
+ * written to the file by their own statement, and only the swap (drop, rename, index) is one
+ * transaction; readers keep the old table until it commits. Done in the batch's transaction with
+ * one sort, both copies were held in memory until the commit, and a 10M-event load failed against
+ * the 1 GB memory limit at 6.7M events (1.6M visit rows); a single sort outside it failed there
+ * too, next to the data not yet checkpointed. A copy left by a crash is dropped by the next rewrite.
  */
-export async function compactIfDue(c: DuckDBConnection, force = false): Promise<boolean> {
+export async function compactIfDue(c: DuckDBConnection, force = false, pieceRows = COMPACT_PIECE_ROWS): Promise<boolean> {
   const [r] = await rows(
     c,
     "SELECT (SELECT count(*) FROM visitor_visits) AS n, (SELECT value FROM lookout_meta WHERE key = 'visitor_visits_sorted') AS sorted",
@@ -151,7 +209,12 @@ export async function compactIfDue(c: DuckDBConnection, force = false): Promise<
   const [visits] = duckVisitorTablesDdl();
   await c.run("DROP TABLE IF EXISTS _vc");
   await c.run((visits as string).replace("visitor_visits", "_vc"));
-  await c.run("INSERT INTO _vc SELECT * FROM visitor_visits ORDER BY pkey, client_id, start_ts");
+  for (const piece of await compactPieces(c, pieceRows)) {
+    await c.run(
+      `INSERT INTO _vc SELECT * FROM visitor_visits WHERE ${piece.where} ORDER BY pkey, client_id, start_ts`,
+      piece.params,
+    );
+  }
   await transaction(c, async () => {
     await c.run("DROP INDEX IF EXISTS visitor_visits_client");
     await c.run("DROP TABLE visitor_visits");
