@@ -73,8 +73,8 @@ export function sqlProblems(q: CompiledQuery, dialect: SqlDialect, property: str
   if (!propName) out.push("the property is not a parameter (DuckDB: a key parameter)");
   const predicate = propName ? propertyPredicate(dialect, propName) : "<none>";
   // (ClickHouse's ARRAY JOIN unnests a column of the rows read: no relation. A name the statement
-  // gives its own subquery (WITH name AS ...) is read as that subquery, itself checked here.)
-  const named = new Set([...sql.matchAll(/\bWITH ([A-Za-z_][A-Za-z0-9_]*) AS (?:MATERIALIZED )?\(/g)].map((m) => m[1] as string));
+  // gives its own subquery (WITH name AS MATERIALIZED (...), named.ts) is read as that subquery, itself checked here.)
+  const named = new Set([...sql.matchAll(/\b([A-Za-z_][A-Za-z0-9_]*) AS MATERIALIZED \(/g)].map((m) => m[1] as string));
   for (const m of sql.matchAll(/(?<!ARRAY )\b(FROM|JOIN)\s+(?!\()([A-Za-z_][A-Za-z0-9_.]*)/g)) {
     const table = m[2] as string;
     if (named.has(table)) continue;

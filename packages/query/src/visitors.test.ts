@@ -31,12 +31,12 @@ import {
   firstSourceFromVisitsSql,
   historyVisitsFromVisitsSql,
   panelsInOneRead,
-  visitorPanelsFromVisitsSql,
   perClientFromSummarySql,
   spanFromSummarySql,
   topEventsFromVisitsSql,
   topPagesFromVisitsSql,
   visitorListFromSummarySql,
+  visitorPanelsFromVisitsSql,
 } from "./visitors-digest.js";
 
 const P = "site_1";

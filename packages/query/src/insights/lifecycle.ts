@@ -28,13 +28,6 @@ import { eventCondition } from "./trends.js";
 export const LIFECYCLE_ROW_CAP = 2000;
 type Unit = "day" | "week" | "month";
 
-/** What lifecycle says differently per dialect beyond the shared Dialect table. */
-const EPOCH_MS: Record<SqlDialect, string> = {
-  duckdb: "epoch_ms(ts)",
-  // ts holds whole seconds, ts_ms the milliseconds (dialects.ts header).
-  clickhouse: "(toUInt64(ts) * 1000 + ts_ms)",
-};
-
 export interface LifecyclePlan {
   range: ResolvedRange;
   unit: Unit;
@@ -96,7 +89,6 @@ export function compileLifecycle(
     ...parseFilters(spec.event.filters ?? "").map((f) => eventCondition(f, p, d)),
   ];
   const window = [`ts >= ${p.ts(from)}`, `ts < ${p.ts(to)}`, ...match];
-  const ms = EPOCH_MS[dialect];
   const interval = (ts: string) => d.ordinal(plan.unit, s.bucket(plan.unit, ts));
   // Visitors by the store's visitor key (DuckDB's 64-bit vkey: grouping and the semi-join on it
   // beat the 36-character id).

@@ -59,6 +59,7 @@ describe("paths SQL", () => {
       it(`${dialect}: ${name}`, async () => {
         const c = compile(spec, dialect);
         expect(sqlProblems(c, dialect, PROPERTY, PATHS_MAX_VISITS)).toEqual([]);
+        expect(sqlProblems(c.actors, dialect, PROPERTY, PATHS_MAX_VISITS)).toEqual([]);
         await expect(snapshotText(c)).toMatchFileSnapshot(`../__snapshots__/sql/${dialect}/${name}.sql`);
       });
     }
@@ -67,7 +68,9 @@ describe("paths SQL", () => {
     for (const dialect of DIALECTS) {
       const c = compile({ type: "all", start: v("s"), end: v("e"), filters: `page==${v("p")};prop:${MARK}k~${v("x")}` }, dialect);
       expect(c.sql).not.toContain(MARK);
+      expect(c.actors.sql).not.toContain(MARK);
       expect(sqlProblems(c, dialect, PROPERTY, PATHS_MAX_VISITS)).toEqual([]);
+      expect(sqlProblems(c.actors, dialect, PROPERTY, PATHS_MAX_VISITS)).toEqual([]);
     }
   });
 });

@@ -1,9 +1,12 @@
-// The paths insight (DESIGN.md §4 Paths, §5 the paths answer). The SQL reads each visit's items
-// (page paths of pageviews, custom-event names, or both) in the range as one compact row: the
-// visitor, the client id and the items in time order (ties by item). The definition is finished in
-// TypeScript by the pure functions below, shared by the answer and the visitors-behind-a-node list:
-// consecutive repeats collapsed, the path cut at its start and/or end point to at most `steps`
-// items, an edge's weight the distinct visitors who made that transition at that step, the top 50.
+// The paths insight (DESIGN.md §4 Paths, §5 the paths answer). Each visit's items (page paths of
+// pageviews, custom-event names, or both) in the range, in time order (ties by item), make its
+// path: consecutive repeats collapsed, cut at its start and/or end point to at most `steps` items;
+// an edge's weight is the distinct visitors who made that transition at that step, the top 50.
+// - The answer's statement does it all in the engine (array functions of both dialects,
+//   PATHS_FUNCTIONS) and sends the top edges, the nodes they may touch and the count of paths:
+//   sending every visit's items to be walked here ran past the 10 s limit at 10M events.
+// - A node's visitors (actors) read the per-visit rows and walk them with the pure functions
+//   below (visitPath, pathsActorIds), which state the definition the statement follows.
 //
 // A visit is the tracker's session_id; only its events inside the range count (a visit that runs
 // past an end of the range is cut there, as every insight reads raw events of the range). Visits
@@ -23,6 +26,7 @@ import {
 import type { CompileContext, CompiledQuery } from "../compiled.js";
 import { type ResolvedRange, resolveDateRange } from "../date-range.js";
 import { DIALECTS, type SqlDialect } from "../dialects.js";
+import { withNamed } from "../named.js";
 import { int, Params } from "../params.js";
 import { Scope } from "../parts.js";
 import { tableRead } from "../relation.js";
@@ -38,17 +42,40 @@ interface PathsFunctions {
   tms: string;
   /** The items of a group in order of (time, item). */
   orderedItems(tms: string, item: string): string;
+  /** The array without consecutive repeats. */
+  collapse(a: string): string;
+  /** The 1-based position of the first `x` in `a`, 0 when absent. */
+  position(a: string, x: string): string;
+  /** The `n` elements of `a` from 1-based position `from`. */
+  slice(a: string, from: string, n: string): string;
+  /** The array's length. */
+  length(a: string): string;
+  /** A FROM item of `read`'s rows with `keep` columns, each row once per 1-based position of `array`, as `k`. */
+  positions(read: string, keep: readonly string[], array: string): string;
+  greatest(a: string, b: string): string;
 }
 
 const PATHS_FUNCTIONS: Record<SqlDialect, PathsFunctions> = {
   duckdb: {
     tms: "epoch_ms(ts)",
     orderedItems: (t, i) => `list(${i} ORDER BY ${t}, ${i})`,
+    collapse: (a) => `list_filter(${a}, (x, i) -> i = 1 OR x <> ${a}[i - 1])`,
+    position: (a, x) => `coalesce(list_position(${a}, ${x}), 0)`,
+    slice: (a, from, n) => `list_slice(${a}, ${from}, ${from} + ${n} - 1)`,
+    length: (a) => `len(${a})`,
+    positions: (read, keep, a) => `(SELECT ${keep.join(", ")}, unnest(generate_series(1, len(${a}))) AS k FROM ${read})`,
+    greatest: (a, b) => `greatest(${a}, ${b})`,
   },
   clickhouse: {
     tms: "toUInt64(ts) * 1000 + ts_ms",
     // arraySort orders the (time, item) tuples lexicographically; then the items alone.
     orderedItems: (t, i) => `arrayMap(x -> x.2, arraySort(groupArray((${t}, ${i}))))`,
+    collapse: (a) => `arrayFilter((x, i) -> i = 1 OR x != ${a}[i - 1], ${a}, arrayEnumerate(${a}))`,
+    position: (a, x) => `toInt64(indexOf(${a}, ${x}))`,
+    slice: (a, from, n) => `arraySlice(${a}, ${from}, ${n})`,
+    length: (a) => `toInt64(length(${a}))`,
+    positions: (read, keep, a) => `(SELECT ${keep.join(", ")}, toInt64(arrayJoin(arrayEnumerate(${a}))) AS k FROM ${read})`,
+    greatest: (a, b) => `greatest(${a}, ${b})`,
   },
 };
 
@@ -78,8 +105,19 @@ export interface CompiledPaths extends CompiledQuery {
   dialect: SqlDialect;
   range: ResolvedRange;
   plan: PathsPlan;
-  /** The row cap of the statement (a full page means the answer could not be exact). */
+  /** The per-visit rows (PathsRow), for the visitors behind a node. */
+  actors: CompiledQuery;
+  /** The actors' row cap (a full page means the list could not be exact). */
   cap: number;
+}
+
+/** A row of the answer's statement: an edge (kind 0), a node's visitors (1, target ''), or the count of paths (2, in visitors). */
+export interface PathsCountRow {
+  kind: number | bigint;
+  step: number | bigint;
+  source: string;
+  target: string;
+  visitors: number | bigint;
 }
 
 /** A row of the paths SQL: one visit. */
@@ -116,12 +154,69 @@ export function compilePaths(spec: PathsSpec, property: string, dialect: SqlDial
   // e_* names: a ClickHouse alias may not reuse a column's name (dialects.ts).
   const inner = `SELECT ${d.eventSkey} AS e_s, ${d.eventVkey} AS e_v, client_id AS e_c, ${fns.tms} AS e_t, ${item} AS e_i FROM ${tableRead(s, "events", where)}`;
   const having = plan.required.map((x) => `${d.countIf(`e_i = ${p.add(x)}`)} > 0`);
-  const sql =
+  const visits =
     `SELECT ${d.anyValue("e_v")} AS v, ${d.anyValue("e_c")} AS c, ${fns.orderedItems("e_t", "e_i")} AS items ` +
-    `FROM (${inner}) AS pv GROUP BY e_s${having.length > 0 ? ` HAVING ${having.join(" AND ")}` : ""} ${d.limit(int(PATHS_MAX_VISITS), 0)}`;
+    `FROM (${inner}) AS pv GROUP BY e_s${having.length > 0 ? ` HAVING ${having.join(" AND ")}` : ""}`;
+  const actors = done(p, `${visits} ${d.limit(int(PATHS_MAX_VISITS), 0)}`);
+
+  // The answer: visitPath() in SQL. fr: the start's position (1 without a start point, 0 when
+  // absent); rl: the end's position counted from fr (0 when absent).
+  const n = String(int(plan.steps));
+  const startAt = plan.start === null ? "1" : fns.position("cl", p.add(plan.start));
+  const endRel = plan.end === null ? "0" : fns.position(fns.slice("cl", "fr", `${fns.length("cl")} - fr + 1`), p.add(plan.end));
+  const cut =
+    plan.end === null
+      ? `SELECT v, ${fns.slice("cl", "fr", n)} AS path FROM (SELECT v, cl, fr FROM (SELECT v, cl, ${startAt} AS fr FROM (SELECT v, ${fns.collapse("items")} AS cl FROM (${visits}) AS vs) AS l1) AS l2 WHERE fr > 0) AS l3`
+      : // to = fr + rl - 1; with a start point the path must reach the end within `steps` items.
+        `SELECT v, ${fns.slice("cl", "st", "fr + rl - st")} AS path FROM (SELECT v, cl, fr, rl, ${fns.greatest("fr", `fr + rl - ${n}`)} AS st ` +
+        `FROM (SELECT v, cl, fr, ${endRel} AS rl FROM (SELECT v, cl, ${startAt} AS fr FROM (SELECT v, ${fns.collapse("items")} AS cl FROM (${visits}) AS vs) AS l1) AS l2 WHERE fr > 0) AS l3 ` +
+        `WHERE rl > 0${plan.start !== null ? ` AND rl <= ${n}` : ""}) AS l4`;
+  const sql = withNamed(
+    dialect,
+    [
+      ["p_paths", () => cut],
+      ["p_steps", (ref) => fns.positions(`${ref("p_paths")} AS pp`, ["v", "path"], "path")],
+      [
+        "p_edges",
+        (ref) =>
+          `SELECT k AS step, path[k] AS source, path[k + 1] AS target, ${d.uniq("v")} AS visitors FROM ${ref("p_steps")} AS s1 ` +
+          `WHERE k < ${fns.length("path")} GROUP BY step, source, target ORDER BY visitors DESC, step, source, target ${d.limit(int(PATHS_LIMITS.maxEdges), 0)}`,
+      ],
+    ],
+    (ref) => {
+      // Nodes of the items the top edges name (at any step; shapePathsCounts keeps the touched ones).
+      const named = `path[k] IN (SELECT source FROM ${ref("p_edges")} AS e1) OR path[k] IN (SELECT target FROM ${ref("p_edges")} AS e2)`;
+      const nodes = `SELECT 1 AS kind, k AS step, path[k] AS source, '' AS target, ${d.uniq("v")} AS visitors FROM ${ref("p_steps")} AS s2 WHERE ${named} GROUP BY step, source`;
+      return (
+        `SELECT kind, step, source, target, visitors FROM (SELECT 0 AS kind, step, source, target, visitors FROM ${ref("p_edges")} AS e0 ` +
+        `UNION ALL ${nodes} UNION ALL SELECT 2 AS kind, 0 AS step, '' AS source, '' AS target, count() AS visitors FROM ${ref("p_paths")} AS p0) AS t ` +
+        d.limit(int(PATHS_ANSWER_ROWS), 0)
+      );
+    },
+  );
+  return { ...done(p, sql), dialect, range, plan, actors, cap: PATHS_MAX_VISITS };
+}
+
+/** The answer's rows at most: the top edges, the nodes of their items at every step, the count. */
+const PATHS_ANSWER_ROWS = 2 * PATHS_LIMITS.maxEdges * 10 + PATHS_LIMITS.maxEdges + 1;
+
+function done(p: Params, sql: string): CompiledQuery {
   const params = p.usedIn(sql);
   const keyParams = Object.keys(params).filter((n) => p.keyNames.has(n));
-  return { sql, params, ...(keyParams.length > 0 ? { keyParams } : {}), dialect, range, plan, cap: PATHS_MAX_VISITS };
+  return { sql, params, ...(keyParams.length > 0 ? { keyParams } : {}) };
+}
+
+/** The answer from the statement's rows: the top edges in their order, the nodes they touch, the count of paths. */
+export function shapePathsCounts(rows: readonly PathsCountRow[]): PathsAnswer {
+  const edges: PathsEdge[] = rows
+    .filter((r) => Number(r.kind) === 0)
+    .map((r) => ({ step: Number(r.step), source: String(r.source), target: String(r.target), visitors: Number(r.visitors) }))
+    .sort((a, b) => b.visitors - a.visitors || a.step - b.step || cmp(a.source, b.source) || cmp(a.target, b.target));
+  const nodeVisitors = new Map(
+    rows.filter((r) => Number(r.kind) === 1).map((r) => [key(Number(r.step), String(r.source)), Number(r.visitors)]),
+  );
+  const paths = Number(rows.find((r) => Number(r.kind) === 2)?.visitors ?? 0);
+  return { kind: "paths", results: { edges, nodes: touchedNodes(edges, (nk) => nodeVisitors.get(nk) ?? 0), paths } };
 }
 
 // --- the definition, finished in TypeScript ---------------------------------------------------------
@@ -188,6 +283,11 @@ export function shapePaths(c: Pick<CompiledPaths, "plan">, rows: readonly PathsR
     .map((e) => ({ step: e.step, source: e.source, target: e.target, visitors: e.visitors.size }))
     .sort((a, b) => b.visitors - a.visitors || a.step - b.step || cmp(a.source, b.source) || cmp(a.target, b.target))
     .slice(0, PATHS_LIMITS.maxEdges);
+  return { kind: "paths", results: { edges: top, nodes: touchedNodes(top, (nk) => nodes.get(nk)?.size ?? 0), paths } };
+}
+
+/** The nodes the edges touch (each edge's source at its step, target at the next), with their visitors. */
+function touchedNodes(top: readonly PathsEdge[], visitorsOf: (nodeKey: string) => number): PathsNode[] {
   const touched = new Map<string, PathsNode>();
   for (const e of top) {
     for (const [step, node] of [
@@ -195,11 +295,10 @@ export function shapePaths(c: Pick<CompiledPaths, "plan">, rows: readonly PathsR
       [e.step + 1, e.target],
     ] as const) {
       const nk = key(step, node);
-      if (!touched.has(nk)) touched.set(nk, { step, node, visitors: nodes.get(nk)?.size ?? 0 });
+      if (!touched.has(nk)) touched.set(nk, { step, node, visitors: visitorsOf(nk) });
     }
   }
-  const nodeList = [...touched.values()].sort((a, b) => a.step - b.step || b.visitors - a.visitors || cmp(a.node, b.node));
-  return { kind: "paths", results: { edges: top, nodes: nodeList, paths } };
+  return [...touched.values()].sort((a, b) => a.step - b.step || b.visitors - a.visitors || cmp(a.node, b.node));
 }
 
 /** The client ids (sorted, distinct) of the visits whose path has `at.node` at step `at.step`. */

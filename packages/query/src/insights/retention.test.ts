@@ -12,9 +12,9 @@ import {
   planRetention,
   RETENTION_ROW_CAP,
   type RetentionRow,
-  retentionCellVisitors,
   retentionAnswer,
   retentionCells,
+  retentionCellVisitors,
   visitorPeriods,
 } from "./retention.js";
 
@@ -56,6 +56,7 @@ describe("retention SQL", () => {
       it(`${dialect}: ${name}`, async () => {
         const c = compile(spec, dialect);
         expect(sqlProblems(c, dialect, PROPERTY, RETENTION_ROW_CAP)).toEqual([]);
+        expect(sqlProblems(c.actors, dialect, PROPERTY, RETENTION_ROW_CAP)).toEqual([]);
         await expect(snapshotText(c)).toMatchFileSnapshot(`../__snapshots__/sql/${dialect}/${name}.sql`);
       });
     }
@@ -73,7 +74,9 @@ describe("retention SQL", () => {
         dialect,
       );
       expect(c.sql).not.toContain(MARK);
+      expect(c.actors.sql).not.toContain(MARK);
       expect(sqlProblems(c, dialect, PROPERTY, RETENTION_ROW_CAP)).toEqual([]);
+      expect(sqlProblems(c.actors, dialect, PROPERTY, RETENTION_ROW_CAP)).toEqual([]);
     }
   });
 });
@@ -203,7 +206,10 @@ describe("retention cohorts (pure)", () => {
       parse({ period: "last_7_days", start_event: { event: "a" }, return_event: { event: "a" }, periods: 3 }),
       CTX,
     );
-    const a = retentionAnswer(plan, retentionCells(plan, visitorPeriods(plan, [row("U", "2024-04-02", 1, 1), row("U", "2024-04-03", 0, 1)])));
+    const a = retentionAnswer(
+      plan,
+      retentionCells(plan, visitorPeriods(plan, [row("U", "2024-04-02", 1, 1), row("U", "2024-04-03", 0, 1)])),
+    );
     const c = a.results.cohorts.find((x) => x.date === "2024-04-02");
     expect(c).toEqual({ date: "2024-04-02", size: 1, values: [1, 1], incomplete: true });
     expect(a.results.cohorts[0]).toMatchObject({ values: [0, 0, 0, 0], incomplete: false });

@@ -7,7 +7,7 @@
 // - a cell's visitors (actors): the marks, finished in TypeScript by the pure functions below
 //   (visitorPeriods, retentionCellVisitors), which state the rules the counting statement follows.
 // Both dialects print the same statements: only the bucket and its ordinal (Dialect), the join
-// and the named subquery (RETENTION_FNS) differ.
+// (RETENTION_FNS) and how the marks are read twice (named.ts) differ.
 //
 // Rules pinned (tests say which): first_time = the period of the visitor's first start event in
 // the range; recurring = every period with a start event; n0 = the cohort's size; cell N ("on") =
@@ -28,6 +28,7 @@ import type { CompileContext, CompiledQuery } from "../compiled.js";
 import { type ResolvedRange, resolveDateRange } from "../date-range.js";
 import { DIALECTS, type SqlDialect } from "../dialects.js";
 import { QueryError } from "../errors.js";
+import { withNamed } from "../named.js";
 import { int, Params } from "../params.js";
 import { Scope } from "../parts.js";
 import { tableRead } from "../relation.js";
@@ -106,19 +107,14 @@ export interface RetentionCountRow {
 interface RetentionFns {
   /** `left` joined to `right` on one column both have, every match. */
   joinUsing(left: string, right: string, column: string): string;
-  /** `body` with `ref(...)` standing for a row set it reads more than once: named and computed once where the engine can. */
-  shared(name: string, rows: string, body: (ref: string) => string): string;
 }
 
 const RETENTION_FNS: Record<SqlDialect, RetentionFns> = {
   duckdb: {
     joinUsing: (l, r, c) => `${l} JOIN ${r} USING (${c})`,
-    shared: (name, rows, body) => `WITH ${name} AS MATERIALIZED (${rows}) ${body(name)}`,
   },
   clickhouse: {
     joinUsing: (l, r, c) => `${l} ALL INNER JOIN ${r} USING ${c}`,
-    // 18.16's WITH names expressions only: each use reads the events again.
-    shared: (_name, rows, body) => body(`(${rows})`),
   },
 };
 
@@ -162,7 +158,8 @@ export function compileRetention(
     `FROM ${tableRead(s, "events", where)} GROUP BY visitor, i`;
   const cohortCount = int(plan.cohorts.length);
   const periods = int(plan.periods);
-  const sql = fns.shared("marks", marks, (m) => {
+  const sql = withNamed(dialect, [["marks", () => marks]], (ref) => {
+    const m = ref("marks");
     // A visitor's cohorts: the first start's period, or every start's when recurring.
     const cohorts = plan.recurring
       ? `(SELECT visitor, i AS c FROM ${m} WHERE st > 0 AND i >= 0 AND i < ${cohortCount})`

@@ -1,21 +1,32 @@
 // runPaths / runPathsActors: where a paths insight spec meets an EventStore. Both compile the spec
-// for the store's dialect (@lookout/query stays pure), run the one statement (a row per visit with
-// its items in order) and finish the definition with the same pure functions of @lookout/query:
-// the answer's top edges, or the client ids of the visitors at one node.
-import { INSIGHT_COMPILERS, type PathsRow, pathsActorIds, QueryError, shapePaths } from "@lookout/query";
+// for the store's dialect (@lookout/query stays pure). The answer's statement walks the paths in
+// the engine and sends the top edges (shapePathsCounts); the visitors at one node come from a row
+// per visit with its items in order, walked by @lookout/query's pure functions (pathsActorIds).
+import {
+  INSIGHT_COMPILERS,
+  type PathsCountRow,
+  type PathsRow,
+  pathsActorIds,
+  QueryError,
+  shapePathsCounts,
+} from "@lookout/query";
 import { type PathsActorSelector, type PathsAnswer, type PathsSpec, type PathsSpecInput, PathsSpecSchema } from "@lookout/schema";
 import type { EventReader } from "./event-store.js";
 import { type InsightActorIds, queryInsight } from "./insights.js";
 import type { StatsContext } from "./stats.js";
 
-async function visitRows(store: EventReader, property: string, spec: PathsSpec | PathsSpecInput, ctx: StatsContext) {
+function compile(store: EventReader, property: string, spec: PathsSpec | PathsSpecInput, ctx: StatsContext) {
   const parsed = PathsSpecSchema.parse(spec);
-  const compiled = INSIGHT_COMPILERS[parsed.kind](parsed, property, store.dialect, {
+  return INSIGHT_COMPILERS[parsed.kind](parsed, property, store.dialect, {
     timezone: ctx.timezone,
     now: ctx.now ?? new Date(),
     earliest: ctx.earliest,
   });
-  const rows = await queryInsight<PathsRow>(store, compiled);
+}
+
+async function visitRows(store: EventReader, property: string, spec: PathsSpec | PathsSpecInput, ctx: StatsContext) {
+  const compiled = compile(store, property, spec, ctx);
+  const rows = await queryInsight<PathsRow>(store, compiled.actors);
   // A full page would leave visits out: an answer that is not exact is refused instead.
   if (rows.length >= compiled.cap) {
     throw new QueryError(
@@ -33,8 +44,7 @@ export async function runPaths(
   spec: PathsSpec | PathsSpecInput,
   ctx: StatsContext,
 ): Promise<PathsAnswer> {
-  const { compiled, rows } = await visitRows(store, property, spec, ctx);
-  return shapePaths(compiled, rows);
+  return shapePathsCounts(await queryInsight<PathsCountRow>(store, compile(store, property, spec, ctx)));
 }
 
 export async function runPathsActors(

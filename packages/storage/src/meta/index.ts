@@ -1,12 +1,12 @@
 export * from "./ids.js";
 export * from "./meta-store.js";
 export type { AccountMembership } from "./repos/accounts.js";
-export type { InvoiceRow, SubscriptionPatch, SubscriptionRow } from "./repos/billing.js";
 export { API_KEY_PREFIX, type ListedApiKey, type ResolvedApiKey } from "./repos/api-keys.js";
+export type { InvoiceRow, SubscriptionPatch, SubscriptionRow } from "./repos/billing.js";
 export type { GoalRow } from "./repos/goals.js";
+export { type InsightListRow, type InsightRow, newShortId } from "./repos/insights.js";
 export { type InvitationLookup, type InvitationState, invitationState, type PendingInvitation } from "./repos/invitations.js";
 export type { MemberChange, MemberRow } from "./repos/members.js";
-export { type InsightListRow, type InsightRow, newShortId } from "./repos/insights.js";
 export type { OutboxMail } from "./repos/outbox.js";
 export { RESET_TTL_MS } from "./repos/password-resets.js";
 export { DEFAULT_PROPERTY_SETTINGS } from "./repos/properties.js";

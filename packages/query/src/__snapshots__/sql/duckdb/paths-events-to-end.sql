@@ -2,15 +2,61 @@
 -- p2 = "2024-03-27 23:00:00"
 -- p3 = "2024-04-03 22:00:00"
 -- p4 = "purchase"
-SELECT any_value(e_v) AS v, any_value(e_c) AS c, list(e_i ORDER BY e_t, e_i) AS items
+WITH p_paths AS MATERIALIZED (
+  SELECT v, list_slice(cl, st, st + fr + rl - st - 1) AS path
+  FROM (
+    SELECT v, cl, fr, rl, greatest(fr, fr + rl - 4) AS st
+    FROM (
+      SELECT v, cl, fr, coalesce(list_position(list_slice(cl, fr, fr + len(cl) - fr + 1 - 1), CAST($p4 AS VARCHAR)), 0) AS rl
+      FROM (
+        SELECT v, cl, 1 AS fr
+        FROM (
+          SELECT v, list_filter(items, (x, i) -> i = 1 OR x <> items[i - 1]) AS cl
+          FROM (
+            SELECT any_value(e_v) AS v, any_value(e_c) AS c, list(e_i ORDER BY e_t, e_i) AS items
+            FROM (
+              SELECT skey AS e_s, vkey AS e_v, client_id AS e_c, epoch_ms(ts) AS e_t, name AS e_i
+              FROM events
+              WHERE pkey = CAST($p1 AS BIGINT)
+              AND ts >= CAST($p2 AS TIMESTAMP)
+              AND ts < CAST($p3 AS TIMESTAMP)
+              AND name NOT IN ('pageview', 'engagement', 'pageleave', 'identify')
+            ) AS pv
+            GROUP BY e_s
+            HAVING count_if(e_i = CAST($p4 AS VARCHAR)) > 0
+          ) AS vs
+        ) AS l1
+      ) AS l2
+      WHERE fr > 0
+    ) AS l3
+    WHERE rl > 0
+  ) AS l4
+), p_steps AS MATERIALIZED ((
+  SELECT v, path, unnest(generate_series(1, len(path))) AS k
+  FROM p_paths AS pp
+)), p_edges AS MATERIALIZED (
+  SELECT k AS step, path[k] AS source, path[k + 1] AS target, count(DISTINCT v) AS visitors
+  FROM p_steps AS s1
+  WHERE k < len(path)
+  GROUP BY step, source, target
+  ORDER BY visitors DESC, step, source, target
+  LIMIT 50
+) SELECT kind, step, source, target, visitors
 FROM (
-  SELECT skey AS e_s, vkey AS e_v, client_id AS e_c, epoch_ms(ts) AS e_t, name AS e_i
-  FROM events
-  WHERE pkey = CAST($p1 AS BIGINT)
-  AND ts >= CAST($p2 AS TIMESTAMP)
-  AND ts < CAST($p3 AS TIMESTAMP)
-  AND name NOT IN ('pageview', 'engagement', 'pageleave', 'identify')
-) AS pv
-GROUP BY e_s
-HAVING count_if(e_i = CAST($p4 AS VARCHAR)) > 0
-LIMIT 5000000
+  SELECT 0 AS kind, step, source, target, visitors
+  FROM p_edges AS e0
+  UNION ALL SELECT 1 AS kind, k AS step, path[k] AS source, '' AS target, count(DISTINCT v) AS visitors
+  FROM p_steps AS s2
+  WHERE path[k] IN (
+    SELECT source
+    FROM p_edges AS e1
+  )
+  OR path[k] IN (
+    SELECT target
+    FROM p_edges AS e2
+  )
+  GROUP BY step, source
+  UNION ALL SELECT 2 AS kind, 0 AS step, '' AS source, '' AS target, count() AS visitors
+  FROM p_paths AS p0
+) AS t
+LIMIT 1051
