@@ -26,7 +26,7 @@ import {
 import type { CompileContext, CompiledQuery } from "../compiled.js";
 import { type ResolvedRange, resolveDateRange } from "../date-range.js";
 import { DIALECTS, type SqlDialect } from "../dialects.js";
-import { withNamed } from "../named.js";
+import { NamedRows } from "../named.js";
 import { int, Params } from "../params.js";
 import { Scope } from "../parts.js";
 import { tableRead } from "../relation.js";
@@ -171,28 +171,21 @@ export function compilePaths(spec: PathsSpec, property: string, dialect: SqlDial
         `SELECT v, ${fns.slice("cl", "st", "fr + rl - st")} AS path FROM (SELECT v, cl, fr, rl, ${fns.greatest("fr", `fr + rl - ${n}`)} AS st ` +
         `FROM (SELECT v, cl, fr, ${endRel} AS rl FROM (SELECT v, cl, ${startAt} AS fr FROM (SELECT v, ${fns.collapse("items")} AS cl FROM (${visits}) AS vs) AS l1) AS l2 WHERE fr > 0) AS l3 ` +
         `WHERE rl > 0${plan.start !== null ? ` AND rl <= ${n}` : ""}) AS l4`;
-  const sql = withNamed(
-    dialect,
-    [
-      ["p_paths", () => cut],
-      ["p_steps", (ref) => fns.positions(`${ref("p_paths")} AS pp`, ["v", "path"], "path")],
-      [
-        "p_edges",
-        (ref) =>
-          `SELECT k AS step, path[k] AS source, path[k + 1] AS target, ${d.uniq("v")} AS visitors FROM ${ref("p_steps")} AS s1 ` +
-          `WHERE k < ${fns.length("path")} GROUP BY step, source, target ORDER BY visitors DESC, step, source, target ${d.limit(int(PATHS_LIMITS.maxEdges), 0)}`,
-      ],
-    ],
-    (ref) => {
-      // Nodes of the items the top edges name (at any step; shapePathsCounts keeps the touched ones).
-      const named = `path[k] IN (SELECT source FROM ${ref("p_edges")} AS e1) OR path[k] IN (SELECT target FROM ${ref("p_edges")} AS e2)`;
-      const nodes = `SELECT 1 AS kind, k AS step, path[k] AS source, '' AS target, ${d.uniq("v")} AS visitors FROM ${ref("p_steps")} AS s2 WHERE ${named} GROUP BY step, source`;
-      return (
-        `SELECT kind, step, source, target, visitors FROM (SELECT 0 AS kind, step, source, target, visitors FROM ${ref("p_edges")} AS e0 ` +
-        `UNION ALL ${nodes} UNION ALL SELECT 2 AS kind, 0 AS step, '' AS source, '' AS target, count() AS visitors FROM ${ref("p_paths")} AS p0) AS t ` +
-        d.limit(int(PATHS_ANSWER_ROWS), 0)
-      );
-    },
+  const named = new NamedRows(dialect);
+  const paths = named.define("p_paths", cut);
+  const steps = named.define("p_steps", fns.positions(`${paths} AS pp`, ["v", "path"], "path"));
+  const edges = named.define(
+    "p_edges",
+    `SELECT k AS step, path[k] AS source, path[k + 1] AS target, ${d.uniq("v")} AS visitors FROM ${steps} AS s1 ` +
+      `WHERE k < ${fns.length("path")} GROUP BY step, source, target ORDER BY visitors DESC, step, source, target ${d.limit(int(PATHS_LIMITS.maxEdges), 0)}`,
+  );
+  // Nodes of the items the top edges name (at any step; shapePathsCounts keeps the touched ones).
+  const mentioned = `path[k] IN (SELECT source FROM ${edges} AS e1) OR path[k] IN (SELECT target FROM ${edges} AS e2)`;
+  const nodes = `SELECT 1 AS kind, k AS step, path[k] AS source, '' AS target, ${d.uniq("v")} AS visitors FROM ${steps} AS s2 WHERE ${mentioned} GROUP BY step, source`;
+  const sql = named.statement(
+    `SELECT kind, step, source, target, visitors FROM (SELECT 0 AS kind, step, source, target, visitors FROM ${edges} AS e0 ` +
+      `UNION ALL ${nodes} UNION ALL SELECT 2 AS kind, 0 AS step, '' AS source, '' AS target, count() AS visitors FROM ${paths} AS p0) AS t ` +
+      d.limit(int(PATHS_ANSWER_ROWS), 0),
   );
   return { ...done(p, sql), dialect, range, plan, actors, cap: PATHS_MAX_VISITS };
 }

@@ -28,7 +28,7 @@ import type { CompileContext, CompiledQuery } from "../compiled.js";
 import { type ResolvedRange, resolveDateRange } from "../date-range.js";
 import { DIALECTS, type SqlDialect } from "../dialects.js";
 import { QueryError } from "../errors.js";
-import { withNamed } from "../named.js";
+import { NamedRows } from "../named.js";
 import { int, Params } from "../params.js";
 import { Scope } from "../parts.js";
 import { tableRead } from "../relation.js";
@@ -158,20 +158,21 @@ export function compileRetention(
     `FROM ${tableRead(s, "events", where)} GROUP BY visitor, i`;
   const cohortCount = int(plan.cohorts.length);
   const periods = int(plan.periods);
-  const sql = withNamed(dialect, [["marks", () => marks]], (ref) => {
-    const m = ref("marks");
-    // A visitor's cohorts: the first start's period, or every start's when recurring.
-    const cohorts = plan.recurring
-      ? `(SELECT visitor, i AS c FROM ${m} WHERE st > 0 AND i >= 0 AND i < ${cohortCount})`
-      : `(SELECT visitor, min(i) AS c FROM ${m} WHERE st > 0 AND i >= 0 AND i < ${cohortCount} GROUP BY visitor)`;
-    const returns = `(SELECT visitor, i AS r FROM ${m} WHERE rt > 0)`;
-    const pairs = `SELECT visitor, c, r - c AS n FROM ${fns.joinUsing(cohorts, returns, "visitor")} WHERE r - c >= 1 AND r - c <= ${periods}`;
-    // "on or after": a member counts in every period up to its latest return's, summed here from the top.
-    const cells = plan.cumulative
-      ? `SELECT 1 AS kind, c, mx AS n, count() AS visitors FROM (SELECT visitor, c, max(n) AS mx FROM (${pairs}) AS pr GROUP BY visitor, c) AS lr GROUP BY c, mx`
-      : `SELECT 1 AS kind, c, n, count() AS visitors FROM (${pairs}) AS pr GROUP BY c, n`;
-    return `SELECT kind, c, n, visitors FROM (SELECT 0 AS kind, c, 0 AS n, count() AS visitors FROM ${cohorts} AS co GROUP BY c UNION ALL ${cells}) AS t ${d.limit(int(RETENTION_CELL_CAP), 0)}`;
-  });
+  const named = new NamedRows(dialect);
+  const m = named.define("marks", marks);
+  // A visitor's cohorts: the first start's period, or every start's when recurring.
+  const cohorts = plan.recurring
+    ? `(SELECT visitor, i AS c FROM ${m} WHERE st > 0 AND i >= 0 AND i < ${cohortCount})`
+    : `(SELECT visitor, min(i) AS c FROM ${m} WHERE st > 0 AND i >= 0 AND i < ${cohortCount} GROUP BY visitor)`;
+  const returns = `(SELECT visitor, i AS r FROM ${m} WHERE rt > 0)`;
+  const pairs = `SELECT visitor, c, r - c AS n FROM ${fns.joinUsing(cohorts, returns, "visitor")} WHERE r - c >= 1 AND r - c <= ${periods}`;
+  // "on or after": a member counts in every period up to its latest return's, summed here from the top.
+  const cells = plan.cumulative
+    ? `SELECT 1 AS kind, c, mx AS n, count() AS visitors FROM (SELECT visitor, c, max(n) AS mx FROM (${pairs}) AS pr GROUP BY visitor, c) AS lr GROUP BY c, mx`
+    : `SELECT 1 AS kind, c, n, count() AS visitors FROM (${pairs}) AS pr GROUP BY c, n`;
+  const sql = named.statement(
+    `SELECT kind, c, n, visitors FROM (SELECT 0 AS kind, c, 0 AS n, count() AS visitors FROM ${cohorts} AS co GROUP BY c UNION ALL ${cells}) AS t ${d.limit(int(RETENTION_CELL_CAP), 0)}`,
+  );
   return { ...done(p, sql), dialect, plan, actors };
 }
 

@@ -43,6 +43,7 @@ import { type ComparisonRange, comparisonRange, defaultInterval, type ResolvedRa
 import { DIALECTS, type Dialect, type SqlDialect } from "../dialects.js";
 import { QueryError } from "../errors.js";
 import { isNegative, matchCondition } from "../filters.js";
+import { NamedRows } from "../named.js";
 import { int, Params } from "../params.js";
 import { Scope } from "../parts.js";
 import { tableRead } from "../relation.js";
@@ -161,6 +162,7 @@ export function compileTrends(spec: TrendsSpec, property: string, dialect: SqlDi
   const periodColumn = (period: number) => (cmp ? `${int(period)} AS period, ` : "");
 
   const statements: string[] = [];
+  const named = new NamedRows(dialect);
   for (const [i, series] of spec.series.entries()) {
     // Bound in this order (the snapshots pin parameter numbers): the range, then the conditions.
     const from0 = p.ts(range.from.getTime());
@@ -175,8 +177,12 @@ export function compileTrends(spec: TrendsSpec, property: string, dialect: SqlDi
     if (breakdown !== null) {
       const raw = isPropDimension(breakdown) ? d.propValue(p.add(propKey(breakdown))) : eventColumn(breakdown, "dimension");
       // The series' top N values by event count (ties by value), the rest as "$other".
-      const top = `SELECT ${raw} AS v FROM ${tableRead(s, "events", where)} GROUP BY v ORDER BY count(*) DESC, v ${d.limit(int(topN), 0)}`;
-      bv = `CASE WHEN ${raw} IN (SELECT v FROM (${top})) THEN ${raw} ELSE ${p.add(OTHER_BREAKDOWN_VALUE)} END`;
+      // Named: the bucket rows and the total read it (DuckDB computes it once, named.ts).
+      const top = named.define(
+        `top${int(i)}`,
+        `SELECT ${raw} AS v FROM ${tableRead(s, "events", where)} GROUP BY v ORDER BY count(*) DESC, v ${d.limit(int(topN), 0)}`,
+      );
+      bv = `CASE WHEN ${raw} IN (SELECT v FROM ${top} AS tv) THEN ${raw} ELSE ${p.add(OTHER_BREAKDOWN_VALUE)} END`;
     }
     const value = fns.asValue(mathSql(series, p, d, fns));
     const from = tableRead(s, "events", where);
@@ -203,7 +209,7 @@ export function compileTrends(spec: TrendsSpec, property: string, dialect: SqlDi
   const rowsPerValue = Math.min(allBuckets.length, MAX_BUCKETS) + 1 + (cmp ? Math.min(cmpBuckets.length, MAX_BUCKETS) + 1 : 0);
   const cap = spec.series.length * (topN + 1) * rowsPerValue;
   const order = cmp ? "series, period, is_total, bv, bucket" : "series, is_total, bv, bucket";
-  const sql = `SELECT * FROM (${statements.join(" UNION ALL ")}) AS t ORDER BY ${order} ${d.limit(int(cap), 0)}`;
+  const sql = named.statement(`SELECT * FROM (${statements.join(" UNION ALL ")}) AS t ORDER BY ${order} ${d.limit(int(cap), 0)}`);
   const params = p.usedIn(sql);
   const keyParams = Object.keys(params).filter((n) => p.keyNames.has(n));
   return {

@@ -13,7 +13,7 @@ FROM (
     SELECT CASE WHEN props.value[indexOf(props.key, {p5:String})] IN (
       SELECT v FROM (
         SELECT props.value[indexOf(props.key, {p5:String})] AS v FROM events WHERE property = {p1:String} AND ts >= toDateTime({p2:String}, 'UTC') AND ts < toDateTime({p3:String}, 'UTC') AND name = {p4:String} GROUP BY v ORDER BY count(*) DESC, v LIMIT 0, 5
-      )
+      ) AS tv
     ) THEN props.value[indexOf(props.key, {p5:String})] ELSE {p6:String} END AS bv, formatDateTime(toStartOfHour(addMinutes(ts, CASE WHEN ts < toDateTime({p8:String}, 'UTC') THEN 60 ELSE 120 END)), '%Y-%m-%d %H:%M:%S', 'UTC') AS bucket, toNullable(toFloat64(if(count(toFloat64OrNull(props.value[indexOf(props.key, {p7:String})])) = 0, NULL, (arrayElement(arraySort(groupArray(toFloat64OrNull(props.value[indexOf(props.key, {p7:String})]))), toUInt64(intDiv(count(toFloat64OrNull(props.value[indexOf(props.key, {p7:String})])) + 1, 2))) + arrayElement(arraySort(groupArray(toFloat64OrNull(props.value[indexOf(props.key, {p7:String})]))), toUInt64(intDiv(count(toFloat64OrNull(props.value[indexOf(props.key, {p7:String})])) + 2, 2)))) / 2))) AS value
     FROM events
     WHERE property = {p1:String}
@@ -27,7 +27,7 @@ FROM (
     SELECT CASE WHEN props.value[indexOf(props.key, {p5:String})] IN (
       SELECT v FROM (
         SELECT props.value[indexOf(props.key, {p5:String})] AS v FROM events WHERE property = {p1:String} AND ts >= toDateTime({p2:String}, 'UTC') AND ts < toDateTime({p3:String}, 'UTC') AND name = {p4:String} GROUP BY v ORDER BY count(*) DESC, v LIMIT 0, 5
-      )
+      ) AS tv
     ) THEN props.value[indexOf(props.key, {p5:String})] ELSE {p6:String} END AS bv, toNullable(toFloat64(if(count(toFloat64OrNull(props.value[indexOf(props.key, {p7:String})])) = 0, NULL, (arrayElement(arraySort(groupArray(toFloat64OrNull(props.value[indexOf(props.key, {p7:String})]))), toUInt64(intDiv(count(toFloat64OrNull(props.value[indexOf(props.key, {p7:String})])) + 1, 2))) + arrayElement(arraySort(groupArray(toFloat64OrNull(props.value[indexOf(props.key, {p7:String})]))), toUInt64(intDiv(count(toFloat64OrNull(props.value[indexOf(props.key, {p7:String})])) + 2, 2)))) / 2))) AS value
     FROM events
     WHERE property = {p1:String}

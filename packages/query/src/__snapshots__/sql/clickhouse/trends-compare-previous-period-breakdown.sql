@@ -14,7 +14,7 @@ FROM (
     SELECT CASE WHEN country IN (
       SELECT v FROM (
         SELECT country AS v FROM events WHERE property = {p1:String} AND ts >= toDateTime({p2:String}, 'UTC') AND ts < toDateTime({p3:String}, 'UTC') AND name = {p4:String} GROUP BY v ORDER BY count(*) DESC, v LIMIT 0, 3
-      )
+      ) AS tv
     ) THEN country ELSE {p5:String} END AS bv, formatDateTime(toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p6:String}, 'UTC') THEN 60 ELSE 120 END)), '%Y-%m-%d', 'UTC') AS bucket, toNullable(toFloat64(uniqExact(visitor_id))) AS value
     FROM events
     WHERE property = {p1:String}
@@ -28,7 +28,7 @@ FROM (
     SELECT CASE WHEN country IN (
       SELECT v FROM (
         SELECT country AS v FROM events WHERE property = {p1:String} AND ts >= toDateTime({p2:String}, 'UTC') AND ts < toDateTime({p3:String}, 'UTC') AND name = {p4:String} GROUP BY v ORDER BY count(*) DESC, v LIMIT 0, 3
-      )
+      ) AS tv
     ) THEN country ELSE {p5:String} END AS bv, toNullable(toFloat64(uniqExact(visitor_id))) AS value
     FROM events
     WHERE property = {p1:String}
@@ -42,7 +42,7 @@ FROM (
     SELECT CASE WHEN country IN (
       SELECT v FROM (
         SELECT country AS v FROM events WHERE property = {p1:String} AND ts >= toDateTime({p2:String}, 'UTC') AND ts < toDateTime({p3:String}, 'UTC') AND name = {p4:String} GROUP BY v ORDER BY count(*) DESC, v LIMIT 0, 3
-      )
+      ) AS tv
     ) THEN country ELSE {p5:String} END AS bv, formatDateTime(toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p6:String}, 'UTC') THEN 60 ELSE 120 END)), '%Y-%m-%d', 'UTC') AS bucket, toNullable(toFloat64(uniqExact(visitor_id))) AS value
     FROM events
     WHERE property = {p1:String}
@@ -56,7 +56,7 @@ FROM (
     SELECT CASE WHEN country IN (
       SELECT v FROM (
         SELECT country AS v FROM events WHERE property = {p1:String} AND ts >= toDateTime({p2:String}, 'UTC') AND ts < toDateTime({p3:String}, 'UTC') AND name = {p4:String} GROUP BY v ORDER BY count(*) DESC, v LIMIT 0, 3
-      )
+      ) AS tv
     ) THEN country ELSE {p5:String} END AS bv, toNullable(toFloat64(uniqExact(visitor_id))) AS value
     FROM events
     WHERE property = {p1:String}
@@ -70,7 +70,7 @@ FROM (
     SELECT CASE WHEN country IN (
       SELECT v FROM (
         SELECT country AS v FROM events WHERE property = {p1:String} AND ts >= toDateTime({p2:String}, 'UTC') AND ts < toDateTime({p3:String}, 'UTC') AND name = {p9:String} GROUP BY v ORDER BY count(*) DESC, v LIMIT 0, 3
-      )
+      ) AS tv
     ) THEN country ELSE {p5:String} END AS bv, formatDateTime(toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p6:String}, 'UTC') THEN 60 ELSE 120 END)), '%Y-%m-%d', 'UTC') AS bucket, toNullable(toFloat64(count(*))) AS value
     FROM events
     WHERE property = {p1:String}
@@ -84,7 +84,7 @@ FROM (
     SELECT CASE WHEN country IN (
       SELECT v FROM (
         SELECT country AS v FROM events WHERE property = {p1:String} AND ts >= toDateTime({p2:String}, 'UTC') AND ts < toDateTime({p3:String}, 'UTC') AND name = {p9:String} GROUP BY v ORDER BY count(*) DESC, v LIMIT 0, 3
-      )
+      ) AS tv
     ) THEN country ELSE {p5:String} END AS bv, toNullable(toFloat64(count(*))) AS value
     FROM events
     WHERE property = {p1:String}
@@ -98,7 +98,7 @@ FROM (
     SELECT CASE WHEN country IN (
       SELECT v FROM (
         SELECT country AS v FROM events WHERE property = {p1:String} AND ts >= toDateTime({p2:String}, 'UTC') AND ts < toDateTime({p3:String}, 'UTC') AND name = {p9:String} GROUP BY v ORDER BY count(*) DESC, v LIMIT 0, 3
-      )
+      ) AS tv
     ) THEN country ELSE {p5:String} END AS bv, formatDateTime(toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p6:String}, 'UTC') THEN 60 ELSE 120 END)), '%Y-%m-%d', 'UTC') AS bucket, toNullable(toFloat64(count(*))) AS value
     FROM events
     WHERE property = {p1:String}
@@ -112,7 +112,7 @@ FROM (
     SELECT CASE WHEN country IN (
       SELECT v FROM (
         SELECT country AS v FROM events WHERE property = {p1:String} AND ts >= toDateTime({p2:String}, 'UTC') AND ts < toDateTime({p3:String}, 'UTC') AND name = {p9:String} GROUP BY v ORDER BY count(*) DESC, v LIMIT 0, 3
-      )
+      ) AS tv
     ) THEN country ELSE {p5:String} END AS bv, toNullable(toFloat64(count(*))) AS value
     FROM events
     WHERE property = {p1:String}

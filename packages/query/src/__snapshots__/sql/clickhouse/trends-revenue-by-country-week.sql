@@ -13,7 +13,7 @@ FROM (
     SELECT CASE WHEN country IN (
       SELECT v FROM (
         SELECT country AS v FROM events WHERE property = {p1:String} AND ts >= toDateTime({p2:String}, 'UTC') AND ts < toDateTime({p3:String}, 'UTC') AND name = {p4:String} AND NOT (has(props.key, {p5:String}) AND props.value[indexOf(props.key, {p5:String})] = {p6:String}) GROUP BY v ORDER BY count(*) DESC, v LIMIT 0, 10
-      )
+      ) AS tv
     ) THEN country ELSE {p7:String} END AS bv, formatDateTime(toDateTime(toMonday(addMinutes(ts, CASE WHEN ts < toDateTime({p8:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC'), '%Y-%m-%d', 'UTC') AS bucket, toNullable(toFloat64(coalesce(sum(revenue), 0))) AS value
     FROM events
     WHERE property = {p1:String}
@@ -28,7 +28,7 @@ FROM (
     SELECT CASE WHEN country IN (
       SELECT v FROM (
         SELECT country AS v FROM events WHERE property = {p1:String} AND ts >= toDateTime({p2:String}, 'UTC') AND ts < toDateTime({p3:String}, 'UTC') AND name = {p4:String} AND NOT (has(props.key, {p5:String}) AND props.value[indexOf(props.key, {p5:String})] = {p6:String}) GROUP BY v ORDER BY count(*) DESC, v LIMIT 0, 10
-      )
+      ) AS tv
     ) THEN country ELSE {p7:String} END AS bv, toNullable(toFloat64(coalesce(sum(revenue), 0))) AS value
     FROM events
     WHERE property = {p1:String}
