@@ -18,6 +18,7 @@ import type { CompileContext, CompiledQuery } from "../compiled.js";
 import { defaultInterval, type ResolvedRange, resolveDateRange } from "../date-range.js";
 import { DIALECTS, type SqlDialect } from "../dialects.js";
 import { QueryError } from "../errors.js";
+import { NamedRows } from "../named.js";
 import { int, Params } from "../params.js";
 import { Scope } from "../parts.js";
 import { tableRead } from "../relation.js";
@@ -93,8 +94,12 @@ export function compileLifecycle(
   // Visitors by the store's visitor key (DuckDB's 64-bit vkey: grouping and the semi-join on it
   // beat the 36-character id).
   const v = d.eventVkey;
-  const active = `SELECT ${v} AS visitor, ${interval("ts")} AS i FROM ${tableRead(s, "events", window)} GROUP BY visitor, i`;
-  const who = `SELECT ${v} FROM ${tableRead(s, "events", window)}`;
+  const named = new NamedRows(dialect);
+  const active = named.define(
+    "active",
+    `SELECT ${v} AS visitor, ${interval("ts")} AS i FROM ${tableRead(s, "events", window)} GROUP BY visitor, i`,
+  );
+  const who = `SELECT visitor FROM ${active} AS aw`;
   // First-ever events before the grid are in no interval of it: only those inside are numbered
   // (the scope's time-zone offsets cover the grid, not all history).
   const firsts =
@@ -103,15 +108,16 @@ export function compileLifecycle(
   // Per (visitor, interval): active in it, active the one before, first-ever event in it.
   // (k, not i: a ClickHouse alias may not name a column it reads.)
   const marks =
-    `SELECT visitor, i AS k, 1 AS act, 0 AS was, 0 AS fst FROM (${active}) AS a ` +
-    `UNION ALL SELECT visitor, i + 1 AS k, 0 AS act, 1 AS was, 0 AS fst FROM (${active}) AS b ` +
+    `SELECT visitor, i AS k, 1 AS act, 0 AS was, 0 AS fst FROM ${active} AS a ` +
+    `UNION ALL SELECT visitor, i + 1 AS k, 0 AS act, 1 AS was, 0 AS fst FROM ${active} AS b ` +
     `UNION ALL SELECT visitor, i AS k, 0 AS act, 0 AS was, 1 AS fst FROM (${firsts}) AS c`;
   const per = `SELECT k, max(act) AS m_act, max(was) AS m_was, max(fst) AS m_fst FROM (${marks}) AS m GROUP BY visitor, k`;
   const base = interval(p.ts(from));
-  const sql =
+  const sql = named.statement(
     `SELECT k - ${base} AS idx, ${d.countIf("m_act = 1 AND m_fst = 1")} AS new, ` +
-    `${d.countIf("m_act = 1 AND m_fst = 0 AND m_was = 1")} AS returning, ${d.countIf("m_act = 1 AND m_fst = 0 AND m_was = 0")} AS resurrecting, ` +
-    `${d.countIf("m_act = 0 AND m_was = 1")} AS dormant FROM (${per}) AS t GROUP BY k ORDER BY idx ${d.limit(int(LIFECYCLE_ROW_CAP), 0)}`;
+      `${d.countIf("m_act = 1 AND m_fst = 0 AND m_was = 1")} AS returning, ${d.countIf("m_act = 1 AND m_fst = 0 AND m_was = 0")} AS resurrecting, ` +
+      `${d.countIf("m_act = 0 AND m_was = 1")} AS dormant FROM (${per}) AS t GROUP BY k ORDER BY idx ${d.limit(int(LIFECYCLE_ROW_CAP), 0)}`,
+  );
   const params = p.usedIn(sql);
   const keyParams = Object.keys(params).filter((n) => p.keyNames.has(n));
   return { sql, params, ...(keyParams.length > 0 ? { keyParams } : {}), dialect, plan };

@@ -42,14 +42,18 @@ FROM (
         WHERE property = {p1:String}
         AND ts < toDateTime({p6:String}, 'UTC')
         AND visitor_id IN (
-          SELECT visitor_id
-          FROM events
-          WHERE property = {p1:String}
-          AND ts >= toDateTime({p5:String}, 'UTC')
-          AND ts < toDateTime({p6:String}, 'UTC')
-          AND name = {p2:String}
-          AND (country = {p3:String})
-          AND (path = {p4:String})
+          SELECT visitor
+          FROM (
+            SELECT visitor_id AS visitor, toInt64(toRelativeDayNum(toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p7:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC')) AS i
+            FROM events
+            WHERE property = {p1:String}
+            AND ts >= toDateTime({p5:String}, 'UTC')
+            AND ts < toDateTime({p6:String}, 'UTC')
+            AND name = {p2:String}
+            AND (country = {p3:String})
+            AND (path = {p4:String})
+            GROUP BY visitor, i
+          ) AS aw
         )
         GROUP BY visitor
       ) AS f

@@ -36,12 +36,16 @@ FROM (
         WHERE property = {p1:String}
         AND ts < toDateTime({p4:String}, 'UTC')
         AND visitor_id IN (
-          SELECT visitor_id
-          FROM events
-          WHERE property = {p1:String}
-          AND ts >= toDateTime({p3:String}, 'UTC')
-          AND ts < toDateTime({p4:String}, 'UTC')
-          AND name = {p2:String}
+          SELECT visitor
+          FROM (
+            SELECT visitor_id AS visitor, toInt64(toRelativeWeekNum(toDateTime(toMonday(addMinutes(ts, CASE WHEN ts < toDateTime({p5:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC'), 'UTC')) AS i
+            FROM events
+            WHERE property = {p1:String}
+            AND ts >= toDateTime({p3:String}, 'UTC')
+            AND ts < toDateTime({p4:String}, 'UTC')
+            AND name = {p2:String}
+            GROUP BY visitor, i
+          ) AS aw
         )
         GROUP BY visitor
       ) AS f

@@ -3,30 +3,22 @@
 -- p3 = "2023-12-24 23:00:00"
 -- p4 = "2024-04-03 22:00:00"
 -- p5 = "2024-03-31 01:00:00"
-SELECT k - ((((epoch_ms(CAST($p3 AS TIMESTAMP)) + 60000 * (CASE WHEN CAST($p3 AS TIMESTAMP) < CAST($p5 AS TIMESTAMP) THEN 60 ELSE 120 END)) // 86400000 + 3) // 7)) AS idx, count_if(m_act = 1 AND m_fst = 1) AS new, count_if(m_act = 1 AND m_fst = 0 AND m_was = 1) AS returning, count_if(m_act = 1 AND m_fst = 0 AND m_was = 0) AS resurrecting, count_if(m_act = 0 AND m_was = 1) AS dormant
+WITH active AS MATERIALIZED (
+  SELECT vkey AS visitor, ((((epoch_ms(ts) + 60000 * (CASE WHEN ts < CAST($p5 AS TIMESTAMP) THEN 60 ELSE 120 END)) // 86400000 + 3) // 7)) AS i
+  FROM events
+  WHERE pkey = CAST($p1 AS BIGINT)
+  AND ts >= CAST($p3 AS TIMESTAMP)
+  AND ts < CAST($p4 AS TIMESTAMP)
+  AND name = CAST($p2 AS VARCHAR)
+  GROUP BY visitor, i
+) SELECT k - ((((epoch_ms(CAST($p3 AS TIMESTAMP)) + 60000 * (CASE WHEN CAST($p3 AS TIMESTAMP) < CAST($p5 AS TIMESTAMP) THEN 60 ELSE 120 END)) // 86400000 + 3) // 7)) AS idx, count_if(m_act = 1 AND m_fst = 1) AS new, count_if(m_act = 1 AND m_fst = 0 AND m_was = 1) AS returning, count_if(m_act = 1 AND m_fst = 0 AND m_was = 0) AS resurrecting, count_if(m_act = 0 AND m_was = 1) AS dormant
 FROM (
   SELECT k, max(act) AS m_act, max(was) AS m_was, max(fst) AS m_fst
   FROM (
     SELECT visitor, i AS k, 1 AS act, 0 AS was, 0 AS fst
-    FROM (
-      SELECT vkey AS visitor, ((((epoch_ms(ts) + 60000 * (CASE WHEN ts < CAST($p5 AS TIMESTAMP) THEN 60 ELSE 120 END)) // 86400000 + 3) // 7)) AS i
-      FROM events
-      WHERE pkey = CAST($p1 AS BIGINT)
-      AND ts >= CAST($p3 AS TIMESTAMP)
-      AND ts < CAST($p4 AS TIMESTAMP)
-      AND name = CAST($p2 AS VARCHAR)
-      GROUP BY visitor, i
-    ) AS a
+    FROM active AS a
     UNION ALL SELECT visitor, i + 1 AS k, 0 AS act, 1 AS was, 0 AS fst
-    FROM (
-      SELECT vkey AS visitor, ((((epoch_ms(ts) + 60000 * (CASE WHEN ts < CAST($p5 AS TIMESTAMP) THEN 60 ELSE 120 END)) // 86400000 + 3) // 7)) AS i
-      FROM events
-      WHERE pkey = CAST($p1 AS BIGINT)
-      AND ts >= CAST($p3 AS TIMESTAMP)
-      AND ts < CAST($p4 AS TIMESTAMP)
-      AND name = CAST($p2 AS VARCHAR)
-      GROUP BY visitor, i
-    ) AS b
+    FROM active AS b
     UNION ALL SELECT visitor, i AS k, 0 AS act, 0 AS was, 1 AS fst
     FROM (
       SELECT visitor, ((((epoch_ms(first_ts) + 60000 * (CASE WHEN first_ts < CAST($p5 AS TIMESTAMP) THEN 60 ELSE 120 END)) // 86400000 + 3) // 7)) AS i
@@ -36,12 +28,8 @@ FROM (
         WHERE pkey = CAST($p1 AS BIGINT)
         AND ts < CAST($p4 AS TIMESTAMP)
         AND vkey IN (
-          SELECT vkey
-          FROM events
-          WHERE pkey = CAST($p1 AS BIGINT)
-          AND ts >= CAST($p3 AS TIMESTAMP)
-          AND ts < CAST($p4 AS TIMESTAMP)
-          AND name = CAST($p2 AS VARCHAR)
+          SELECT visitor
+          FROM active AS aw
         )
         GROUP BY visitor
       ) AS f
