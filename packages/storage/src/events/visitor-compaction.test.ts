@@ -1,5 +1,5 @@
-// DuckDB's rewrite of visitor_visits in visitor order (visitor-tables.ts compactIfDue), outside any
-// transaction of its caller: the rows come back whole in (pkey, client_id, start_ts) order with
+// DuckDB's upkeep of visitor_visits' visitor order (visitor-tables.ts compactIfDue), outside any
+// transaction of its caller: the newest rows sorted into a run, and the whole rewritten: the rows come back whole in (pkey, client_id, start_ts) order with
 // their index, a piece at a time (whole small properties, a big one by client-id ranges), the due rule holds, and a copy left by a crash is dropped. 60 000 visit rows under
 // a 200 MB memory limit. (Its memory at scale is the visitors bench's: a 10M-event load under the
 // server's 1 GB limit, which the old in-transaction rewrite failed at 6M events.)
@@ -52,7 +52,7 @@ describe("visitor_visits' rewrite in visitor order (DuckDB)", () => {
 
   it("is not due while the unsorted tail is under COMPACT_MIN_TAIL rows", async () => {
     expect(ROWS).toBeLessThan(COMPACT_MIN_TAIL);
-    expect(await compactIfDue(c)).toBe(false);
+    expect(await compactIfDue(c)).toBeNull();
   });
 
   it("rewrites the rows in visitor order within the memory limit, with the index, after dropping a crashed copy", async () => {
@@ -60,7 +60,7 @@ describe("visitor_visits' rewrite in visitor order (DuckDB)", () => {
     await c.run("CREATE TABLE _vc AS SELECT * FROM visitor_visits LIMIT 10");
     const before = await scalar("SELECT sum(hash(session_id, client_id, n_pageviews)) FROM visitor_visits");
     // Pieces of 10 000 rows: the big property (48 000) in client-id ranges, each small one (6 000) whole.
-    expect(await compactIfDue(c, true, 10_000)).toBe(true);
+    expect(await compactIfDue(c, { force: true, pieceRows: 10_000 })).toBe("rewrite");
     expect(await scalar("SELECT count(*) FROM visitor_visits")).toBe(BigInt(ROWS));
     expect(await scalar("SELECT sum(hash(session_id, client_id, n_pageviews)) FROM visitor_visits")).toBe(before);
     // In table order (a scan keeps it), each row's (pkey, client id) is at least the one before it.
@@ -72,6 +72,39 @@ describe("visitor_visits' rewrite in visitor order (DuckDB)", () => {
     expect(await scalar("SELECT count(*) FROM duckdb_tables() WHERE table_name = '_vc'")).toBe(0n);
     expect(await scalar("SELECT value FROM lookout_meta WHERE key = 'visitor_visits_sorted'")).toBe(String(ROWS));
     // Sorted now: not due again.
-    expect(await compactIfDue(c)).toBe(false);
+    expect(await compactIfDue(c)).toBeNull();
+  }, 120_000);
+
+  it("sorts the newest rows into a run once they are enough, and rewrites the whole once runs and tail match the sorted part", async () => {
+    const cols = VISIT_TABLE_COLUMNS.map(([, t]) => VALUE[t] as string);
+    const append = (n: number, tag: string) =>
+      c.run(
+        `INSERT INTO visitor_visits SELECT 'p1.example', 1, md5(CAST(i % 3000 AS VARCHAR)), '${tag}' || i, ${cols.join(", ")} FROM range(${n}) t(i)`,
+      );
+    const sum = () => scalar("SELECT sum(hash(session_id, client_id, n_pageviews)) FROM visitor_visits");
+    await append(12_000, "r");
+    const before = await sum();
+    expect(await compactIfDue(c, { minTail: 10_000 })).toBe("run");
+    expect(await scalar("SELECT count(*) FROM visitor_visits")).toBe(BigInt(ROWS + 12_000));
+    expect(await sum()).toBe(before);
+    const runEnd = Number(await scalar("SELECT value FROM lookout_meta WHERE key = 'visitor_visits_run_end'"));
+    expect(runEnd).toBe(Number(await scalar("SELECT max(rowid) + 1 FROM visitor_visits")));
+    // The sorted part as it was, then the run in order: each in (pkey, client id) order by rowid.
+    const back = (where: string) =>
+      scalar(
+        `SELECT count(*) FROM (SELECT (pkey, client_id) < lag((pkey, client_id)) OVER (ORDER BY rowid) AS back FROM visitor_visits WHERE ${where}) WHERE back`,
+      );
+    expect(await back("NOT starts_with(session_id, 'r')")).toBe(0n);
+    expect(await back("starts_with(session_id, 'r')")).toBe(0n);
+    // A visitor's rows read by the index are all there.
+    const id = await scalar("SELECT md5('17')");
+    expect(await scalar(`SELECT count(*) FROM visitor_visits WHERE client_id = '${id}' AND starts_with(session_id, 'r')`)).toBe(
+      4n,
+    );
+    expect(await compactIfDue(c, { minTail: 10_000 })).toBeNull();
+    await append(60_000, "w");
+    expect(await compactIfDue(c, { minTail: 10_000 })).toBe("rewrite");
+    expect(await back("true")).toBe(0n);
+    expect(await scalar("SELECT value FROM lookout_meta WHERE key = 'visitor_visits_sorted'")).toBe(String(ROWS + 72_000));
   }, 120_000);
 });
