@@ -125,7 +125,9 @@ export async function visitorDetail(
           utm_content: str(src.utm_content),
         }
       : null,
-    also_seen_as: clients
+    // Last seen first, then by client id (perClientFromSummarySql answers in no order).
+    also_seen_as: [...clients]
+      .sort((a, b) => num(b.last_ms) - num(a.last_ms) || (str(a.client_id) < str(b.client_id) ? -1 : 1))
       .filter((r) => str(r.client_id) !== clientId)
       .map((r) => ({
         client_id: str(r.client_id),
