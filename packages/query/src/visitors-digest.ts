@@ -7,6 +7,7 @@
 // partials of one visit fold by session_id; ClickHouse's summary states merge per client id.
 import type { CompiledQuery } from "./compiled.js";
 import type { SqlDialect } from "./dialects.js";
+import { NamedRows } from "./named.js";
 import { int } from "./params.js";
 import { tableRead } from "./relation.js";
 import {
@@ -34,10 +35,10 @@ interface DigestFns {
   /** The tag (1) or the value (2) of such a pair. */
   part(pair: string, i: 1 | 2): string;
   /**
-   * One statement of several panels over one read: `read` (a SELECT) named `name`, computed once,
-   * and per panel one column of its rows as a list in its order; null where the engine cannot.
+   * One row of several panels over rows named once (named.ts): per panel one column of its rows as
+   * a list in its order; null where the engine has no list of rows to answer them in.
    */
-  onceRead: ((name: string, read: string, panels: Record<string, Panel>) => string) | null;
+  panelLists: ((panels: Record<string, Panel>) => string) | null;
 }
 
 const FNS: Record<SqlDialect, DigestFns> = {
@@ -49,8 +50,8 @@ const FNS: Record<SqlDialect, DigestFns> = {
     tagged: (arrays) =>
       `flatten([${arrays.map((a, i) => `list_transform(${a}, x -> struct_pack(f := ${int(i)}, v := x))`).join(", ")}])`,
     part: (pair, i) => `${pair}.${i === 1 ? "f" : "v"}`,
-    onceRead: (name, read, panels) =>
-      `WITH ${name} AS MATERIALIZED (${read}) SELECT ${Object.entries(panels)
+    panelLists: (panels) =>
+      `SELECT ${Object.entries(panels)
         .map(([as, p]) => `(SELECT list(r ORDER BY ${p.order}) FROM (${p.sql}) AS r) AS ${as}`)
         .join(", ")} LIMIT 1`,
   },
@@ -62,8 +63,8 @@ const FNS: Record<SqlDialect, DigestFns> = {
     summaryGroup: " GROUP BY client_id",
     tagged: (arrays) => `arrayConcat(${arrays.map((a, i) => `arrayMap(x -> (${int(i)}, x), ${a})`).join(", ")})`,
     part: (pair, i) => `tupleElement(${pair}, ${i})`,
-    // 18.16's WITH names expressions, not row sets: each panel reads the visit rows itself.
-    onceRead: null,
+    // 18.16 names no row sets (named.ts repeats them), so one read would not be shared: each panel reads the visit rows itself.
+    panelLists: null,
   },
 };
 
@@ -291,7 +292,7 @@ export const VISITOR_PANELS = ["figures", "facets", "first_source", "active_days
 export type VisitorPanel = (typeof VISITOR_PANELS)[number];
 
 /** Whether the dialect answers every panel of the page in one statement over one read of the visit rows (visitorPanelsFromVisitsSql). */
-export const panelsInOneRead = (dialect: SqlDialect): boolean => FNS[dialect].onceRead !== null;
+export const panelsInOneRead = (dialect: SqlDialect): boolean => FNS[dialect].panelLists !== null;
 
 /**
  * Every panel of a visitor's page (figures, facets, first source, active days, top pages and top
@@ -311,9 +312,11 @@ export function visitorPanelsFromVisitsSql(
   n: number,
 ): CompiledQuery {
   const q = new Stmt(dialect, property, timezone, from, to);
-  const once = FNS[dialect].onceRead;
-  if (once === null) throw new Error(`${dialect}: the visitor panels are read one statement each`);
-  const rows: Visits = (w = []) => (w.length === 0 ? "pv_rows" : `pv_rows WHERE ${w.join(" AND ")}`);
+  const lists = FNS[dialect].panelLists;
+  if (lists === null) throw new Error(`${dialect}: the visitor panels are read one statement each`);
+  const named = new NamedRows(dialect);
+  const read = named.define("pv_rows", `SELECT ${PANEL_COLUMNS.join(", ")} FROM ${visitsRead(q, who)}`);
+  const rows: Visits = (w = []) => (w.length === 0 ? read : `${read} WHERE ${w.join(" AND ")}`);
   const panels: Record<VisitorPanel, Panel> = {
     figures: figuresPanel(q, rows),
     facets: facetsPanel(q, rows),
@@ -322,7 +325,7 @@ export function visitorPanelsFromVisitsSql(
     top_pages: topPagesPanel(q, rows, n),
     top_events: topEventsPanel(q, rows, n),
   };
-  return q.done(once("pv_rows", `SELECT ${PANEL_COLUMNS.join(", ")} FROM ${visitsRead(q, who)}`, panels));
+  return q.done(named.statement(lists(panels)));
 }
 
 /**
