@@ -5,7 +5,7 @@
 import type { Interval } from "@lookout/schema";
 import type { ResolvedRange } from "./date-range.js";
 import { QueryError } from "./errors.js";
-import { addDays, addMonths, type Day, formatDay, naiveOfDay, parseDay, wallMs } from "./tz.js";
+import { addDays, addMonths, type Day, dayOfNaive, formatDay, naiveOfDay, parseDay, wallMs } from "./tz.js";
 
 /** A chart never has more buckets than this; finer intervals must use shorter ranges. */
 export const MAX_BUCKETS = 1500;
@@ -62,8 +62,28 @@ export function bucketOf(interval: Interval, tz: string, now: Date): string {
     const step = interval === "hour" ? HOUR : MINUTE;
     return formatBucket(interval, w - (((w % step) + step) % step));
   }
-  const day = parseDay(formatBucket("day", w));
+  const day = dayOfNaive(w);
   return formatDay(interval === "week" ? mondayOf(day) : interval === "month" ? { ...day, d: 1 } : day);
+}
+
+/**
+ * bucketOf for many instants of one interval and timezone (a funnel's outcomes): every instant of
+ * one local wall-clock hour falls in the same hour, day, week and month bucket, so the label is
+ * worked out once per such hour (minute buckets: once per minute).
+ */
+export function bucketLabeller(interval: Interval, tz: string): (instantMs: number) => string {
+  const span = interval === "minute" ? MINUTE : HOUR;
+  const labels = new Map<number, string>();
+  return (instantMs) => {
+    const w = wallMs(tz, instantMs);
+    const key = Math.floor(w / span);
+    let label = labels.get(key);
+    if (label === undefined) {
+      label = bucketOf(interval, tz, new Date(instantMs));
+      labels.set(key, label);
+    }
+    return label;
+  };
 }
 
 /**

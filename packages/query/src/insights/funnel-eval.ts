@@ -22,7 +22,7 @@ import {
   type FunnelStepResult,
   OTHER_BREAKDOWN_VALUE,
 } from "@lookout/schema";
-import { bucketOf } from "../buckets.js";
+import { bucketLabeller } from "../buckets.js";
 import { QueryError } from "../errors.js";
 import { FUNNEL_MAX_ROWS, type FunnelPlan, type FunnelRow } from "./funnel.js";
 
@@ -46,59 +46,103 @@ export interface FunnelOutcome {
 /** A DFS gives up after this many steps per chain start (ties are rare; this bounds a pathological visitor). */
 const DFS_BUDGET = 20_000;
 
+/**
+ * Per step (bit s), the index of the first event at or after each index that matches it (n when
+ * none): a sequential chain's next step is found without walking the events in between, which
+ * made a visitor with many step-1 events quadratic in their events.
+ */
+function nextMatches(evs: readonly FunnelEvent[], steps: number): Int32Array[] {
+  const n = evs.length;
+  const out: Int32Array[] = [];
+  for (let s = 0; s < steps; s++) {
+    const next = new Int32Array(n + 1);
+    next[n] = n;
+    const bit = 1 << s;
+    for (let i = n - 1; i >= 0; i--) next[i] = ((evs[i] as FunnelEvent).m & bit) !== 0 ? i : (next[i + 1] as number);
+    out.push(next);
+  }
+  return out;
+}
+
+/** One chain search (module-level functions over it: no closures made per step-1 event). */
+interface ChainSearch {
+  evs: readonly FunnelEvent[];
+  /** nextMatches(), or null for a strict funnel. */
+  next: readonly Int32Array[] | null;
+  steps: number;
+  t0: number;
+  limit: number;
+  /** The chain's events: at most one per step (20), so a linear search beats a Set. */
+  chain: number[];
+  best: number[];
+  budget: number;
+}
+
+/** Sequential: the unused matches of step s at the earliest instant >= lastT that has any. */
+function sequentialCandidates(c: ChainSearch, s: number, lastT: number): number[] {
+  const { evs, chain } = c;
+  const n = evs.length;
+  const nx = (c.next as readonly Int32Array[])[s] as Int32Array;
+  let j = nx[firstAt(evs, lastT)] as number;
+  while (j < n && chain.includes(j)) j = nx[j + 1] as number;
+  if (j >= n) return [];
+  const at = (evs[j] as FunnelEvent).t;
+  if (at > c.limit) return [];
+  const out: number[] = [];
+  for (; j < n && (evs[j] as FunnelEvent).t === at; j = nx[j + 1] as number) if (!chain.includes(j)) out.push(j);
+  return out;
+}
+
+/**
+ * Strict: the unused matches of step s at lastT, then those of the next instant, which may follow
+ * only when nothing unused is left at lastT (unless lastT is the chain's start, whose instant's
+ * other events may be ordered before it).
+ */
+function strictCandidates(c: ChainSearch, s: number, lastT: number): number[] {
+  const { evs, chain } = c;
+  const n = evs.length;
+  const bit = 1 << s;
+  const out: number[] = [];
+  let i = firstAt(evs, lastT);
+  let complete = true;
+  for (; i < n && (evs[i] as FunnelEvent).t === lastT; i++) {
+    const unused = !chain.includes(i);
+    if (unused && ((evs[i] as FunnelEvent).m & bit) !== 0) out.push(i);
+    if (unused) complete = false;
+  }
+  if (!(complete || lastT === c.t0) || i >= n) return out;
+  const following = (evs[i] as FunnelEvent).t;
+  if (following > c.limit) return out;
+  for (; i < n && (evs[i] as FunnelEvent).t === following; i++) {
+    if (!chain.includes(i) && ((evs[i] as FunnelEvent).m & bit) !== 0) out.push(i);
+  }
+  return out;
+}
+
+function searchChain(c: ChainSearch, s: number, lastT: number): void {
+  if (c.chain.length > c.best.length) c.best = [...c.chain];
+  if (s >= c.steps || c.budget-- <= 0) return;
+  const candidates = c.next === null ? strictCandidates(c, s, lastT) : sequentialCandidates(c, s, lastT);
+  for (const i of candidates) {
+    c.chain.push(i);
+    searchChain(c, s + 1, (c.evs[i] as FunnelEvent).t);
+    c.chain.pop();
+    if (c.best.length === c.steps) return;
+  }
+}
+
 /** The counted chain from one step-1 event: the longest, each step as early as possible (event indices). */
-function chainFrom(evs: readonly FunnelEvent[], start: number, plan: FunnelPlan, steps: number): number[] {
+function chainFrom(
+  evs: readonly FunnelEvent[],
+  start: number,
+  plan: FunnelPlan,
+  steps: number,
+  next: readonly Int32Array[] | null,
+): number[] {
   const t0 = (evs[start] as FunnelEvent).t;
-  const limit = t0 + plan.windowMs;
-  const used = new Set<number>([start]);
-  const chain = [start];
-  let best = [start];
-  let budget = DFS_BUDGET;
-  const matching = (i: number, bit: number) => !used.has(i) && ((evs[i] as FunnelEvent).m & bit) !== 0;
-  /** Sequential: the unused matches of the earliest instant >= lastT that has any. */
-  const sequential = (bit: number, lastT: number): number[] => {
-    const out: number[] = [];
-    for (let i = firstAt(evs, lastT); i < evs.length; i++) {
-      const e = evs[i] as FunnelEvent;
-      if (e.t > limit || (out.length > 0 && e.t !== (evs[out[0] as number] as FunnelEvent).t)) break;
-      if (matching(i, bit)) out.push(i);
-    }
-    return out;
-  };
-  /**
-   * Strict: the unused matches at lastT, then those of the next instant, which may follow only
-   * when nothing unused is left at lastT (unless lastT is the chain's start, whose instant's other
-   * events may be ordered before it).
-   */
-  const strictly = (bit: number, lastT: number): number[] => {
-    const out: number[] = [];
-    let i = firstAt(evs, lastT);
-    let complete = true;
-    for (; i < evs.length && (evs[i] as FunnelEvent).t === lastT; i++) {
-      if (matching(i, bit)) out.push(i);
-      if (!used.has(i)) complete = false;
-    }
-    if (!(complete || lastT === t0) || i >= evs.length) return out;
-    const next = (evs[i] as FunnelEvent).t;
-    if (next > limit) return out;
-    for (; i < evs.length && (evs[i] as FunnelEvent).t === next; i++) if (matching(i, bit)) out.push(i);
-    return out;
-  };
-  const candidates = plan.order === "strict" ? strictly : sequential;
-  const dfs = (s: number, lastT: number): void => {
-    if (chain.length > best.length) best = [...chain];
-    if (s >= steps || budget-- <= 0) return;
-    for (const c of candidates(1 << s, lastT)) {
-      used.add(c);
-      chain.push(c);
-      dfs(s + 1, (evs[c] as FunnelEvent).t);
-      chain.pop();
-      used.delete(c);
-      if (best.length === steps) return;
-    }
-  };
-  dfs(1, t0);
-  return best;
+  const c: ChainSearch = { evs, next, steps, t0, limit: t0 + plan.windowMs, chain: [start], best: [start], budget: DFS_BUDGET };
+  searchChain(c, 1, t0);
+  return c.best;
 }
 
 /** The index of the first event at or after t (events sorted by t). */
@@ -122,13 +166,14 @@ function lexLess(a: readonly number[], b: readonly number[]): boolean {
 /** Sequential and strict: the counted chain over every step-1 event, latest first. */
 function orderedOutcome(evs: readonly FunnelEvent[], plan: FunnelPlan): FunnelOutcome | null {
   const steps = plan.labels.length;
+  const next = plan.order === "strict" ? null : nextMatches(evs, steps);
   let best: FunnelOutcome | null = null;
   for (let i = evs.length - 1; i >= 0; i--) {
     const e = evs[i] as FunnelEvent;
     if ((e.m & 1) === 0) continue;
     // Once a later start reached the furthest step, an earlier start counts only if it gets further.
     if (best !== null && e.t < best.start && best.reached === steps) break;
-    const times = chainFrom(evs, i, plan, steps).map((j) => (evs[j] as FunnelEvent).t);
+    const times = chainFrom(evs, i, plan, steps, next).map((j) => (evs[j] as FunnelEvent).t);
     const cand: FunnelOutcome = { reached: times.length, times, start: e.t, bv: e.bv };
     if (
       best === null ||
@@ -201,10 +246,7 @@ export function funnelOutcomes(plan: FunnelPlan, rows: readonly FunnelRow[]): { 
   }
   const out: { cid: string; o: FunnelOutcome }[] = [];
   for (const r of rows) {
-    const evs: FunnelEvent[] = r.evs.split(",").map((item) => {
-      const [t, m, x, bv] = item.split(":") as [string, string, string, string];
-      return { t: Number(t), m: Number(m), x: Number(x), bv: fromHex(bv) };
-    });
+    const evs = parseEvents(r.evs);
     // The engines order a visitor's events arbitrarily; sorted, the same rows give the same answer.
     evs.sort((a, b) => a.t - b.t || a.m - b.m || a.x - b.x || (a.bv < b.bv ? -1 : a.bv > b.bv ? 1 : 0));
     const o = funnelOutcome(evs, plan);
@@ -280,8 +322,9 @@ export function shapeFunnel(plan: FunnelPlan, outcomes: readonly { o: FunnelOutc
   const toConvert =
     plan.order === "any" ? [] : converted.map((o) => ((o.times[last - 1] as number) - (o.times[0] as number)) / 1000);
   const byBucket = new Map<string, { entered: number; converted: number }>();
+  const bucketOfStart = bucketLabeller(plan.interval, plan.timezone);
   for (const o of all) {
-    const b = bucketOf(plan.interval, plan.timezone, new Date(o.start));
+    const b = bucketOfStart(o.start);
     const cell = byBucket.get(b) ?? { entered: 0, converted: 0 };
     cell.entered++;
     if (o.reached === last) cell.converted++;
@@ -318,6 +361,27 @@ export function shapeFunnel(plan: FunnelPlan, outcomes: readonly { o: FunnelOutc
 export function funnelActorMatches(o: FunnelOutcome, at: FunnelActorSelector): boolean {
   if (at.breakdown_value !== undefined && o.bv !== at.breakdown_value) return false;
   return at.status === "converted" ? o.reached >= at.step : at.step >= 2 && o.reached === at.step - 1;
+}
+
+/** "t:m:x:hex(bv)" items joined by "," -> events (read in place: a visitor's string can be long). */
+function parseEvents(text: string): FunnelEvent[] {
+  const evs: FunnelEvent[] = [];
+  let at = 0;
+  while (at < text.length) {
+    let end = text.indexOf(",", at);
+    if (end === -1) end = text.length;
+    const c1 = text.indexOf(":", at);
+    const c2 = text.indexOf(":", c1 + 1);
+    const c3 = text.indexOf(":", c2 + 1);
+    evs.push({
+      t: Number(text.slice(at, c1)),
+      m: Number(text.slice(c1 + 1, c2)),
+      x: Number(text.slice(c2 + 1, c3)),
+      bv: c3 + 1 === end ? "" : fromHex(text.slice(c3 + 1, end)),
+    });
+    at = end + 1;
+  }
+  return evs;
 }
 
 const utf8 = new TextDecoder();
