@@ -58,7 +58,9 @@ interface PathsFunctions {
 const PATHS_FUNCTIONS: Record<SqlDialect, PathsFunctions> = {
   duckdb: {
     tms: "epoch_ms(ts)",
-    orderedItems: (t, i) => `list(${i} ORDER BY ${t}, ${i})`,
+    // Sorting each group's (time, item) structs is 3-4x faster than an ordered aggregate, which
+    // DuckDB runs as a sort per group (bench/insights.bench.ts: 240 000 visits at 1M events).
+    orderedItems: (t, i) => `list_transform(list_sort(list(struct_pack(t := ${t}, i := ${i}))), x -> x.i)`,
     collapse: (a) => `list_filter(${a}, (x, i) -> i = 1 OR x <> ${a}[i - 1])`,
     position: (a, x) => `coalesce(list_position(${a}, ${x}), 0)`,
     slice: (a, from, n) => `list_slice(${a}, ${from}, ${from} + ${n} - 1)`,

@@ -13,7 +13,7 @@ WITH p_paths AS MATERIALIZED (
         FROM (
           SELECT v, list_filter(items, (x, i) -> i = 1 OR x <> items[i - 1]) AS cl
           FROM (
-            SELECT any_value(e_v) AS v, any_value(e_c) AS c, list(e_i ORDER BY e_t, e_i) AS items
+            SELECT any_value(e_v) AS v, any_value(e_c) AS c, list_transform(list_sort(list(struct_pack(t := e_t, i := e_i))), x -> x.i) AS items
             FROM (
               SELECT skey AS e_s, vkey AS e_v, client_id AS e_c, epoch_ms(ts) AS e_t, name AS e_i
               FROM events
