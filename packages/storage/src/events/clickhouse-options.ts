@@ -19,6 +19,12 @@ export interface ClickHouseOptions {
   queryTimeoutMs?: number;
   /** How long deleteProperty() waits for its mutations, in ms. Default 5 minutes. */
   mutationTimeoutMs?: number;
+  /**
+   * A query's GROUP BY and ORDER BY past this many bytes of memory go on in temporary files
+   * instead of failing at the server's memory limit (a range's visits at 10M events passed 2 GB).
+   * Default: half the server's `max_memory_usage` (nothing spills when it has none); 0: never.
+   */
+  spillBytes?: number;
 }
 
 /**

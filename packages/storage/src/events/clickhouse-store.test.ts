@@ -4,6 +4,7 @@
 import type { QuerySpecInput } from "@lookout/schema";
 import { afterAll, describe, expect, it } from "vitest";
 import { clickHouseTestDatabase, requireClickHouse } from "../test-services.js";
+import type { ClickHouseOptions } from "./clickhouse-options.js";
 import { bindParams, literal } from "./clickhouse-sql.js";
 import { type ClickHouseEventStore, openClickHouseEventStore } from "./clickhouse-store.js";
 import { eventStoreConformance } from "./conformance.js";
@@ -13,9 +14,9 @@ import { runStats } from "./stats.js";
 
 const ch = await requireClickHouse();
 const opened: ClickHouseEventStore[] = [];
-const open = async (label: string, database = clickHouseTestDatabase(label)) => {
+const open = async (label: string, database = clickHouseTestDatabase(label), opts: ClickHouseOptions = {}) => {
   if (!("url" in ch)) throw new Error(ch.skip);
-  const s = await openClickHouseEventStore(`${ch.url}/${database}`);
+  const s = await openClickHouseEventStore(`${ch.url}/${database}`, opts);
   opened.push(s);
   return s;
 };
@@ -45,6 +46,31 @@ describe.skipIf(!("url" in ch))("ClickHouse", () => {
     expect(Date.now() - t0).toBeLessThan(2000);
     // The store stays usable.
     expect(await s.query<{ x: number }>({ sql: "SELECT 1 AS x", params: {} })).toEqual([{ x: 1 }]);
+  });
+
+  it("query(): a GROUP BY or ORDER BY past spillBytes goes on in temporary files (half the server's memory limit by default)", async () => {
+    const setting = (name: string) => ({
+      sql: `SELECT value FROM system.settings WHERE name = {p1:String}`,
+      params: { p1: name },
+    });
+    const limit = Number((await (await open("spill-default")).query<{ value: string }>(setting("max_memory_usage")))[0]?.value);
+    expect(limit).toBeGreaterThan(0); // the test server's profile sets one (test-services.ts)
+    const byDefault = await open("spill-default-2");
+    expect(await byDefault.query(setting("max_bytes_before_external_group_by"))).toEqual([
+      { value: String(Math.floor(limit / 2)) },
+    ]);
+    // 8 MB: 2M groups of a key and a count spill; the answer is whole and exact.
+    const small = await open("spill-small", undefined, { spillBytes: 8_000_000 });
+    for (const name of ["max_bytes_before_external_group_by", "max_bytes_before_external_sort"]) {
+      expect(await small.query(setting(name))).toEqual([{ value: "8000000" }]);
+    }
+    const grouped = await small.query<{ groups: number; total: number; largest: number }>({
+      sql: "SELECT count() AS groups, sum(c) AS total, max(c) AS largest FROM (SELECT number % 2000000 AS k, count() AS c FROM numbers(6000000) GROUP BY k)",
+      params: {},
+    });
+    expect(grouped).toEqual([{ groups: 2_000_000, total: 6_000_000, largest: 3 }]);
+    const never = await open("spill-never", undefined, { spillBytes: 0 });
+    expect(await never.query(setting("max_bytes_before_external_group_by"))).toEqual([{ value: "0" }]);
   });
 
   it("declares what it cannot do by name", async () => {

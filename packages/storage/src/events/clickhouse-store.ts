@@ -76,9 +76,14 @@ export async function openClickHouseEventStore(url: string, opts: ClickHouseOpti
       : { ...common, database: cfg.database },
   );
   let serverVersion: string;
+  let memoryLimit: number;
   try {
-    const v = await rows<{ v: string }>(admin, "SELECT version() AS v");
+    const v = await rows<{ v: string; m: string }>(
+      admin,
+      "SELECT version() AS v, (SELECT value FROM system.settings WHERE name = 'max_memory_usage') AS m",
+    );
     serverVersion = String(v[0]?.v ?? "");
+    memoryLimit = Number(v[0]?.m ?? 0) || 0;
   } catch (err) {
     await Promise.all([admin.close(), client.close()]);
     throw new Error(`ClickHouse is not reachable at ${cfg.url}: ${err instanceof Error ? err.message : String(err)}`);
@@ -88,7 +93,9 @@ export async function openClickHouseEventStore(url: string, opts: ClickHouseOpti
     const s = parseClickHouseUrl(u);
     return createClient({ ...common, url: s.url, username: s.username, password: s.password, database: "default" });
   });
-  const store = new ChStore(client, admin, cfg.database, serverVersion, opts, shards);
+  // Half the limit, as ClickHouse's documentation advises: the merge of the spilled parts needs the rest.
+  const spillBytes = Math.max(0, Math.floor(opts.spillBytes ?? memoryLimit / 2));
+  const store = new ChStore(client, admin, cfg.database, serverVersion, { ...opts, spillBytes }, shards);
   try {
     await store.migrate();
   } catch (err) {
@@ -202,11 +209,15 @@ class ChStore implements ClickHouseEventStore {
     return this.#track(async () => {
       const limit = opts.timeoutMs ?? this.opts.queryTimeoutMs ?? 10_000;
       const sql = bindParams(q);
-      if (!(limit > 0)) return rows<T>(this.client, sql);
+      const spill = this.opts.spillBytes ?? 0;
+      const spilling =
+        spill > 0 ? { max_bytes_before_external_group_by: String(spill), max_bytes_before_external_sort: String(spill) } : {};
+      if (!(limit > 0)) return rows<T>(this.client, sql, { clickhouse_settings: spilling });
       const queryId = randomUUID();
       const run = rows<T>(this.client, sql, {
         query_id: queryId,
         clickhouse_settings: {
+          ...spilling,
           // Whole seconds in 18.16; the call's own timer below keeps the exact limit.
           max_execution_time: Math.max(1, Math.ceil(limit / 1000)),
           timeout_overflow_mode: "throw",
