@@ -29,6 +29,7 @@ import { bucketLabels, bucketsUpToNow } from "../buckets.js";
 import type { CompileContext, CompiledQuery } from "../compiled.js";
 import { defaultInterval, type ResolvedRange, resolveDateRange } from "../date-range.js";
 import { DIALECTS, type Dialect, type SqlDialect } from "../dialects.js";
+import { NamedRows } from "../named.js";
 import { int, Params } from "../params.js";
 import { Scope } from "../parts.js";
 import { tableRead } from "../relation.js";
@@ -160,20 +161,25 @@ export function compileFunnel(spec: FunnelSpec, property: string, dialect: SqlDi
   if (plan.breakdown !== null) {
     bv = isPropDimension(plan.breakdown) ? d.propValue(p.add(propKey(plan.breakdown))) : eventColumn(plan.breakdown, "dimension");
   }
-  const inner =
+  // The considered events, named once: DuckDB computes them once for both uses (named.ts).
+  const named = new NamedRows(dialect);
+  const inner = named.define(
+    "fe",
     `SELECT ${d.eventVkey} AS k, client_id AS cid, ${fns.epochMs} AS t, ${maskSql(steps)} AS m, ` +
-    `${maskSql(exclusions)} AS x, ${bv} AS bv FROM ${tableRead(s, "events", where)}`;
+      `${maskSql(exclusions)} AS x, ${bv} AS bv FROM ${tableRead(s, "events", where)}`,
+  );
   // Per visitor with a step-1 event (bit 1 of the step mask): the client id over all their
   // events, and the first and the last step-1 instants.
   const step1 = "m % 2 = 1";
   const visitors =
-    `(SELECT k, max(cid) AS mcid, ${fns.minIf("t", step1)} AS f1, ${fns.maxIf("t", step1)} AS l1 FROM (${inner}) AS g ` +
+    `(SELECT k, max(cid) AS mcid, ${fns.minIf("t", step1)} AS f1, ${fns.maxIf("t", step1)} AS l1 FROM ${inner} AS g ` +
     `GROUP BY k HAVING ${d.countIf(step1)} > 0) AS b`;
   const span = plan.order === "any" ? "" : ` WHERE t >= f1 AND t <= l1 + ${int(plan.windowMs)}`;
-  const read = `SELECT k, mcid, t, m, x, bv FROM ${fns.joinOnVisitor(`(${inner}) AS f`, visitors)}${span}`;
-  const sql =
+  const read = `SELECT k, mcid, t, m, x, bv FROM ${fns.joinOnVisitor(`${inner} AS f`, visitors)}${span}`;
+  const sql = named.statement(
     `SELECT ${fns.keyText("k")} AS v, ${d.anyValue("mcid")} AS mcid, ${fns.joined(fns.encode("t", "m", "x", "bv"))} AS evs ` +
-    `FROM (${read}) AS j GROUP BY k ORDER BY v ${d.limit(int(FUNNEL_MAX_ROWS), 0)}`;
+      `FROM (${read}) AS j GROUP BY k ORDER BY v ${d.limit(int(FUNNEL_MAX_ROWS), 0)}`,
+  );
   const params = p.usedIn(sql);
   const keyParams = Object.keys(params).filter((n) => p.keyNames.has(n));
   return { sql, params, ...(keyParams.length > 0 ? { keyParams } : {}), dialect, plan };
