@@ -11,6 +11,7 @@
 //   tsx bench/visitors.bench.ts                       1M events
 //   tsx bench/visitors.bench.ts --events 10M [--runs 20] [--seed 7] [--fresh]
 //   tsx bench/visitors.bench.ts --big                 10M and 100M (opt-in)
+//   tsx bench/visitors.bench.ts --index-scan-max 2048 DuckDB's index_scan_max_count (the store's default otherwise)
 //
 // Databases are cached under bench/.cache (keyed by size, seed and the generator's source); rollups
 // are not built (no visitor statement reads them). Above 10M events the 10M database is copied and
@@ -46,6 +47,8 @@ const { values: args } = parseArgs({
     seed: { type: "string", default: "7" },
     fresh: { type: "boolean", default: false },
     big: { type: "boolean", default: false },
+    // DuckDB's index_scan_max_count for the measured store (default: the store's INDEX_SCAN_MAX_COUNT).
+    "index-scan-max": { type: "string" },
   },
   allowPositionals: true,
   strict: false, // npm run bench passes every argument to every benchmark
@@ -282,7 +285,8 @@ async function timed(fn: () => Promise<unknown>, runs = RUNS) {
 const results: Record<string, unknown> = {};
 for (const n of sizes) {
   const { path, side } = await database(n);
-  const store: DuckDbEventStore = await openDuckDbEventStore(path);
+  const indexScanMax = args["index-scan-max"] === undefined ? {} : { indexScanMaxCount: Number(args["index-scan-max"]) };
+  const store: DuckDbEventStore = await openDuckDbEventStore(path, indexScanMax);
   const service = createVisitorService({
     events: store,
     reads: fairEventReads(store),

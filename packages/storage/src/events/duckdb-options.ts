@@ -21,6 +21,13 @@ export interface DuckDbOptions {
   /** DuckDB worker threads (default: defaultDuckDbThreads()). */
   threads?: number;
   /**
+   * DuckDB's index_scan_max_count (default INDEX_SCAN_MAX_COUNT): a read by the per-visitor
+   * tables' client_id index that matches more rows than this scans the table instead, narrowed by
+   * zone maps (the tables are kept in visitor order). Fetching a row by index reads each of its
+   * columns apart; a heavy visitor's few hundred wide visit rows cost 2x more that way.
+   */
+  indexScanMaxCount?: number;
+  /**
    * How long after an append the rollups catch up (default 250 ms; DESIGN.md §8 wants an event on
    * the dashboard within 1 s). One rollup covers every batch appended meanwhile, so its fixed cost
    * (a scan of the visitors' history) is shared by all of them. 0 rolls up inside each append's

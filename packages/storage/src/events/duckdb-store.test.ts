@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, describe, expect, it } from "vitest";
 import { eventStoreConformance } from "./conformance.js";
-import { openDuckDbEventStore } from "./duckdb-store.js";
+import { INDEX_SCAN_MAX_COUNT, openDuckDbEventStore } from "./duckdb-store.js";
 import { openDuckDbEventStoreOnThread } from "./duckdb-thread-store.js";
 import { at, event, profile } from "./fixtures.js";
 import { type AggregateResult, runStats } from "./stats.js";
@@ -151,5 +151,17 @@ describe("DuckDB appends", () => {
     await store.sync();
     expect(await store.events(P)).toHaveLength(1);
     await store.close();
+  });
+});
+
+describe("DuckDB settings", () => {
+  it("reads a visitor's rows by index only up to indexScanMaxCount matches (INDEX_SCAN_MAX_COUNT by default), then by a scan", async () => {
+    const setting = { sql: "SELECT value FROM duckdb_settings() WHERE name = 'index_scan_max_count'", params: {} };
+    const byDefault = await openDuckDbEventStore(tempDb());
+    expect(await byDefault.query(setting)).toEqual([{ value: String(INDEX_SCAN_MAX_COUNT) }]);
+    await byDefault.close();
+    const asked = await openDuckDbEventStore(tempDb(), { indexScanMaxCount: 2048 });
+    expect(await asked.query(setting)).toEqual([{ value: "2048" }]);
+    await asked.close();
   });
 });
