@@ -175,15 +175,20 @@ export function compilePaths(spec: PathsSpec, property: string, dialect: SqlDial
         `WHERE rl > 0${plan.start !== null ? ` AND rl <= ${n}` : ""}) AS l4`;
   const named = new NamedRows(dialect);
   const paths = named.define("p_paths", cut);
-  const steps = named.define("p_steps", fns.positions(`${paths} AS pp`, ["v", "path"], "path"));
+  // One row per position of a path: its item and the next (the edge from it), not the whole path
+  // again per position (at 10M events the rows of every position held every path four times over).
+  const steps = named.define(
+    "p_steps",
+    `SELECT v, k, n, path[k] AS source, path[k + 1] AS target FROM ${fns.positions(`${paths} AS pp`, ["v", "path", `${fns.length("path")} AS n`], "path")} AS ps`,
+  );
   const edges = named.define(
     "p_edges",
-    `SELECT k AS step, path[k] AS source, path[k + 1] AS target, ${d.uniq("v")} AS visitors FROM ${steps} AS s1 ` +
-      `WHERE k < ${fns.length("path")} GROUP BY step, source, target ORDER BY visitors DESC, step, source, target ${d.limit(int(PATHS_LIMITS.maxEdges), 0)}`,
+    `SELECT k AS step, source, target, ${d.uniq("v")} AS visitors FROM ${steps} AS s1 ` +
+      `WHERE k < n GROUP BY step, source, target ORDER BY visitors DESC, step, source, target ${d.limit(int(PATHS_LIMITS.maxEdges), 0)}`,
   );
   // Nodes of the items the top edges name (at any step; shapePathsCounts keeps the touched ones).
-  const mentioned = `path[k] IN (SELECT source FROM ${edges} AS e1) OR path[k] IN (SELECT target FROM ${edges} AS e2)`;
-  const nodes = `SELECT 1 AS kind, k AS step, path[k] AS source, '' AS target, ${d.uniq("v")} AS visitors FROM ${steps} AS s2 WHERE ${mentioned} GROUP BY step, source`;
+  const mentioned = `source IN (SELECT source FROM ${edges} AS e1) OR source IN (SELECT target FROM ${edges} AS e2)`;
+  const nodes = `SELECT 1 AS kind, k AS step, source, '' AS target, ${d.uniq("v")} AS visitors FROM ${steps} AS s2 WHERE ${mentioned} GROUP BY step, source`;
   const sql = named.statement(
     `SELECT kind, step, source, target, visitors FROM (SELECT 0 AS kind, step, source, target, visitors FROM ${edges} AS e0 ` +
       `UNION ALL ${nodes} UNION ALL SELECT 2 AS kind, 0 AS step, '' AS source, '' AS target, count() AS visitors FROM ${paths} AS p0) AS t ` +

@@ -7,9 +7,50 @@ SELECT kind, step, source, target, visitors
 FROM (
   SELECT 0 AS kind, step, source, target, visitors
   FROM (
-    SELECT k AS step, path[k] AS source, path[k + 1] AS target, uniqExact(v) AS visitors
-    FROM ((
-      SELECT v, path, toInt64(arrayJoin(arrayEnumerate(path))) AS k
+    SELECT k AS step, source, target, uniqExact(v) AS visitors
+    FROM (
+      SELECT v, k, n, path[k] AS source, path[k + 1] AS target
+      FROM (
+        SELECT v, path, toInt64(length(path)) AS n, toInt64(arrayJoin(arrayEnumerate(path))) AS k
+        FROM (
+          SELECT v, arraySlice(cl, fr, 5) AS path
+          FROM (
+            SELECT v, cl, fr
+            FROM (
+              SELECT v, cl, toInt64(indexOf(cl, {p5:String})) AS fr
+              FROM (
+                SELECT v, arrayFilter((x, i) -> i = 1 OR x != items[i - 1], items, arrayEnumerate(items)) AS cl
+                FROM (
+                  SELECT any(e_v) AS v, any(e_c) AS c, arrayMap(x -> x.2, arraySort(groupArray((e_t, e_i)))) AS items
+                  FROM (
+                    SELECT session_id AS e_s, visitor_id AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, path AS e_i
+                    FROM events
+                    WHERE property = {p1:String}
+                    AND ts >= toDateTime({p2:String}, 'UTC')
+                    AND ts < toDateTime({p3:String}, 'UTC')
+                    AND name = 'pageview'
+                    AND (country = {p4:String})
+                  ) AS pv
+                  GROUP BY e_s
+                  HAVING countIf(e_i = {p5:String}) > 0
+                ) AS vs
+              ) AS l1
+            ) AS l2
+            WHERE fr > 0
+          ) AS l3
+        ) AS pp
+      ) AS ps
+    ) AS s1
+    WHERE k < n
+    GROUP BY step, source, target
+    ORDER BY visitors DESC, step, source, target
+    LIMIT 0, 50
+  ) AS e0
+  UNION ALL SELECT 1 AS kind, k AS step, source, '' AS target, uniqExact(v) AS visitors
+  FROM (
+    SELECT v, k, n, path[k] AS source, path[k + 1] AS target
+    FROM (
+      SELECT v, path, toInt64(length(path)) AS n, toInt64(arrayJoin(arrayEnumerate(path))) AS k
       FROM (
         SELECT v, arraySlice(cl, fr, 5) AS path
         FROM (
@@ -37,118 +78,89 @@ FROM (
           WHERE fr > 0
         ) AS l3
       ) AS pp
-    )) AS s1
-    WHERE k < toInt64(length(path))
-    GROUP BY step, source, target
-    ORDER BY visitors DESC, step, source, target
-    LIMIT 0, 50
-  ) AS e0
-  UNION ALL SELECT 1 AS kind, k AS step, path[k] AS source, '' AS target, uniqExact(v) AS visitors
-  FROM ((
-    SELECT v, path, toInt64(arrayJoin(arrayEnumerate(path))) AS k
-    FROM (
-      SELECT v, arraySlice(cl, fr, 5) AS path
-      FROM (
-        SELECT v, cl, fr
-        FROM (
-          SELECT v, cl, toInt64(indexOf(cl, {p5:String})) AS fr
-          FROM (
-            SELECT v, arrayFilter((x, i) -> i = 1 OR x != items[i - 1], items, arrayEnumerate(items)) AS cl
-            FROM (
-              SELECT any(e_v) AS v, any(e_c) AS c, arrayMap(x -> x.2, arraySort(groupArray((e_t, e_i)))) AS items
-              FROM (
-                SELECT session_id AS e_s, visitor_id AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, path AS e_i
-                FROM events
-                WHERE property = {p1:String}
-                AND ts >= toDateTime({p2:String}, 'UTC')
-                AND ts < toDateTime({p3:String}, 'UTC')
-                AND name = 'pageview'
-                AND (country = {p4:String})
-              ) AS pv
-              GROUP BY e_s
-              HAVING countIf(e_i = {p5:String}) > 0
-            ) AS vs
-          ) AS l1
-        ) AS l2
-        WHERE fr > 0
-      ) AS l3
-    ) AS pp
-  )) AS s2
-  WHERE path[k] IN (
+    ) AS ps
+  ) AS s2
+  WHERE source IN (
     SELECT source
     FROM (
-      SELECT k AS step, path[k] AS source, path[k + 1] AS target, uniqExact(v) AS visitors
-      FROM ((
-        SELECT v, path, toInt64(arrayJoin(arrayEnumerate(path))) AS k
+      SELECT k AS step, source, target, uniqExact(v) AS visitors
+      FROM (
+        SELECT v, k, n, path[k] AS source, path[k + 1] AS target
         FROM (
-          SELECT v, arraySlice(cl, fr, 5) AS path
+          SELECT v, path, toInt64(length(path)) AS n, toInt64(arrayJoin(arrayEnumerate(path))) AS k
           FROM (
-            SELECT v, cl, fr
+            SELECT v, arraySlice(cl, fr, 5) AS path
             FROM (
-              SELECT v, cl, toInt64(indexOf(cl, {p5:String})) AS fr
+              SELECT v, cl, fr
               FROM (
-                SELECT v, arrayFilter((x, i) -> i = 1 OR x != items[i - 1], items, arrayEnumerate(items)) AS cl
+                SELECT v, cl, toInt64(indexOf(cl, {p5:String})) AS fr
                 FROM (
-                  SELECT any(e_v) AS v, any(e_c) AS c, arrayMap(x -> x.2, arraySort(groupArray((e_t, e_i)))) AS items
+                  SELECT v, arrayFilter((x, i) -> i = 1 OR x != items[i - 1], items, arrayEnumerate(items)) AS cl
                   FROM (
-                    SELECT session_id AS e_s, visitor_id AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, path AS e_i
-                    FROM events
-                    WHERE property = {p1:String}
-                    AND ts >= toDateTime({p2:String}, 'UTC')
-                    AND ts < toDateTime({p3:String}, 'UTC')
-                    AND name = 'pageview'
-                    AND (country = {p4:String})
-                  ) AS pv
-                  GROUP BY e_s
-                  HAVING countIf(e_i = {p5:String}) > 0
-                ) AS vs
-              ) AS l1
-            ) AS l2
-            WHERE fr > 0
-          ) AS l3
-        ) AS pp
-      )) AS s1
-      WHERE k < toInt64(length(path))
+                    SELECT any(e_v) AS v, any(e_c) AS c, arrayMap(x -> x.2, arraySort(groupArray((e_t, e_i)))) AS items
+                    FROM (
+                      SELECT session_id AS e_s, visitor_id AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, path AS e_i
+                      FROM events
+                      WHERE property = {p1:String}
+                      AND ts >= toDateTime({p2:String}, 'UTC')
+                      AND ts < toDateTime({p3:String}, 'UTC')
+                      AND name = 'pageview'
+                      AND (country = {p4:String})
+                    ) AS pv
+                    GROUP BY e_s
+                    HAVING countIf(e_i = {p5:String}) > 0
+                  ) AS vs
+                ) AS l1
+              ) AS l2
+              WHERE fr > 0
+            ) AS l3
+          ) AS pp
+        ) AS ps
+      ) AS s1
+      WHERE k < n
       GROUP BY step, source, target
       ORDER BY visitors DESC, step, source, target
       LIMIT 0, 50
     ) AS e1
   )
-  OR path[k] IN (
+  OR source IN (
     SELECT target
     FROM (
-      SELECT k AS step, path[k] AS source, path[k + 1] AS target, uniqExact(v) AS visitors
-      FROM ((
-        SELECT v, path, toInt64(arrayJoin(arrayEnumerate(path))) AS k
+      SELECT k AS step, source, target, uniqExact(v) AS visitors
+      FROM (
+        SELECT v, k, n, path[k] AS source, path[k + 1] AS target
         FROM (
-          SELECT v, arraySlice(cl, fr, 5) AS path
+          SELECT v, path, toInt64(length(path)) AS n, toInt64(arrayJoin(arrayEnumerate(path))) AS k
           FROM (
-            SELECT v, cl, fr
+            SELECT v, arraySlice(cl, fr, 5) AS path
             FROM (
-              SELECT v, cl, toInt64(indexOf(cl, {p5:String})) AS fr
+              SELECT v, cl, fr
               FROM (
-                SELECT v, arrayFilter((x, i) -> i = 1 OR x != items[i - 1], items, arrayEnumerate(items)) AS cl
+                SELECT v, cl, toInt64(indexOf(cl, {p5:String})) AS fr
                 FROM (
-                  SELECT any(e_v) AS v, any(e_c) AS c, arrayMap(x -> x.2, arraySort(groupArray((e_t, e_i)))) AS items
+                  SELECT v, arrayFilter((x, i) -> i = 1 OR x != items[i - 1], items, arrayEnumerate(items)) AS cl
                   FROM (
-                    SELECT session_id AS e_s, visitor_id AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, path AS e_i
-                    FROM events
-                    WHERE property = {p1:String}
-                    AND ts >= toDateTime({p2:String}, 'UTC')
-                    AND ts < toDateTime({p3:String}, 'UTC')
-                    AND name = 'pageview'
-                    AND (country = {p4:String})
-                  ) AS pv
-                  GROUP BY e_s
-                  HAVING countIf(e_i = {p5:String}) > 0
-                ) AS vs
-              ) AS l1
-            ) AS l2
-            WHERE fr > 0
-          ) AS l3
-        ) AS pp
-      )) AS s1
-      WHERE k < toInt64(length(path))
+                    SELECT any(e_v) AS v, any(e_c) AS c, arrayMap(x -> x.2, arraySort(groupArray((e_t, e_i)))) AS items
+                    FROM (
+                      SELECT session_id AS e_s, visitor_id AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, path AS e_i
+                      FROM events
+                      WHERE property = {p1:String}
+                      AND ts >= toDateTime({p2:String}, 'UTC')
+                      AND ts < toDateTime({p3:String}, 'UTC')
+                      AND name = 'pageview'
+                      AND (country = {p4:String})
+                    ) AS pv
+                    GROUP BY e_s
+                    HAVING countIf(e_i = {p5:String}) > 0
+                  ) AS vs
+                ) AS l1
+              ) AS l2
+              WHERE fr > 0
+            ) AS l3
+          ) AS pp
+        ) AS ps
+      ) AS s1
+      WHERE k < n
       GROUP BY step, source, target
       ORDER BY visitors DESC, step, source, target
       LIMIT 0, 50

@@ -34,13 +34,16 @@ WITH p_paths AS MATERIALIZED (
     WHERE rl > 0
     AND rl <= 10
   ) AS l4
-), p_steps AS MATERIALIZED ((
-  SELECT v, path, unnest(generate_series(1, len(path))) AS k
-  FROM p_paths AS pp
-)), p_edges AS MATERIALIZED (
-  SELECT k AS step, path[k] AS source, path[k + 1] AS target, count(DISTINCT v) AS visitors
+), p_steps AS MATERIALIZED (
+  SELECT v, k, n, path[k] AS source, path[k + 1] AS target
+  FROM (
+    SELECT v, path, len(path) AS n, unnest(generate_series(1, len(path))) AS k
+    FROM p_paths AS pp
+  ) AS ps
+), p_edges AS MATERIALIZED (
+  SELECT k AS step, source, target, count(DISTINCT v) AS visitors
   FROM p_steps AS s1
-  WHERE k < len(path)
+  WHERE k < n
   GROUP BY step, source, target
   ORDER BY visitors DESC, step, source, target
   LIMIT 50
@@ -48,13 +51,13 @@ WITH p_paths AS MATERIALIZED (
 FROM (
   SELECT 0 AS kind, step, source, target, visitors
   FROM p_edges AS e0
-  UNION ALL SELECT 1 AS kind, k AS step, path[k] AS source, '' AS target, count(DISTINCT v) AS visitors
+  UNION ALL SELECT 1 AS kind, k AS step, source, '' AS target, count(DISTINCT v) AS visitors
   FROM p_steps AS s2
-  WHERE path[k] IN (
+  WHERE source IN (
     SELECT source
     FROM p_edges AS e1
   )
-  OR path[k] IN (
+  OR source IN (
     SELECT target
     FROM p_edges AS e2
   )
