@@ -174,7 +174,9 @@ export function compilePaths(spec: PathsSpec, property: string, dialect: SqlDial
         `FROM (SELECT v, cl, fr, ${endRel} AS rl FROM (SELECT v, cl, ${startAt} AS fr FROM (SELECT v, ${fns.collapse("items")} AS cl FROM (${visits}) AS vs) AS l1) AS l2 WHERE fr > 0) AS l3 ` +
         `WHERE rl > 0${plan.start !== null ? ` AND rl <= ${n}` : ""}) AS l4`;
   const named = new NamedRows(dialect);
-  const paths = named.define("p_paths", cut);
+  // The paths are read once, by the positions below (every path has a first position, which
+  // counts it), so they are never held whole.
+  const paths = `(${cut})`;
   // One row per position of a path: its item and the next (the edge from it), not the whole path
   // again per position (at 10M events the rows of every position held every path four times over).
   const steps = named.define(
@@ -191,7 +193,7 @@ export function compilePaths(spec: PathsSpec, property: string, dialect: SqlDial
   const nodes = `SELECT 1 AS kind, k AS step, source, '' AS target, ${d.uniq("v")} AS visitors FROM ${steps} AS s2 WHERE ${mentioned} GROUP BY step, source`;
   const sql = named.statement(
     `SELECT kind, step, source, target, visitors FROM (SELECT 0 AS kind, step, source, target, visitors FROM ${edges} AS e0 ` +
-      `UNION ALL ${nodes} UNION ALL SELECT 2 AS kind, 0 AS step, '' AS source, '' AS target, count() AS visitors FROM ${paths} AS p0) AS t ` +
+      `UNION ALL ${nodes} UNION ALL SELECT 2 AS kind, 0 AS step, '' AS source, '' AS target, count() AS visitors FROM ${steps} AS p0 WHERE k = 1) AS t ` +
       d.limit(int(PATHS_ANSWER_ROWS), 0),
   );
   return { ...done(p, sql), dialect, range, plan, actors, cap: PATHS_MAX_VISITS };

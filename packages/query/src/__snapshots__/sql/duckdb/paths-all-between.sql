@@ -3,42 +3,42 @@
 -- p3 = "2024-04-03 22:00:00"
 -- p4 = "/pricing"
 -- p5 = "signup"
-WITH p_paths AS MATERIALIZED (
-  SELECT v, list_slice(cl, st, st + fr + rl - st - 1) AS path
-  FROM (
-    SELECT v, cl, fr, rl, greatest(fr, fr + rl - 10) AS st
-    FROM (
-      SELECT v, cl, fr, coalesce(list_position(list_slice(cl, fr, fr + len(cl) - fr + 1 - 1), CAST($p5 AS VARCHAR)), 0) AS rl
-      FROM (
-        SELECT v, cl, coalesce(list_position(cl, CAST($p4 AS VARCHAR)), 0) AS fr
-        FROM (
-          SELECT v, list_filter(items, (x, i) -> i = 1 OR x <> items[i - 1]) AS cl
-          FROM (
-            SELECT any_value(e_v) AS v, any_value(e_c) AS c, list_transform(list_sort(list(struct_pack(t := e_t, i := e_i))), x -> x.i) AS items
-            FROM (
-              SELECT skey AS e_s, vkey AS e_v, client_id AS e_c, epoch_ms(ts) AS e_t, CASE WHEN name = 'pageview' THEN path ELSE name END AS e_i
-              FROM events
-              WHERE pkey = CAST($p1 AS BIGINT)
-              AND ts >= CAST($p2 AS TIMESTAMP)
-              AND ts < CAST($p3 AS TIMESTAMP)
-              AND name NOT IN ('engagement', 'pageleave', 'identify')
-            ) AS pv
-            GROUP BY e_s
-            HAVING count_if(e_i = CAST($p4 AS VARCHAR)) > 0
-            AND count_if(e_i = CAST($p5 AS VARCHAR)) > 0
-          ) AS vs
-        ) AS l1
-      ) AS l2
-      WHERE fr > 0
-    ) AS l3
-    WHERE rl > 0
-    AND rl <= 10
-  ) AS l4
-), p_steps AS MATERIALIZED (
+WITH p_steps AS MATERIALIZED (
   SELECT v, k, n, path[k] AS source, path[k + 1] AS target
   FROM (
     SELECT v, path, len(path) AS n, unnest(generate_series(1, len(path))) AS k
-    FROM p_paths AS pp
+    FROM (
+      SELECT v, list_slice(cl, st, st + fr + rl - st - 1) AS path
+      FROM (
+        SELECT v, cl, fr, rl, greatest(fr, fr + rl - 10) AS st
+        FROM (
+          SELECT v, cl, fr, coalesce(list_position(list_slice(cl, fr, fr + len(cl) - fr + 1 - 1), CAST($p5 AS VARCHAR)), 0) AS rl
+          FROM (
+            SELECT v, cl, coalesce(list_position(cl, CAST($p4 AS VARCHAR)), 0) AS fr
+            FROM (
+              SELECT v, list_filter(items, (x, i) -> i = 1 OR x <> items[i - 1]) AS cl
+              FROM (
+                SELECT any_value(e_v) AS v, any_value(e_c) AS c, list_transform(list_sort(list(struct_pack(t := e_t, i := e_i))), x -> x.i) AS items
+                FROM (
+                  SELECT skey AS e_s, vkey AS e_v, client_id AS e_c, epoch_ms(ts) AS e_t, CASE WHEN name = 'pageview' THEN path ELSE name END AS e_i
+                  FROM events
+                  WHERE pkey = CAST($p1 AS BIGINT)
+                  AND ts >= CAST($p2 AS TIMESTAMP)
+                  AND ts < CAST($p3 AS TIMESTAMP)
+                  AND name NOT IN ('engagement', 'pageleave', 'identify')
+                ) AS pv
+                GROUP BY e_s
+                HAVING count_if(e_i = CAST($p4 AS VARCHAR)) > 0
+                AND count_if(e_i = CAST($p5 AS VARCHAR)) > 0
+              ) AS vs
+            ) AS l1
+          ) AS l2
+          WHERE fr > 0
+        ) AS l3
+        WHERE rl > 0
+        AND rl <= 10
+      ) AS l4
+    ) AS pp
   ) AS ps
 ), p_edges AS MATERIALIZED (
   SELECT k AS step, source, target, count(DISTINCT v) AS visitors
@@ -63,6 +63,7 @@ FROM (
   )
   GROUP BY step, source
   UNION ALL SELECT 2 AS kind, 0 AS step, '' AS source, '' AS target, count() AS visitors
-  FROM p_paths AS p0
+  FROM p_steps AS p0
+  WHERE k = 1
 ) AS t
 LIMIT 1051
