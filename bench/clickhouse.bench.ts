@@ -4,12 +4,15 @@
 // whole set under 1 s at 10M events (reported at every size; judged at 10M and above).
 //
 //   tsx bench/clickhouse.bench.ts                         1M events
-//   tsx bench/clickhouse.bench.ts --events 10M [--runs 20] [--seed 42]
+//   tsx bench/clickhouse.bench.ts --events 10M [--runs 20] [--insight-runs 5] [--seed 42] [--no-insights]
 //
 // ClickHouse: CLICKHOUSE_URL when set (a database `bench_<size>` is dropped and filled), else a
 // clickhouse-server of its own in a temporary directory (Debian's 18.16, as the tests start it).
 // DuckDB: a fresh file, loaded with rollups deferred and rebuilt once (the dashboard bench's
-// "bulk"). Both get the events in the same batches. Writes bench/results/clickhouse.json.
+// "bulk"). Both get the events in the same batches. Then each insight kind (bench/insight-set.ts,
+// the insights bench's specs) alone on each engine, --insight-runs times after a warm-up, with its
+// answers compared between the engines (budget: each under 1 s at 10M on ClickHouse; a kind past
+// an engine's query time limit is recorded as such). Writes bench/results/clickhouse.json.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -19,6 +22,7 @@ import { type EventStore, openClickHouseEventStore, openDuckDbEventStore, runSta
 import { type ClickHouseServer, startClickHouse } from "@lookout/storage/test-services";
 import { EVENTS_PER_VISITOR, generateEvents } from "@lookout/traffic";
 import { dashboardSpecs } from "./dashboard-set.js";
+import { insightRuns } from "./insight-set.js";
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const BUDGET_MS = 1000;
@@ -28,6 +32,8 @@ const { values: args } = parseArgs({
   options: {
     events: { type: "string", multiple: true },
     runs: { type: "string", default: "20" },
+    "insight-runs": { type: "string", default: "5" },
+    "no-insights": { type: "boolean", default: false },
     seed: { type: "string", default: "42" },
   },
   allowPositionals: true,
@@ -42,6 +48,7 @@ function count(s: string): number {
 }
 const sizes = (args.events as string[] | undefined)?.flatMap((e) => e.split(",")).map(count) ?? [1_000_000];
 const RUNS = Math.max(5, Number(args.runs));
+const INSIGHT_RUNS = Math.max(1, Number(args["insight-runs"]));
 const SEED = Number(args.seed);
 const PROPERTY = "bench.example";
 const END = new Date("2024-06-01T00:00:00Z");
@@ -85,6 +92,43 @@ async function measure(store: EventStore) {
   };
 }
 
+/** Numbers equal to 9 significant digits (the engines sum floats in different orders), the rest exactly. */
+function same(a: unknown, b: unknown): boolean {
+  if (typeof a === "number" && typeof b === "number")
+    return a === b || Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b));
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => same(x, b[i]));
+  if (a && b && typeof a === "object" && typeof b === "object") {
+    const ka = Object.keys(a).sort();
+    const kb = Object.keys(b).sort();
+    const ra = a as Record<string, unknown>;
+    const rb = b as Record<string, unknown>;
+    return same(ka, kb) && ka.every((k) => same(ra[k], rb[k]));
+  }
+  return a === b;
+}
+
+type InsightFigure = { p50_ms: number; p95_ms: number; rows: number; answer: unknown } | { error: string };
+
+/** Each insight kind alone: one warm-up run, then INSIGHT_RUNS timed; an error (a time limit) is the figure. */
+async function measureInsights(store: EventStore): Promise<Record<string, InsightFigure>> {
+  const out: Record<string, InsightFigure> = {};
+  for (const [name, run] of insightRuns(store, PROPERTY, CTX)) {
+    const times: number[] = [];
+    let last: { answer: unknown; rows: number } | undefined;
+    try {
+      for (let i = 0; i <= INSIGHT_RUNS; i++) {
+        const t = performance.now();
+        last = await run();
+        if (i > 0) times.push(performance.now() - t);
+      }
+      out[name] = { p50_ms: r1(pct(times, 50)), p95_ms: r1(pct(times, 95)), rows: last?.rows ?? 0, answer: last?.answer };
+    } catch (err) {
+      out[name] = { error: err instanceof Error ? err.message : String(err) };
+    }
+  }
+  return out;
+}
+
 let own: ClickHouseServer | undefined;
 const base = process.env.CLICKHOUSE_URL ? new URL(process.env.CLICKHOUSE_URL).origin : (own = await startClickHouse()).url;
 const tmp = mkdtempSync(join(tmpdir(), "lookout-chbench-"));
@@ -123,6 +167,26 @@ try {
     t = performance.now();
     const chm = await measure(ch);
     const duckm = await measure(duck);
+    const insights: Record<string, unknown> = {};
+    if (!args["no-insights"]) {
+      const chi = await measureInsights(ch);
+      const duci = await measureInsights(duck);
+      for (const [name, c] of Object.entries(chi)) {
+        const k = duci[name] as InsightFigure;
+        const figure = (f: InsightFigure) => ("error" in f ? f : { p50_ms: f.p50_ms, p95_ms: f.p95_ms, rows: f.rows });
+        const both = !("error" in c) && !("error" in k);
+        insights[name] = {
+          clickhouse: figure(c),
+          duckdb: figure(k),
+          same_answers: both ? same(c.answer, k.answer) : null,
+          within_budget: n >= JUDGED_FROM ? !("error" in c) && c.p95_ms < BUDGET_MS : null,
+        };
+        console.log(
+          `${fmt(n)} events: ${name} ClickHouse ${"error" in c ? c.error : `${c.p50_ms}/${c.p95_ms} ms`}, ` +
+            `DuckDB ${"error" in k ? k.error : `${k.p50_ms}/${k.p95_ms} ms`}; same answers: ${both ? same(c.answer, k.answer) : "-"}`,
+        );
+      }
+    }
     const judged = n >= JUDGED_FROM;
     const r = {
       events: done,
@@ -132,6 +196,7 @@ try {
       },
       clickhouse: chm,
       duckdb: duckm,
+      insights,
       budget_ms: BUDGET_MS,
       within_budget: judged ? chm.p95_ms < BUDGET_MS : null,
       same_numbers: chm.visitors === duckm.visitors && chm.visits === duckm.visits && chm.pageviews === duckm.pageviews,
@@ -163,7 +228,8 @@ writeFileSync(
       at: new Date().toISOString(),
       machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? "", node: process.version },
       clickhouse: own ? "own clickhouse-server (Debian 18.16)" : "CLICKHOUSE_URL",
-      budget_rule: "p95 of the whole dashboard set fired in parallel, ClickHouse under 1 s at 10M events",
+      budget_rule:
+        "p95 of the whole dashboard set fired in parallel, and of each insight kind alone, ClickHouse under 1 s at 10M events",
       sizes: results,
     },
     null,

@@ -1,9 +1,9 @@
 // Insights benchmark (DESIGN.md §8): one property, 90 days of generated traffic in a file DuckDB,
-// and a trends insight with a breakdown (two series, unique visitors and a total, broken down by
-// country, top 10 + Other, daily) run through runTrends as the API does. Budget on the p95:
-// < 300 ms at 10M events, < 3 s at 100M (1M is reported, its budget the 10M one).
-// 5-step paths (pageviews, no anchor), a 4-step funnel, an 8-period weekly retention grid, a daily
-// lifecycle and daily stickiness run the same way through their runners.
+// and one insight of each kind (bench/insight-set.ts: trends with a breakdown, a 4-step funnel, an
+// 8-period weekly retention grid, daily stickiness and lifecycle, 5-step paths) run through their
+// runners as the API does. Budget on the p95: < 300 ms at 10M events, < 3 s at 100M (1M is
+// reported, its budget the 10M one). The same set on ClickHouse beside DuckDB:
+// bench/clickhouse.bench.ts.
 //
 //   tsx bench/insights.bench.ts                    1M and 10M events
 //   tsx bench/insights.bench.ts --events 1000000 [--runs 20] [--seed 42] [--fresh]
@@ -16,24 +16,9 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import type {
-  FunnelSpecInput,
-  LifecycleSpecInput,
-  PathsSpecInput,
-  RetentionSpecInput,
-  StickinessSpecInput,
-  TrendsSpecInput,
-} from "@lookout/schema";
-import {
-  openDuckDbEventStore,
-  runFunnel,
-  runLifecycle,
-  runPaths,
-  runRetention,
-  runStickiness,
-  runTrends,
-} from "@lookout/storage";
+import { openDuckDbEventStore } from "@lookout/storage";
 import { EVENTS_PER_VISITOR, generateEvents } from "@lookout/traffic";
+import { insightRuns } from "./insight-set.js";
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(BENCH, "..");
@@ -72,43 +57,6 @@ const GEN_HASH = createHash("sha1")
   .digest("hex")
   .slice(0, 10);
 
-const SPEC: TrendsSpecInput = {
-  kind: "trends",
-  period: "last_90_days",
-  interval: "day",
-  series: [
-    { event: "pageview", math: "unique_visitors" },
-    { event: "signup", math: "total" },
-  ],
-  breakdown: "country",
-};
-/** 8-period weekly retention over the 90 days (14 cohorts), pageview to pageview, first time. */
-const RETENTION_SPEC: RetentionSpecInput = {
-  kind: "retention",
-  period: "last_90_days",
-  start_event: { event: "pageview" },
-  return_event: { event: "pageview" },
-  period_unit: "week",
-  periods: 8,
-};
-/** Daily lifecycle of pageviews over the 90 days. */
-const LIFECYCLE_SPEC: LifecycleSpecInput = {
-  kind: "lifecycle",
-  period: "last_90_days",
-  interval: "day",
-  event: { event: "pageview" },
-};
-/** Daily stickiness of pageviews over the 90 days. */
-const STICKINESS_SPEC: StickinessSpecInput = {
-  kind: "stickiness",
-  period: "last_90_days",
-  interval: "day",
-  event: { event: "pageview" },
-};
-
-/** 5-step page paths with no anchor: every visit of the 90 days is read and walked. */
-const PATHS_SPEC: PathsSpecInput = { kind: "paths", period: "last_90_days", type: "pageview", steps: 5 };
-
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] as number;
@@ -142,26 +90,12 @@ async function ensureDb(n: number): Promise<string> {
   return path;
 }
 
-const FUNNEL: FunnelSpecInput = {
-  kind: "funnel",
-  period: "last_90_days",
-  steps: [{ event: "pageview", filters: "page~pricing" }, { event: "pageview" }, { event: "signup" }, { event: "purchase" }],
-  window: { value: 14, unit: "day" },
-};
-
 const results: Record<string, unknown> = {};
 for (const n of sizes) {
   const path = await ensureDb(n);
   const store = await openDuckDbEventStore(path, { rollupDelayMs: 2_000_000_000 });
   const budget = BUDGET_MS.find(([size]) => n <= size)?.[1] ?? null;
-  const kinds: [string, () => Promise<number>][] = [
-    ["trends_breakdown", async () => (await runTrends(store, PROPERTY, SPEC, CTX)).results.length],
-    ["funnel_4_steps", async () => (await runFunnel(store, PROPERTY, FUNNEL, CTX)).results.steps.length],
-    ["retention_8_periods", async () => (await runRetention(store, PROPERTY, RETENTION_SPEC, CTX)).results.cohorts.length],
-    ["stickiness", async () => (await runStickiness(store, PROPERTY, STICKINESS_SPEC, CTX)).results.length],
-    ["lifecycle", async () => (await runLifecycle(store, PROPERTY, LIFECYCLE_SPEC, CTX)).results.length],
-    ["paths_5_steps", async () => (await runPaths(store, PROPERTY, PATHS_SPEC, CTX)).results.edges.length],
-  ];
+  const kinds = insightRuns(store, PROPERTY, CTX);
   const entry: Record<string, unknown> = {};
   let within = true;
   for (const [name, run] of kinds) {
@@ -171,7 +105,7 @@ for (const n of sizes) {
     for (let i = 0; i < RUNS + 2 && failed === null; i++) {
       const t0 = performance.now();
       try {
-        rows = await run();
+        rows = (await run()).rows;
       } catch (err) {
         // A kind over the store's query time limit is a figure too: recorded, and the others still run.
         failed = err instanceof Error ? err.message : String(err);

@@ -1,0 +1,114 @@
+// The insights the budgets are about (DESIGN.md §8, issues #22 and #23): one of each kind over 90
+// days, run through the same runners the API calls. Shared by the insights bench (DuckDB) and the
+// ClickHouse bench (both engines side by side), so the two measure the same specs.
+import type {
+  FunnelSpecInput,
+  LifecycleSpecInput,
+  PathsSpecInput,
+  RetentionSpecInput,
+  StickinessSpecInput,
+  TrendsSpecInput,
+} from "@lookout/schema";
+import { type EventReader, runFunnel, runLifecycle, runPaths, runRetention, runStickiness, runTrends } from "@lookout/storage";
+
+/** Two series (unique visitors with a pageview, signups), broken down by country (top 10 + Other), daily. */
+const TRENDS: TrendsSpecInput = {
+  kind: "trends",
+  period: "last_90_days",
+  interval: "day",
+  series: [
+    { event: "pageview", math: "unique_visitors" },
+    { event: "signup", math: "total" },
+  ],
+  breakdown: "country",
+};
+
+/** A 4-step funnel with a page filter on its first step, 14-day window. */
+const FUNNEL: FunnelSpecInput = {
+  kind: "funnel",
+  period: "last_90_days",
+  steps: [{ event: "pageview", filters: "page~pricing" }, { event: "pageview" }, { event: "signup" }, { event: "purchase" }],
+  window: { value: 14, unit: "day" },
+};
+
+/** 8-period weekly retention over the 90 days (14 cohorts), pageview to pageview, first time. */
+const RETENTION: RetentionSpecInput = {
+  kind: "retention",
+  period: "last_90_days",
+  start_event: { event: "pageview" },
+  return_event: { event: "pageview" },
+  period_unit: "week",
+  periods: 8,
+};
+
+/** Daily stickiness of pageviews over the 90 days. */
+const STICKINESS: StickinessSpecInput = {
+  kind: "stickiness",
+  period: "last_90_days",
+  interval: "day",
+  event: { event: "pageview" },
+};
+
+/** Daily lifecycle of pageviews over the 90 days. */
+const LIFECYCLE: LifecycleSpecInput = {
+  kind: "lifecycle",
+  period: "last_90_days",
+  interval: "day",
+  event: { event: "pageview" },
+};
+
+/** 5-step page paths with no anchor: every visit of the 90 days is read and walked. */
+const PATHS: PathsSpecInput = { kind: "paths", period: "last_90_days", type: "pageview", steps: 5 };
+
+export type InsightCtx = { timezone: string; now: Date };
+
+/** One run of an insight: its answer (to compare engines) and a size to report. */
+export type InsightRun = () => Promise<{ answer: unknown; rows: number }>;
+
+/** Each kind's run on `store`, by the name the benches report it under. */
+export function insightRuns(store: EventReader, property: string, ctx: InsightCtx): [string, InsightRun][] {
+  return [
+    [
+      "trends_breakdown",
+      async () => {
+        const r = await runTrends(store, property, TRENDS, ctx);
+        return { answer: r.results, rows: r.results.length };
+      },
+    ],
+    [
+      "funnel_4_steps",
+      async () => {
+        const r = await runFunnel(store, property, FUNNEL, ctx);
+        return { answer: r.results, rows: r.results.steps.length };
+      },
+    ],
+    [
+      "retention_8_periods",
+      async () => {
+        const r = await runRetention(store, property, RETENTION, ctx);
+        return { answer: r.results, rows: r.results.cohorts.length };
+      },
+    ],
+    [
+      "stickiness",
+      async () => {
+        const r = await runStickiness(store, property, STICKINESS, ctx);
+        return { answer: r.results, rows: r.results.length };
+      },
+    ],
+    [
+      "lifecycle",
+      async () => {
+        const r = await runLifecycle(store, property, LIFECYCLE, ctx);
+        return { answer: r.results, rows: r.results.length };
+      },
+    ],
+    [
+      "paths_5_steps",
+      async () => {
+        const r = await runPaths(store, property, PATHS, ctx);
+        return { answer: r.results, rows: r.results.edges.length };
+      },
+    ],
+  ];
+}
