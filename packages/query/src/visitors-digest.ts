@@ -105,14 +105,6 @@ function summaries(q: Stmt, pre: readonly string[]): string {
 
 const fns = (q: Stmt) => FNS[q.d.name as SqlDialect];
 
-/** Where the person's events lie and how many there are (rows: first_ms, last_ms, n; n = 0 when none). */
-export function spanFromSummarySql(dialect: SqlDialect, property: string, ids: readonly string[]): CompiledQuery {
-  const q = new Stmt(dialect, property);
-  return q.done(
-    `SELECT min(s_first_ms) AS first_ms, max(s_last_ms) AS last_ms, coalesce(sum(s_n), 0) AS n FROM ${summaries(q, [q.clientIn(ids)])} ${q.d.limit(1, 0)}`,
-  );
-}
-
 /**
  * A panel of the visitor page over the person's visit rows: its statement, and its rows' order by
  * output columns (the one-read statement lists each panel's rows in that order).
@@ -250,12 +242,14 @@ export function facetsFromVisitsSql(dialect: SqlDialect, property: string, who: 
  * perClientSql()'s rows from the summaries, in no order (the caller orders them: last seen first,
  * then client id). With an ORDER BY and LIMIT, DuckDB pushes the top-N's filter into a sequential
  * scan of every visitor's summary instead of reading the ids by index (at 10M events 29 against
- * 18 ms, measured); one row per id, so the LIMIT alone bounds it.
+ * 18 ms, measured); one row per id, so the LIMIT alone bounds it. Each row also carries the client
+ * id's first seen and event count (first_ms, n): the person's span (where their events lie) comes
+ * from the same read, which the page's later reads then wait for (visitors/reading.ts located()).
  */
 export function perClientFromSummarySql(dialect: SqlDialect, property: string, ids: readonly string[]): CompiledQuery {
   const q = new Stmt(dialect, property);
   return q.done(
-    `SELECT client_id, s_device AS a_device, s_browser AS a_browser, s_os AS a_os, s_last_ms AS last_ms FROM ${summaries(q, [q.clientIn(ids)])} ` +
+    `SELECT client_id, s_device AS a_device, s_browser AS a_browser, s_os AS a_os, s_first_ms AS first_ms, s_last_ms AS last_ms, s_n AS n FROM ${summaries(q, [q.clientIn(ids)])} ` +
       q.d.limit(int(ids.length), 0),
   );
 }

@@ -16,7 +16,7 @@ import {
   historyPingsSql,
   historyVisitsSql,
   perClientSql,
-  personIdsSql,
+  personSql,
   profilesSql,
   spanSql,
   topEventsSql,
@@ -32,7 +32,6 @@ import {
   historyVisitsFromVisitsSql,
   panelsInOneRead,
   perClientFromSummarySql,
-  spanFromSummarySql,
   topEventsFromVisitsSql,
   topPagesFromVisitsSql,
   visitorListFromSummarySql,
@@ -47,7 +46,7 @@ const NOW = Date.parse("2024-03-31T12:00:00Z");
 function statements(d: SqlDialect): [string, CompiledQuery][] {
   return [
     ["profiles", profilesSql(d, P, IDS)],
-    ["personIds", personIdsSql(d, P, HOSTILE[0] as string, 50)],
+    ["person", personSql(d, P, HOSTILE[0] as string, 50)],
     ["span", spanSql(d, P, IDS)],
     ["figures", figuresSql(d, P, IDS)],
     ["figures within a span", figuresSql(d, P, { ids: IDS, span: { from: NOW - 86_400_000, to: NOW } })],
@@ -83,7 +82,6 @@ function statements(d: SqlDialect): [string, CompiledQuery][] {
     ],
     ["export", visitorEventsSql(d, P, HOSTILE[0] as string, 100_001)],
     // The same answers from the per-visitor tables (visitors-digest.ts).
-    ["span from summaries", spanFromSummarySql(d, P, IDS)],
     ["figures from visits", figuresFromVisitsSql(d, P, { ids: IDS, span: { from: NOW - 86_400_000, to: NOW } })],
     ["facets from visits", facetsFromVisitsSql(d, P, IDS)],
     ["perClient from summaries", perClientFromSummarySql(d, P, IDS)],

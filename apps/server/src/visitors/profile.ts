@@ -15,7 +15,6 @@ import {
   firstSourceSql,
   localDay,
   panelsInOneRead,
-  perClientFromSummarySql,
   perClientSql,
   startOfDay,
   topEventsFromVisitsSql,
@@ -44,16 +43,16 @@ export async function visitorDetail(
   now: () => number,
 ): Promise<VisitorDetail> {
   const { d, pid } = v;
-  const { ids, own } = await v.person(clientId);
+  const { ids, own, profiles: profs } = await v.person(clientId);
   const tz = v.site.timezone;
   const t = now();
   const today = localDay(tz, t);
   const from = startOfDay(tz, addDays(addMonths(today, -12), 1));
   const to = startOfDay(tz, addDays(today, 1));
-  const { who, events: n } = await v.located(ids);
+  const { who, events: n, clients: summarized } = await v.located(ids);
   if (n === 0 && !own) throw notFound();
   const tables = v.fast({ read: "page" });
-  const [panels, clients, profs] = await Promise.all([
+  const [panels, clients] = await Promise.all([
     tables && panelsInOneRead(d)
       ? v.run(visitorPanelsFromVisitsSql(d, pid, who, tz, from, to, L.top)).then((r) => panelsOf(r[0] ?? {}))
       : Promise.all([
@@ -64,12 +63,10 @@ export async function visitorDetail(
           v.run(tables ? topPagesFromVisitsSql(d, pid, who, L.top) : topPagesSql(d, pid, who, L.top)),
           v.run(tables ? topEventsFromVisitsSql(d, pid, who, L.top) : topEventsSql(d, pid, who, L.top)),
         ]),
-    v.run(tables ? perClientFromSummarySql(d, pid, ids) : perClientSql(d, pid, who)),
-    // The other ids' profiles (this one's is `own`): none to read for a one-device visitor.
-    v.profiles(ids.filter((id) => id !== clientId)),
+    // From the summaries, located() has read them already.
+    summarized ?? v.run(perClientSql(d, pid, who)),
   ]);
   const [fig, facets, first, days, pages, evs] = panels;
-  if (own) profs.set(clientId, own);
   const f = fig[0] ?? {};
   const visits = num(f.visits);
   if (visits === 0 && !own) throw notFound();

@@ -5,10 +5,10 @@
 import {
   type CompiledQuery,
   mapOf,
-  personIdsSql,
+  perClientFromSummarySql,
+  personSql,
   planVisitorRead,
   profilesSql,
-  spanFromSummarySql,
   spanSql,
   type VisitorSource,
   type Who,
@@ -100,27 +100,35 @@ export function visitorReads(reads: EventReads, source: VisitorSource | "auto", 
     return out;
   }
 
-  /** The person of a client id: it first, then the others identified with its e-mail; 404 when unknown. */
-  async function person(clientId: string): Promise<{ ids: string[]; own: Profile | null }> {
-    const own = (await profiles([clientId])).get(clientId) ?? null;
-    const ids = [clientId];
-    if (own?.email) {
-      for (const r of await run(personIdsSql(d, pid, own.email, L.personIds))) {
-        const id = str(r.client_id);
-        if (!ids.includes(id)) ids.push(id);
-      }
-    }
-    return { ids, own };
+  /**
+   * The person of a client id: it first, then the others identified with its e-mail, with their
+   * profiles (one read); `own` is null when the client id has no profile.
+   */
+  async function person(clientId: string): Promise<{ ids: string[]; own: Profile | null; profiles: Map<string, Profile> }> {
+    const found = new Map<string, Profile>();
+    for (const r of await run(personSql(d, pid, clientId, L.personIds))) found.set(str(r.client_id), toProfile(r));
+    return { ids: [clientId, ...[...found.keys()].filter((id) => id !== clientId)], own: found.get(clientId) ?? null, profiles: found };
   }
 
   /**
-   * The person's ids with where their events lie (one scan; every later read of the page skips
-   * the blocks outside it), or just the ids when they have no events.
+   * The person's ids with where their events lie (one read; every later read of the page skips
+   * the blocks outside it), or just the ids when they have no events. From the per-visitor
+   * summaries, that read's rows are each client id's latest device and last seen too (`clients`,
+   * perClientSql()'s rows in no order); from the events, `clients` is null.
    */
-  async function located(ids: readonly string[]): Promise<{ who: Who; events: number }> {
-    const r = (await run(fast({ read: "page" }) ? spanFromSummarySql(d, pid, ids) : spanSql(d, pid, ids)))[0];
+  async function located(ids: readonly string[]): Promise<{ who: Who; events: number; clients: Row[] | null }> {
+    if (fast({ read: "page" })) {
+      const clients = await run(perClientFromSummarySql(d, pid, ids));
+      const n = clients.reduce((a, r) => a + num(r.n), 0);
+      if (n === 0) return { who: ids, events: 0, clients };
+      const from = Math.min(...clients.map((r) => num(r.first_ms)));
+      const to = Math.max(...clients.map((r) => num(r.last_ms)));
+      return { who: { ids, span: { from, to } }, events: n, clients };
+    }
+    const r = (await run(spanSql(d, pid, ids)))[0];
     const n = num(r?.n);
-    return n === 0 ? { who: ids, events: 0 } : { who: { ids, span: { from: num(r?.first_ms), to: num(r?.last_ms) } }, events: n };
+    const who: Who = n === 0 ? ids : { ids, span: { from: num(r?.first_ms), to: num(r?.last_ms) } };
+    return { who, events: n, clients: null };
   }
 
   /** Whether the client id has events or a profile (else: 404, like a foreign id). */

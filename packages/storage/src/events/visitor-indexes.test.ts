@@ -12,7 +12,7 @@ import {
   facetsFromVisitsSql,
   figuresFromVisitsSql,
   firstSourceFromVisitsSql,
-  spanFromSummarySql,
+  perClientFromSummarySql,
   topEventsFromVisitsSql,
   topPagesFromVisitsSql,
   VISITOR_PANELS,
@@ -58,12 +58,12 @@ describe("the per-visitor tables on DuckDB", () => {
     String(Object.values((await store.query({ ...q, sql: `EXPLAIN ANALYZE ${q.sql}` }))[0] ?? {})[1]);
 
   it("reads one visitor's summary and visits by index", async () => {
-    expect(await plan(spanFromSummarySql("duckdb", P, ["c-17"]))).toMatch(/Index Scan/);
+    expect(await plan(perClientFromSummarySql("duckdb", P, ["c-17"]))).toMatch(/Index Scan/);
     expect(await plan(topPagesFromVisitsSql("duckdb", P, ["c-17"], 10))).toMatch(/Index Scan/);
   });
 
   it("reads a person's several client ids by index", async () => {
-    expect(await plan(spanFromSummarySql("duckdb", P, ["c-17", "c-2001"]))).toMatch(/Index Scan/);
+    expect(await plan(perClientFromSummarySql("duckdb", P, ["c-17", "c-2001"]))).toMatch(/Index Scan/);
     expect(await plan(topPagesFromVisitsSql("duckdb", P, ["c-17", "c-2001"], 10))).toMatch(/Index Scan/);
   });
 
@@ -101,7 +101,7 @@ describe("the per-visitor tables on DuckDB", () => {
       params: {},
     });
     expect(Number(sorted[0]?.value)).toBeGreaterThanOrEqual(VISITORS * 2);
-    expect(await plan(spanFromSummarySql("duckdb", P, ["c-17"]))).toMatch(/Index Scan/);
+    expect(await plan(perClientFromSummarySql("duckdb", P, ["c-17"]))).toMatch(/Index Scan/);
     expect(await plan(topPagesFromVisitsSql("duckdb", P, ["c-17"], 10))).toMatch(/Index Scan/);
     expect(await store.query(topPagesFromVisitsSql("duckdb", P, ["c-17", "c-2001"], 10))).toEqual(before);
   });
