@@ -107,7 +107,11 @@ export function visitorReads(reads: EventReads, source: VisitorSource | "auto", 
   async function person(clientId: string): Promise<{ ids: string[]; own: Profile | null; profiles: Map<string, Profile> }> {
     const found = new Map<string, Profile>();
     for (const r of await run(personSql(d, pid, clientId, L.personIds))) found.set(str(r.client_id), toProfile(r));
-    return { ids: [clientId, ...[...found.keys()].filter((id) => id !== clientId)], own: found.get(clientId) ?? null, profiles: found };
+    return {
+      ids: [clientId, ...[...found.keys()].filter((id) => id !== clientId)],
+      own: found.get(clientId) ?? null,
+      profiles: found,
+    };
   }
 
   /**
