@@ -159,6 +159,9 @@ describe("DuckDB settings", () => {
     const setting = { sql: "SELECT value FROM duckdb_settings() WHERE name = 'index_scan_max_count'", params: {} };
     const byDefault = await openDuckDbEventStore(tempDb());
     expect(await byDefault.query(setting)).toEqual([{ value: String(INDEX_SCAN_MAX_COUNT) }]);
+    // The count decides at every size: no share of a large table's rows raises it.
+    const share = { sql: "SELECT value FROM duckdb_settings() WHERE name = 'index_scan_percentage'", params: {} };
+    expect(await byDefault.query(share)).toEqual([{ value: "0.0" }]);
     await byDefault.close();
     const asked = await openDuckDbEventStore(tempDb(), { indexScanMaxCount: 2048 });
     expect(await asked.query(setting)).toEqual([{ value: "2048" }]);

@@ -49,7 +49,7 @@ const create = (name: string, cols: string[], after = "") =>
 /**
  * DuckDB: an ART index on client_id for each table, so a visitor's page reads its rows by index
  * (DuckDB scans by an index for an equality or IN on one indexed column while they match up to
- * `index_scan_max_count` rows, 2 048 by default; a heavier visitor's read falls back to the scan,
+ * `index_scan_max_count` rows, 64 as the store sets it (duckdb-store.ts INDEX_SCAN_MAX_COUNT); a heavier visitor's read falls back to the scan,
  * which the visits' visitor order narrows). The summary's primary key (pkey, client_id) is not
  * used for reads: DuckDB scans by single-column indexes only. Measured at 10M events (1.5M
  * visitors) on a loaded machine: a summary lookup 130-230 ms by scan, under 1 ms by index.
