@@ -39,6 +39,7 @@ export * from "./tables.js";
 export * from "./tz.js";
 export * from "./visitors.js";
 export * from "./visitors-digest.js";
+export * from "./visitors-panels.js";
 export * from "./visitors-plan.js";
 export * from "./visitors-tables.js";
 export * from "./vocabulary.js";

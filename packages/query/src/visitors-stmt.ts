@@ -115,7 +115,7 @@ export const idsOf = (w: Who): readonly string[] => ("span" in w ? w.ids : w);
 
 const utf8 = new TextEncoder();
 /** Strings in UTF-8 byte order (how DuckDB and ClickHouse compare them). */
-function byBytes(a: string, b: string): number {
+export function byBytes(a: string, b: string): number {
   const [x, y] = [utf8.encode(a), utf8.encode(b)];
   for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return (x[i] as number) - (y[i] as number);
   return x.length - y.length;

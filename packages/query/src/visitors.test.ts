@@ -24,19 +24,8 @@ import {
   visitorEventsSql,
   visitorListSql,
 } from "./visitors.js";
-import {
-  activeDaysFromVisitsSql,
-  facetsFromVisitsSql,
-  figuresFromVisitsSql,
-  firstSourceFromVisitsSql,
-  historyVisitsFromVisitsSql,
-  panelsInOneRead,
-  perClientFromSummarySql,
-  topEventsFromVisitsSql,
-  topPagesFromVisitsSql,
-  visitorListFromSummarySql,
-  visitorPanelsFromVisitsSql,
-} from "./visitors-digest.js";
+import { historyVisitsFromVisitsSql, perClientFromSummarySql, visitorListFromSummarySql } from "./visitors-digest.js";
+import { visitRowsSql } from "./visitors-panels.js";
 
 const P = "site_1";
 const HOSTILE = ["x'); DROP TABLE events; --", "a\\'b", "%_*", "{p1:String}", "$p1"];
@@ -82,21 +71,9 @@ function statements(d: SqlDialect): [string, CompiledQuery][] {
     ],
     ["export", visitorEventsSql(d, P, HOSTILE[0] as string, 100_001)],
     // The same answers from the per-visitor tables (visitors-digest.ts).
-    ["figures from visits", figuresFromVisitsSql(d, P, { ids: IDS, span: { from: NOW - 86_400_000, to: NOW } })],
-    ["facets from visits", facetsFromVisitsSql(d, P, IDS)],
+    ["visit rows for the panels", visitRowsSql(d, P, { ids: IDS, span: { from: NOW - 86_400_000, to: NOW } })],
+    ["visit rows for the panels, no span", visitRowsSql(d, P, IDS)],
     ["perClient from summaries", perClientFromSummarySql(d, P, IDS)],
-    ["firstSource from visits", firstSourceFromVisitsSql(d, P, IDS)],
-    ["activeDays from visits", activeDaysFromVisitsSql(d, P, IDS, "Europe/Berlin", NOW - 365 * 86_400_000, NOW)],
-    ["topPages from visits", topPagesFromVisitsSql(d, P, IDS, 10)],
-    ["topEvents from visits", topEventsFromVisitsSql(d, P, IDS, 10)],
-    ...(panelsInOneRead(d)
-      ? [
-          [
-            "every panel in one read of the visits",
-            visitorPanelsFromVisitsSql(d, P, IDS, "Europe/Berlin", NOW - 365 * 86_400_000, NOW, 10),
-          ] as [string, CompiledQuery],
-        ]
-      : []),
     [
       "history from visits after a cursor",
       historyVisitsFromVisitsSql(d, P, IDS, { limit: 20, after: { ts: NOW, session_id: HOSTILE[1] as string } }),

@@ -3,38 +3,26 @@
 // "also seen as", and whether they are online now. Reads in parallel, each through the account's
 // fair queue (reading.ts).
 import {
-  activeDaysFromVisitsSql,
   activeDaysSql,
   addDays,
   addMonths,
-  facetsFromVisitsSql,
   facetsSql,
-  figuresFromVisitsSql,
   figuresSql,
-  firstSourceFromVisitsSql,
   firstSourceSql,
   localDay,
-  panelsInOneRead,
+  PANEL_VISIT_ROWS,
   perClientSql,
   startOfDay,
-  topEventsFromVisitsSql,
   topEventsSql,
-  topPagesFromVisitsSql,
   topPagesSql,
   VISITOR_FACETS,
   VISITOR_PANELS,
-  visitorPanelsFromVisitsSql,
+  visitorPanels,
+  visitRowsSql,
 } from "@lookout/query";
 import { type Facet, VISITOR_LIMITS as L, type VisitorDetail } from "@lookout/schema";
 import type { Presence } from "../live/presence.js";
 import { iso, notFound, num, type Row, str, type VisitorReads } from "./reading.js";
-
-/** The one-read statement's row as each panel's rows, in VISITOR_PANELS' order (no rows: NULL). */
-const panelsOf = (r: Row) =>
-  VISITOR_PANELS.map((p) => {
-    const rows = r[p];
-    return Array.isArray(rows) ? (rows as Row[]) : [];
-  }) as [Row[], Row[], Row[], Row[], Row[], Row[]];
 
 export async function visitorDetail(
   v: VisitorReads,
@@ -52,17 +40,24 @@ export async function visitorDetail(
   const { who, events: n, clients: summarized } = await v.located(ids);
   if (n === 0 && !own) throw notFound();
   const tables = v.fast({ read: "page" });
+  const fromEvents = () =>
+    Promise.all([
+      v.run(figuresSql(d, pid, who)),
+      v.run(facetsSql(d, pid, who)),
+      v.run(firstSourceSql(d, pid, who)),
+      v.run(activeDaysSql(d, pid, who, tz, from, to)),
+      v.run(topPagesSql(d, pid, who, L.top)),
+      v.run(topEventsSql(d, pid, who, L.top)),
+    ]);
   const [panels, clients] = await Promise.all([
-    tables && panelsInOneRead(d)
-      ? v.run(visitorPanelsFromVisitsSql(d, pid, who, tz, from, to, L.top)).then((r) => panelsOf(r[0] ?? {}))
-      : Promise.all([
-          v.run(tables ? figuresFromVisitsSql(d, pid, who) : figuresSql(d, pid, who)),
-          v.run(tables ? facetsFromVisitsSql(d, pid, who) : facetsSql(d, pid, who)),
-          v.run(tables ? firstSourceFromVisitsSql(d, pid, who) : firstSourceSql(d, pid, who)),
-          v.run(tables ? activeDaysFromVisitsSql(d, pid, who, tz, from, to) : activeDaysSql(d, pid, who, tz, from, to)),
-          v.run(tables ? topPagesFromVisitsSql(d, pid, who, L.top) : topPagesSql(d, pid, who, L.top)),
-          v.run(tables ? topEventsFromVisitsSql(d, pid, who, L.top) : topEventsSql(d, pid, who, L.top)),
-        ]),
+    tables
+      ? // One read of the person's visit rows, the panels folded from them (visitors-panels.ts says why).
+        v.run(visitRowsSql(d, pid, who)).then((rows) => {
+          if (rows.length > PANEL_VISIT_ROWS) return fromEvents();
+          const p = visitorPanels(rows, tz, from, to, L.top);
+          return VISITOR_PANELS.map((k) => p[k]) as [Row[], Row[], Row[], Row[], Row[], Row[]];
+        })
+      : fromEvents(),
     // From the summaries, located() has read them already.
     summarized ?? v.run(perClientSql(d, pid, who)),
   ]);
