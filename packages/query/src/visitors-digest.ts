@@ -1,25 +1,16 @@
 // The visitor statements over the per-visitor tables (visitors-tables.ts): the same answers as the
 // statements over `events` in visitors.ts (same rows, same column names; the model tests compare
-// both), read from a visitor's own rows instead of a scan of the property's events.
-// visitors-plan.ts decides which of the two answers a read.
+// both), read from a visitor's own rows instead of a scan of the property's events: the person's
+// span and devices, the history's visits and the list. The page's panels are folded from the
+// visit rows in visitors-panels.ts. visitors-plan.ts decides which of the two answers a read.
 //
 // Reads go through relation.ts like every other (the property predicate first); the visit
 // partials of one visit fold by session_id; ClickHouse's summary states merge per client id.
 import type { CompiledQuery } from "./compiled.js";
 import type { SqlDialect } from "./dialects.js";
-import { NamedRows } from "./named.js";
 import { int } from "./params.js";
 import { tableRead } from "./relation.js";
-import {
-  CURRENCY,
-  figuresOver,
-  type HistoryOptions,
-  idsOf,
-  Stmt,
-  VISITOR_FACETS,
-  type VisitorListOptions,
-  type Who,
-} from "./visitors.js";
+import { type HistoryOptions, idsOf, Stmt, type VisitorListOptions, type Who } from "./visitors.js";
 import { SUMMARY_COLUMNS, VISIT_LAST } from "./visitors-tables.js";
 
 /** What the two engines spell differently here. */
