@@ -9,10 +9,10 @@
 // The definitions are those of the statements over `events` in visitors.ts (figuresSql,
 // facetsSql, firstSourceSql, activeDaysSql, topPagesSql, topEventsSql), which the model tests
 // compare with these answer for answer: the same rows and column names, in the same order.
+import { bucketLabeller } from "./buckets.js";
 import type { CompiledQuery } from "./compiled.js";
 import type { SqlDialect } from "./dialects.js";
 import { tableRead } from "./relation.js";
-import { formatDay, localDay } from "./tz.js";
 import { VISITOR_FACETS } from "./visitors.js";
 import { byBytes, idsOf, Stmt, type Who } from "./visitors-stmt.js";
 
@@ -249,11 +249,13 @@ export function visitorPanels(
 
   // Active days: shown events per local day in [from, to).
   const days = new Map<string, number>();
+  // A heavy visitor's thousands of event times: each local hour's day worked out once.
+  const dayOf = bucketLabeller("day", tz);
   for (const r of rows) {
     for (const x of list(r.day_ms)) {
       const t = num(x);
       if (t < from || t >= to) continue;
-      const day = formatDay(localDay(tz, t));
+      const day = dayOf(t);
       days.set(day, (days.get(day) ?? 0) + 1);
     }
   }
