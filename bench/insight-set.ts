@@ -65,50 +65,58 @@ export type InsightCtx = { timezone: string; now: Date };
 /** One run of an insight: its answer (to compare engines) and a size to report. */
 export type InsightRun = () => Promise<{ answer: unknown; rows: number }>;
 
+/** A runner's call as an InsightRun: its results are the answer, `rows` their size. */
+const run =
+  <R>(call: () => Promise<{ results: R }>, rows: (results: R) => number): InsightRun =>
+  async () => {
+    const { results } = await call();
+    return { answer: results, rows: rows(results) };
+  };
+
 /** Each kind's run on `store`, by the name the benches report it under. */
 export function insightRuns(store: EventReader, property: string, ctx: InsightCtx): [string, InsightRun][] {
   return [
     [
       "trends_breakdown",
-      async () => {
-        const r = await runTrends(store, property, TRENDS, ctx);
-        return { answer: r.results, rows: r.results.length };
-      },
+      run(
+        () => runTrends(store, property, TRENDS, ctx),
+        (r) => r.length,
+      ),
     ],
     [
       "funnel_4_steps",
-      async () => {
-        const r = await runFunnel(store, property, FUNNEL, ctx);
-        return { answer: r.results, rows: r.results.steps.length };
-      },
+      run(
+        () => runFunnel(store, property, FUNNEL, ctx),
+        (r) => r.steps.length,
+      ),
     ],
     [
       "retention_8_periods",
-      async () => {
-        const r = await runRetention(store, property, RETENTION, ctx);
-        return { answer: r.results, rows: r.results.cohorts.length };
-      },
+      run(
+        () => runRetention(store, property, RETENTION, ctx),
+        (r) => r.cohorts.length,
+      ),
     ],
     [
       "stickiness",
-      async () => {
-        const r = await runStickiness(store, property, STICKINESS, ctx);
-        return { answer: r.results, rows: r.results.length };
-      },
+      run(
+        () => runStickiness(store, property, STICKINESS, ctx),
+        (r) => r.length,
+      ),
     ],
     [
       "lifecycle",
-      async () => {
-        const r = await runLifecycle(store, property, LIFECYCLE, ctx);
-        return { answer: r.results, rows: r.results.length };
-      },
+      run(
+        () => runLifecycle(store, property, LIFECYCLE, ctx),
+        (r) => r.length,
+      ),
     ],
     [
       "paths_5_steps",
-      async () => {
-        const r = await runPaths(store, property, PATHS, ctx);
-        return { answer: r.results, rows: r.results.edges.length };
-      },
+      run(
+        () => runPaths(store, property, PATHS, ctx),
+        (r) => r.edges.length,
+      ),
     ],
   ];
 }

@@ -15,24 +15,13 @@ import type { SqlDialect } from "./dialects.js";
 import { tableRead } from "./relation.js";
 import { VISITOR_FACETS } from "./visitors.js";
 import { byBytes, idsOf, Stmt, type Who } from "./visitors-stmt.js";
+import { VISIT_SOURCE } from "./visitors-tables.js";
 
 /** The page's panels in the order the page reads them. */
 export const VISITOR_PANELS = ["figures", "facets", "first_source", "active_days", "top_pages", "top_events"] as const;
 export type VisitorPanel = (typeof VISITOR_PANELS)[number];
 
 type Row = Record<string, unknown>;
-
-const SOURCE_COLUMNS = [
-  "referrer",
-  "referrer_source",
-  "channel",
-  "path",
-  "utm_source",
-  "utm_medium",
-  "utm_campaign",
-  "utm_term",
-  "utm_content",
-] as const;
 
 /** What the two engines spell differently in the read. */
 const EPOCH_MS_LIST: Record<SqlDialect, (c: string) => string> = {
@@ -70,7 +59,7 @@ export function visitRowsSql(dialect: SqlDialect, property: string, who: Who): C
     "l_region",
     "l_city",
     `${ms("src_ts")} AS src_ms`,
-    ...SOURCE_COLUMNS.map((c) => `src_${c}`),
+    ...VISIT_SOURCE.map((c) => `src_${c}`),
     ...VISITOR_FACETS.map((c) => `fc_${c}`),
     `${EPOCH_MS_LIST[dialect]("day_ts")} AS day_ms`,
     "pv_paths",
@@ -243,7 +232,7 @@ export function visitorPanels(
     if (num(r.n_shown) <= 0) continue;
     const t = num(r.src_ms);
     if (first === null || t < num(first.ts_ms) || (t === num(first.ts_ms) && byBytes(str(r.src_path), str(first.path)) < 0)) {
-      first = { ts_ms: t, ...Object.fromEntries(SOURCE_COLUMNS.map((c) => [c, str(r[`src_${c}`])])) };
+      first = { ts_ms: t, ...Object.fromEntries(VISIT_SOURCE.map((c) => [c, str(r[`src_${c}`])])) };
     }
   }
 
