@@ -81,10 +81,12 @@ export function historyEventsSql(
   const q = new Stmt(dialect, property);
   const where = [...historyWhere(q, o), q.clientIn(sessionIds, "session_id")];
   where.push(o.event !== undefined ? `name = ${q.p.add(o.event)}` : "name <> 'engagement'");
-  const per = q.f.limitPer("session_id", "ts, name", perVisit, perVisit * sessionIds.length);
+  // Events of one visit that share a millisecond and a name come in path order: without it, which
+  // comes first (and so each pageview's time on page) changed with the engine's scan threads.
+  const per = q.f.limitPer("session_id", "ts, name, path", perVisit, perVisit * sessionIds.length);
   const sql =
     `SELECT session_id, client_id, ${q.f.epochMs("ts")} AS ts_ms, name, path, url, title, ${q.f.mapColumns("props", "props")}, revenue, revenue_currency ` +
-    `FROM ${q.events(ids, where)}${per.qualify} ORDER BY session_id, ts_ms, name ${per.limit}`;
+    `FROM ${q.events(ids, where)}${per.qualify} ORDER BY session_id, ts_ms, name, path ${per.limit}`;
   return q.done(sql);
 }
 
@@ -160,6 +162,6 @@ export function visitorListSql(dialect: SqlDialect, property: string, o: Visitor
 export function visitorEventsSql(dialect: SqlDialect, property: string, clientId: string, max: number): CompiledQuery {
   const q = new Stmt(dialect, property);
   const cols = EVENT_COLUMN_NAMES.filter((c) => c !== "ts" && c !== "props" && c !== "property");
-  const sql = `SELECT ${q.f.epochMs("ts")} AS ts_ms, ${cols.join(", ")}, ${q.f.mapColumns("props", "props")} FROM ${q.events([clientId])} ORDER BY ts_ms, name ${q.d.limit(int(max), 0)}`;
+  const sql = `SELECT ${q.f.epochMs("ts")} AS ts_ms, ${cols.join(", ")}, ${q.f.mapColumns("props", "props")} FROM ${q.events([clientId])} ORDER BY ts_ms, name, path ${q.d.limit(int(max), 0)}`;
   return q.done(sql);
 }

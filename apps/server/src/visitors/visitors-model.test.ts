@@ -162,7 +162,12 @@ function modelHistory(t: Traffic, id: string) {
   const visits = visitsOf(t.rows.filter((r) => ids.includes(r.client_id)));
   visits.sort((a, b) => b.start - a.start || (a.sid < b.sid ? 1 : -1));
   return visits.map((v) => {
-    const evs = [...v.evs].sort((a, b) => a.ts.getTime() - b.ts.getTime() || (a.name < b.name ? -1 : 1));
+    // Time, then name, then path (events of one millisecond, which the generator makes often).
+    const evs = [...v.evs].sort(
+      (a, b) =>
+        a.ts.getTime() - b.ts.getTime() ||
+        (a.name < b.name ? -1 : a.name > b.name ? 1 : a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
+    );
     const shown = evs.filter((e) => e.name !== "engagement");
     const pvs = shown.filter((e) => e.name === "pageview");
     return {
