@@ -1,7 +1,12 @@
 // Vitest global setup: the browser and integration tests need the built web app and tracker, and
 // the ClickHouse suites one clickhouse-server for the whole run (each test file then works in a
 // database of its own). Rebuilds only what is stale, so `npx vitest run <file>` works straight
-// from a checkout.
+// from a checkout. Also makes the run's empty metadata database: every test server, CLI run and
+// test app starts from a copy of it (LOOKOUT_PGLITE_TEMPLATE) instead of running initdb.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createMetaTemplate } from "@lookout/storage";
 import { startClickHouse } from "@lookout/storage/test-services";
 // @ts-expect-error plain ESM script without types
 import { ensureBuilds } from "./bootstrap.mjs";
@@ -9,6 +14,9 @@ import { ensureBuilds } from "./bootstrap.mjs";
 export default async function setup(): Promise<() => Promise<void>> {
   ensureBuilds();
   let stop = async () => {};
+  // Made while ClickHouse starts; worker processes are forked after this and inherit the variable.
+  const templateRoot = mkdtempSync(join(tmpdir(), "lookout-meta-template-"));
+  const template = createMetaTemplate(join(templateRoot, "meta"));
   if (!process.env.LOOKOUT_TEST_CLICKHOUSE_URL) {
     try {
       const server = await startClickHouse();
@@ -24,5 +32,10 @@ export default async function setup(): Promise<() => Promise<void>> {
       );
     }
   }
-  return () => stop();
+  await template;
+  process.env.LOOKOUT_PGLITE_TEMPLATE = join(templateRoot, "meta");
+  return async () => {
+    await stop();
+    rmSync(templateRoot, { recursive: true, force: true });
+  };
 }

@@ -8,7 +8,7 @@
 import { formatFilters } from "@lookout/schema";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../harness";
+import { provision } from "../harness";
 import { axeViolations, describeViolations } from "./a11y";
 import { browserSuite, OWNER, signIn, storage, THEME_KEY } from "./support";
 
@@ -22,16 +22,9 @@ const suite = browserSuite(
     { url: "https://blog.example", name: "Blog" },
   ],
   async (dataDir) => {
-    runCli(dataDir, ["user:create", "--email", STRANGER.email, "--password", STRANGER.password]);
-    foreign = runCli(dataDir, [
-      "property:create",
-      "--email",
-      STRANGER.email,
-      "--url",
-      "https://stranger.example",
-      "--name",
-      "Stranger",
-    ]).trim();
+    [[foreign = ""] = []] = await provision(dataDir, [
+      { ...STRANGER, sites: [{ url: "https://stranger.example", name: "Stranger" }] },
+    ]);
   },
 );
 

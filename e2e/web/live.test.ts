@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { artifactPath, launchPlainBrowser } from "../browser";
-import { type RunningServer, runCli, startServer } from "../harness";
+import { provision, type RunningServer, startServer } from "../harness";
 import { axeViolations, describeViolations } from "./a11y";
 import { DESKTOP, OWNER, openPage, PHONE, THEME_KEY, type WatchedPage } from "./support";
 
@@ -27,16 +27,14 @@ let owner: WatchedPage;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "lookout-live-e2e-"));
-  runCli(dataDir, ["user:create", "--email", OWNER.email, "--password", OWNER.password]);
-  demoId = runCli(dataDir, ["property:create", "--email", OWNER.email, "--url", "https://demo.example", "--name", "Demo site"]);
-  otherId = runCli(dataDir, [
-    "property:create",
-    "--email",
-    OWNER.email,
-    "--url",
-    "https://other.example",
-    "--name",
-    "Other site",
+  [[demoId = "", otherId = ""] = []] = await provision(dataDir, [
+    {
+      ...OWNER,
+      sites: [
+        { url: "https://demo.example", name: "Demo site" },
+        { url: "https://other.example", name: "Other site" },
+      ],
+    },
   ]);
   expect(demoId).toMatch(/^[\w-]+$/);
   server = await startServer({ dataDir, env: { LOOKOUT_TRUSTED_PROXIES: "127.0.0.1" } });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { launchPlainBrowser } from "../browser";
-import { login, type RunningServer, runCli, startServer } from "../harness";
+import { login, provision, type RunningServer, startServer } from "../harness";
 
 export const OWNER = { email: "owner@example.com", password: "correct-horse-battery-staple" };
 export const DESKTOP = { width: 1280, height: 800 };
@@ -33,13 +33,7 @@ export type SeedHook = (dataDir: string, propertyIds: string[]) => Promise<void>
 /** Starts a server whose owner (OWNER) already has the given properties, seeded by `seed` if given. */
 export async function startWebServer(sites: SiteSpec[] = [], seed?: SeedHook): Promise<WebServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "lookout-web-e2e-"));
-  runCli(dataDir, ["user:create", "--email", OWNER.email, "--password", OWNER.password]);
-  const propertyIds = sites.map((s) => {
-    // The command prints the snippet for people on stderr and the bare unique_id on stdout.
-    const out = runCli(dataDir, ["property:create", "--email", OWNER.email, "--url", s.url, "--name", s.name]).trim();
-    if (!/^[\w-]+$/.test(out)) throw new Error(`property:create printed no unique_id:\n${out}`);
-    return out;
-  });
+  const [propertyIds = []] = await provision(dataDir, [{ ...OWNER, sites }]);
   await seed?.(dataDir, propertyIds);
   const server = await startServer({ dataDir });
   return {

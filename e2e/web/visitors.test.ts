@@ -12,11 +12,11 @@ import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { eventRow, type EventRow } from "@lookout/schema";
+import { type EventRow, eventRow } from "@lookout/schema";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { artifactPath, launchPlainBrowser } from "../browser";
-import { login, type RunningServer, runCli, startServer } from "../harness";
+import { login, provision, type RunningServer, startServer } from "../harness";
 import { axeViolations, describeViolations } from "./a11y";
 import { DESKTOP, type LoginAnswer, OWNER, openPage, PHONE, signIn, THEME_KEY, type WatchedPage } from "./support";
 
@@ -137,8 +137,7 @@ function longHistory(property: string): EventRow[] {
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   dataDir = mkdtempSync(join(tmpdir(), "lookout-visitors-e2e-"));
-  runCli(dataDir, ["user:create", "--email", OWNER.email, "--password", OWNER.password]);
-  shopId = runCli(dataDir, ["property:create", "--email", OWNER.email, "--url", "https://shop.example", "--name", "Shop"]).trim();
+  [[shopId = ""] = []] = await provision(dataDir, [{ ...OWNER, sites: [{ url: "https://shop.example", name: "Shop" }] }]);
   expect(shopId).toMatch(/^[\w-]+$/);
   const { openDuckDbEventStore } = await import("@lookout/storage");
   const store = await openDuckDbEventStore(join(dataDir, "events.duckdb"));

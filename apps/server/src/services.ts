@@ -59,7 +59,11 @@ export interface ServiceOptions {
 export function metaConfigFor(config: Config): MetaConfig {
   return config.databaseUrl
     ? { kind: "postgres", url: config.databaseUrl }
-    : { kind: "pglite", dir: join(config.dataDir, "meta") };
+    : {
+        kind: "pglite",
+        dir: join(config.dataDir, "meta"),
+        ...(config.pgliteTemplate ? { template: config.pgliteTemplate } : {}),
+      };
 }
 
 function openEvents(config: Config, inProcess: ServiceOptions["eventsInProcess"]): Promise<EventStore> {

@@ -78,7 +78,14 @@ export async function createTestApp(
       await c.end();
     };
   }
-  const config = loadConfig({ LOOKOUT_DATA_DIR: dir, LOOKOUT_LOG_LEVEL: "silent", ...opts.env });
+  // The suite's empty metadata database (scripts/test-global-setup.ts), copied instead of created.
+  const template = process.env.LOOKOUT_PGLITE_TEMPLATE;
+  const config = loadConfig({
+    LOOKOUT_DATA_DIR: dir,
+    LOOKOUT_LOG_LEVEL: "silent",
+    ...(template ? { LOOKOUT_PGLITE_TEMPLATE: template } : {}),
+    ...opts.env,
+  });
   const mail: string[] = [];
   // The same composition root as the server; only the stores' places and the mailer differ.
   const services = await createServices(config, {

@@ -11,6 +11,7 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
   LOOKOUT_DATA_DIR: z.string().default("data"),
+  LOOKOUT_PGLITE_TEMPLATE: z.string().min(1).optional(),
   LOOKOUT_PUBLIC_URL: z.string().url().optional(),
   DATABASE_URL: z.string().url().optional(),
   SMTP_URL: z.string().url().optional(),
@@ -83,6 +84,8 @@ export type Config = {
   port: number;
   host: string;
   dataDir: string;
+  /** An empty, migrated PGlite database a new data directory's metadata starts as a copy of (tests). */
+  pgliteTemplate: string | undefined;
   /**
    * The public origin, without a trailing slash. E-mailed links use it; unset, they use the
    * address the owner first signed in from (never a request's Host header). The same-origin
@@ -165,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir: resolve(e.LOOKOUT_DATA_DIR),
+    pgliteTemplate: e.LOOKOUT_PGLITE_TEMPLATE === undefined ? undefined : resolve(e.LOOKOUT_PGLITE_TEMPLATE),
     publicUrl: e.LOOKOUT_PUBLIC_URL?.replace(/\/$/, ""),
     databaseUrl: e.DATABASE_URL,
     smtpUrl: e.SMTP_URL,

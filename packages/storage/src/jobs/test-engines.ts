@@ -53,7 +53,8 @@ export function testEngines(): TestEngine[] {
       async fresh() {
         const dir = mkdtempSync(join(tmpdir(), "lookout-jobs-"));
         dirs.push(dir);
-        return { open: () => openMetaStore({ kind: "pglite", dir }), multiServer: false };
+        const template = process.env.LOOKOUT_PGLITE_TEMPLATE;
+        return { open: () => openMetaStore({ kind: "pglite", dir, ...(template ? { template } : {}) }), multiServer: false };
       },
     },
     {

@@ -8,7 +8,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { requirePostgres } from "../test-services.js";
 import { metaStoreConformance } from "./conformance.js";
-import { openMetaStore } from "./meta-store.js";
+import { createMetaTemplate, openMetaStore } from "./meta-store.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -18,7 +18,9 @@ afterAll(() => {
 metaStoreConformance("PGlite", async () => {
   const dir = mkdtempSync(join(tmpdir(), "lookout-meta-"));
   dirs.push(dir);
-  return openMetaStore({ kind: "pglite", dir });
+  // The suite's empty database copied (scripts/test-global-setup.ts); the tests below create one.
+  const template = process.env.LOOKOUT_PGLITE_TEMPLATE;
+  return openMetaStore({ kind: "pglite", dir, ...(template ? { template } : {}) });
 });
 
 const schemas: string[] = [];
@@ -37,7 +39,8 @@ afterAll(async () => {
   await client.end();
 });
 
-describe("PGlite persistence", () => {
+// These create databases (PostgreSQL's initdb in WebAssembly): tens of seconds on a loaded machine.
+describe("PGlite persistence", { timeout: 120_000 }, () => {
   it("keeps data and migration state across reopen", async () => {
     const dir = mkdtempSync(join(tmpdir(), "lookout-meta-"));
     dirs.push(dir);
@@ -47,5 +50,33 @@ describe("PGlite persistence", () => {
     const b = await openMetaStore({ kind: "pglite", dir });
     expect(await b.users.findByEmail("KEEP@x.test")).toBeDefined();
     await b.close();
+  });
+});
+
+describe("PGlite template", { timeout: 120_000 }, () => {
+  it("starts a new directory as a copy of the template, which later writes leave as it was", async () => {
+    const root = mkdtempSync(join(tmpdir(), "lookout-meta-"));
+    dirs.push(root);
+    const template = join(root, "template");
+    await createMetaTemplate(template);
+    const a = await openMetaStore({ kind: "pglite", dir: join(root, "a"), template });
+    await a.users.create({ email: "copy@x.test", passwordHash: "h" });
+    await a.close();
+    const b = await openMetaStore({ kind: "pglite", dir: join(root, "b"), template });
+    expect(await b.users.findByEmail("copy@x.test")).toBeUndefined();
+    await b.users.create({ email: "other@x.test", passwordHash: "h" });
+    await b.close();
+    // An existing directory is opened as it is: the template is only for a new one.
+    const again = await openMetaStore({ kind: "pglite", dir: join(root, "a"), template });
+    expect(await again.users.findByEmail("copy@x.test")).toBeDefined();
+    await again.close();
+  });
+
+  it("refuses a template directory that holds no database", async () => {
+    const root = mkdtempSync(join(tmpdir(), "lookout-meta-"));
+    dirs.push(root);
+    await expect(openMetaStore({ kind: "pglite", dir: join(root, "a"), template: join(root, "none") })).rejects.toThrow(
+      /holds no PGlite database/,
+    );
   });
 });
