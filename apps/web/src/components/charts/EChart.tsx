@@ -1,7 +1,8 @@
 // Mounts one ECharts instance in a div and keeps it in step with React: created once the box has
 // a size (ECharts cannot lay out a map or a grid in a 0×0 box and throws), resized with the box,
 // given each new option, disposed with the component. Layout effects, so the instance is gone
-// before the browser reports a removed box as 0×0.
+// before the browser reports a removed box as 0×0. Charts do not animate for people who ask the
+// system for reduced motion.
 import type { EChartsCoreOption, EChartsType } from "echarts/core";
 import { type HTMLAttributes, useLayoutEffect, useRef } from "react";
 import { echarts } from "./echarts-core";
@@ -38,7 +39,9 @@ export function EChart({ option, label, renderer = "canvas", onInit, ...div }: E
     } else if (resized) chart.current.resize();
     if (drawn.current !== latest.current) {
       // notMerge: a series or axis left out of the new option must go, not linger from the old one.
-      chart.current.setOption(latest.current, { notMerge: true });
+      // Drawn at once, without ECharts' animations, for people who ask for less motion (WCAG 2.3.3).
+      const still = globalThis.matchMedia?.("(prefers-reduced-motion: reduce)").matches === true;
+      chart.current.setOption(still ? { ...latest.current, animation: false } : latest.current, { notMerge: true });
       drawn.current = latest.current;
     }
   };
