@@ -427,7 +427,9 @@ describe("dashboard screenshots", () => {
     ["phone", PHONE],
   ] as const) {
     for (const theme of ["light", "dark"] as const) {
-      it(`${theme}, ${device}`, async () => {
+      // Two full-page shots and two axe runs for light desktop: 13-19 s, and once over the default
+      // 30 s while the other test file loaded both cores.
+      it(`${theme}, ${device}`, { timeout: 90_000 }, async () => {
         current = await openPage(browser, { viewport, colorScheme: theme });
         const { page } = current;
         await openDashboard(page, "?compare=previous_period", shop, theme);
