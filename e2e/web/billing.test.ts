@@ -432,7 +432,8 @@ describe("Stripe mode", () => {
       // Yearly prices through the toggle, kept in the URL.
       await page.getByText(/^Yearly/).click();
       await page.waitForURL(/billing=year/);
-      expect(await page.locator('[data-plan="starter"] .billing-price').textContent()).toContain("$90");
+      // The URL changes before React commits the new prices, so wait for the text itself.
+      await expect.poll(() => page.locator('[data-plan="starter"] .billing-price').textContent()).toContain("$90");
       await checkEverywhere(page, "billing-stripe", ".billing-plan-card");
       await page.goto(`${env.server.url}/billing`);
       await page.getByRole("button", { name: "Upgrade to Starter" }).click();
