@@ -8,7 +8,8 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { openMetaStore } from "@lookout/storage";
-import { createUserWithAccount } from "../apps/server/src/accounts/provision.js";
+import { pgliteTemplate } from "@lookout/storage/test-services";
+import { addProperty, createUserWithAccount } from "../apps/server/src/accounts/provision.js";
 // @ts-expect-error plain ESM script without types
 import { SERVER_NODE_ARGS, serverEnv } from "../scripts/bootstrap.mjs";
 
@@ -158,23 +159,13 @@ export interface ProvisionedUser {
  * PGlite, 3-4 s quiet and over 10 s on a loaded machine); the unique_id of each site, per user.
  */
 export async function provision(dataDir: string, users: ProvisionedUser[]): Promise<string[][]> {
-  const template = process.env.LOOKOUT_PGLITE_TEMPLATE;
-  const meta = await openMetaStore({ kind: "pglite", dir: join(dataDir, "meta"), ...(template ? { template } : {}) });
+  const meta = await openMetaStore({ kind: "pglite", dir: join(dataDir, "meta"), ...pgliteTemplate() });
   try {
     const ids: string[][] = [];
     for (const u of users) {
       const { accountId } = await createUserWithAccount(meta, { email: u.email, password: u.password });
       const mine: string[] = [];
-      for (const s of u.sites ?? []) {
-        const host = new URL(s.url).hostname;
-        const p = await meta.properties.create({
-          accountId,
-          websiteUrl: s.url.replace(/\/$/, ""),
-          name: s.name || host,
-          timezone: "UTC",
-        });
-        mine.push(p.unique_id);
-      }
+      for (const s of u.sites ?? []) mine.push((await addProperty(meta, accountId, s)).unique_id);
       ids.push(mine);
     }
     return ids;

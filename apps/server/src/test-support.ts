@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EventStore, MetaConfig, MetaStore } from "@lookout/storage";
-import { requirePostgres } from "@lookout/storage/test-services";
+import { pgliteTemplate, requirePostgres } from "@lookout/storage/test-services";
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { createUserWithAccount } from "./accounts/provision.js";
@@ -79,7 +79,7 @@ export async function createTestApp(
     };
   }
   // The suite's empty metadata database (scripts/test-global-setup.ts), copied instead of created.
-  const template = process.env.LOOKOUT_PGLITE_TEMPLATE;
+  const { template } = pgliteTemplate();
   const config = loadConfig({
     LOOKOUT_DATA_DIR: dir,
     LOOKOUT_LOG_LEVEL: "silent",

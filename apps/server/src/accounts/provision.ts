@@ -1,7 +1,7 @@
 // Creating users with their own account, and the first owner on an empty store. There is never a
 // default password: one is taken from the environment or generated and printed once.
 import { PASSWORD_MAX, PASSWORD_MIN } from "@lookout/schema";
-import type { MetaStore, UserRow } from "@lookout/storage";
+import type { MetaStore, PropertyRow, UserRow } from "@lookout/storage";
 import { generatePassword, hashPassword } from "../auth/passwords.js";
 
 export class ProvisionError extends Error {}
@@ -26,6 +26,24 @@ export async function createUserWithAccount(
   const user = await meta.users.create({ email, name: input.name ?? "", passwordHash: await hashPassword(password) });
   const account = await meta.accounts.createWithOwner(user.id, `${email}'s sites`);
   return { user, accountId: account.id, password, generated };
+}
+
+/**
+ * A property in the account as `property:create` makes it: the site's address without a trailing
+ * slash, named after its host unless a name is given, in UTC unless a timezone is given (the
+ * caller has checked the address and the timezone).
+ */
+export async function addProperty(
+  meta: MetaStore,
+  accountId: string,
+  input: { url: string; name?: string | undefined; timezone?: string | undefined },
+): Promise<PropertyRow> {
+  return meta.properties.create({
+    accountId,
+    websiteUrl: input.url.replace(/\/$/, ""),
+    name: input.name || new URL(input.url).hostname,
+    timezone: input.timezone ?? "UTC",
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 // The CLI's commands: each parses its own flags strictly and runs against the opened Services.
 import { parseArgs } from "node:util";
 import { isValidTimezone } from "@lookout/schema";
-import { checkPassword, createUserWithAccount, ProvisionError } from "../accounts/provision.js";
+import { addProperty, checkPassword, createUserWithAccount, ProvisionError } from "../accounts/provision.js";
 import { generatePassword, hashPassword } from "../auth/passwords.js";
 import { checkAccount } from "../billing/usage-job.js";
 import type { Config } from "../config/config.js";
@@ -123,11 +123,9 @@ export const COMMANDS: Record<string, Command> = {
     required: ["email", "url"],
     async run(rt, f, print) {
       const url = f.url ?? "";
-      let host: string;
       try {
         const u = new URL(url);
         if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error();
-        host = u.hostname;
       } catch {
         throw new UsageError(`--url must be an http(s) URL, got "${url}"`);
       }
@@ -138,12 +136,7 @@ export const COMMANDS: Record<string, Command> = {
       if (!user) throw new ProvisionError(`no user with the e-mail ${f.email}`);
       const account = (await rt.meta.accounts.listForUser(user.id))[0];
       if (!account) throw new ProvisionError(`${user.email} belongs to no account`);
-      const p = await rt.meta.properties.create({
-        accountId: account.id,
-        websiteUrl: url.replace(/\/$/, ""),
-        name: f.name ?? host,
-        timezone,
-      });
+      const p = await addProperty(rt.meta, account.id, { url, name: f.name, timezone });
       print(p.unique_id);
       process.stderr.write(
         `Created property "${p.name}" in ${account.name}. Add to your pages:\n  <script defer src="${await serverAddress(rt)}/js/script.js" data-property="${p.unique_id}"></script>\n`,

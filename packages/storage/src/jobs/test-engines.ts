@@ -13,7 +13,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll } from "vitest";
 import { type MetaStore, openMetaStore } from "../meta/meta-store.js";
-import { requirePostgres } from "../test-services.js";
+import { pgliteTemplate, requirePostgres } from "../test-services.js";
 
 export interface TestDatabase {
   /** Opens a MetaStore on this database; on PostgreSQL several may be open at once (N servers). */
@@ -53,8 +53,7 @@ export function testEngines(): TestEngine[] {
       async fresh() {
         const dir = mkdtempSync(join(tmpdir(), "lookout-jobs-"));
         dirs.push(dir);
-        const template = process.env.LOOKOUT_PGLITE_TEMPLATE;
-        return { open: () => openMetaStore({ kind: "pglite", dir, ...(template ? { template } : {}) }), multiServer: false };
+        return { open: () => openMetaStore({ kind: "pglite", dir, ...pgliteTemplate() }), multiServer: false };
       },
     },
     {

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { requirePostgres } from "../test-services.js";
+import { pgliteTemplate, requirePostgres } from "../test-services.js";
 import { metaStoreConformance } from "./conformance.js";
 import { createMetaTemplate, openMetaStore } from "./meta-store.js";
 
@@ -18,9 +18,8 @@ afterAll(() => {
 metaStoreConformance("PGlite", async () => {
   const dir = mkdtempSync(join(tmpdir(), "lookout-meta-"));
   dirs.push(dir);
-  // The suite's empty database copied (scripts/test-global-setup.ts); the tests below create one.
-  const template = process.env.LOOKOUT_PGLITE_TEMPLATE;
-  return openMetaStore({ kind: "pglite", dir, ...(template ? { template } : {}) });
+  // The suite's empty database copied (pgliteTemplate); the tests below create one.
+  return openMetaStore({ kind: "pglite", dir, ...pgliteTemplate() });
 });
 
 const schemas: string[] = [];
@@ -57,8 +56,13 @@ describe("PGlite template", { timeout: 120_000 }, () => {
   it("starts a new directory as a copy of the template, which later writes leave as it was", async () => {
     const root = mkdtempSync(join(tmpdir(), "lookout-meta-"));
     dirs.push(root);
-    const template = join(root, "template");
-    await createMetaTemplate(template);
+    // The suite's template (built by createMetaTemplate in the global setup), which every other
+    // PGlite test copies, so this also shows the copies leave it empty; run alone, one of its own.
+    let template = pgliteTemplate().template;
+    if (!template) {
+      template = join(root, "template");
+      await createMetaTemplate(template);
+    }
     const a = await openMetaStore({ kind: "pglite", dir: join(root, "a"), template });
     await a.users.create({ email: "copy@x.test", passwordHash: "h" });
     await a.close();
