@@ -68,5 +68,5 @@ export interface PaymentProvider {
   portal(customerId: string, returnUrl: string): Promise<{ url: string }>;
   cancelSubscription(subscriptionId: string): Promise<void>;
   /** Verifies the signature over the raw body, then parses; InvalidSignatureError otherwise. */
-  parseWebhook(rawBody: Buffer, signature: string | undefined): ProviderEvent;
+  parseWebhook(rawBody: Buffer, signature: string | undefined): Promise<ProviderEvent>;
 }

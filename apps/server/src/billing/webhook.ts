@@ -126,7 +126,7 @@ export async function registerBillingWebhook(app: FastifyInstance, meta: MetaSto
           const signature = req.headers["stripe-signature"];
           let event: ProviderEvent;
           try {
-            event = provider.parseWebhook(raw, typeof signature === "string" ? signature : undefined);
+            event = await provider.parseWebhook(raw, typeof signature === "string" ? signature : undefined);
           } catch (err) {
             if (err instanceof InvalidSignatureError) {
               throw new DomainError("invalid_signature", "The webhook's signature does not verify.");

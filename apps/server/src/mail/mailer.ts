@@ -1,7 +1,7 @@
 // The Mailer interface, with its two adapters: SMTP (nodemailer, when SMTP_URL is set) and the
 // embedded outbox (kept in the metadata store and printed to the log).
 import type { MetaStore, OutboxMail } from "@lookout/storage";
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 
 /** A file sent with the mail; `cid` makes it an inline part (`<img src="cid:...">`). */
 export interface MailAttachment {
@@ -20,10 +20,12 @@ export interface Mailer {
 }
 
 export function smtpMailer(url: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(url);
+  // nodemailer loads with the first mail, not with the server (the embedded outbox needs none of it).
+  let transport: Promise<Transporter> | undefined;
+  const open = () => (transport ??= import("nodemailer").then(({ default: nodemailer }) => nodemailer.createTransport(url)));
   return {
     async send(mail) {
-      await transport.sendMail({
+      await (await open()).sendMail({
         from,
         to: mail.to,
         subject: mail.subject,
@@ -34,7 +36,7 @@ export function smtpMailer(url: string, from: string): Mailer {
       });
     },
     async close() {
-      transport.close();
+      (await transport)?.close();
     },
   };
 }

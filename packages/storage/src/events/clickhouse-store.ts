@@ -25,7 +25,7 @@
 // clickhouse-options.ts (re-exported here); the schema and its migration: clickhouse-migrate.ts.
 
 import { randomUUID } from "node:crypto";
-import { type ClickHouseClient, ClickHouseLogLevel, createClient } from "@clickhouse/client";
+import type { ClickHouseClient } from "@clickhouse/client";
 import { VISIT_TABLE_NAMES } from "@lookout/query";
 import type { EventRow, VisitorProfile } from "@lookout/schema";
 import { migrateClickHouse, rows } from "./clickhouse-migrate.js";
@@ -55,6 +55,8 @@ const TIMEOUT_CODE = /Code: 159\b|TIMEOUT_EXCEEDED/;
 /** Opens (and migrates) the ClickHouse event store at `url` (http://host:8123/<database>). */
 export async function openClickHouseEventStore(url: string, opts: ClickHouseOptions = {}): Promise<ClickHouseEventStore> {
   const cfg = parseClickHouseUrl(url);
+  // The client loads only for a ClickHouse store: the embedded default never needs it.
+  const { ClickHouseLogLevel, createClient } = await import("@clickhouse/client");
   const common = {
     url: cfg.url,
     username: cfg.username,

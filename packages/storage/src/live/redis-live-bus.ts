@@ -1,9 +1,10 @@
 // The LiveBus over Redis pub/sub (REDIS_URL): one publishing and one subscribing connection per
 // process. Channels are prefixed so several installations can share a Redis.
-import { Redis } from "ioredis";
 import type { BusHandler, LiveBus } from "./live-bus.js";
 
 export async function redisLiveBus(url: string, prefix = "lookout:"): Promise<LiveBus> {
+  // ioredis loads only when REDIS_URL is set.
+  const { Redis } = await import("ioredis");
   const pub = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
   const sub = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
   await Promise.all([pub.connect(), sub.connect()]);

@@ -4,7 +4,6 @@ import { cpSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { Kysely, PostgresDialect, sql } from "kysely";
-import pg from "pg";
 import { migrateMeta } from "./migrations.js";
 import { PGliteDialect } from "./pglite-dialect.js";
 import { accountsRepo } from "./repos/accounts.js";
@@ -92,6 +91,8 @@ async function openDb(config: MetaConfig): Promise<Kysely<MetaDatabase>> {
   }
   const schema = config.schema;
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name ${schema}`);
+  // pg loads only for a PostgreSQL store: the embedded default never needs it.
+  const { default: pg } = await import("pg");
   const pool = new pg.Pool({
     connectionString: config.url,
     max: 10,

@@ -8,7 +8,6 @@
 // Offline queueing is off: with Redis down a call fails at once rather than waiting, and the
 // caller decides (the collector keeps collecting; see the README, "Running at scale").
 import { createHash, randomBytes } from "node:crypto";
-import { Redis } from "ioredis";
 import type { SharedState } from "./shared-state.js";
 
 /** KEYS[1] a sorted set of hit times; ARGV now, windowMs, limit, member. */
@@ -67,6 +66,8 @@ const SCRIPTS = { hit: script(HIT), take: script(TAKE), visit: script(VISIT), se
 
 /** `prefix` keeps installations (and test runs) sharing one Redis apart. */
 export async function redisSharedState(url: string, prefix = "lookout:"): Promise<SharedState> {
+  // ioredis loads only when REDIS_URL is set.
+  const { Redis } = await import("ioredis");
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
   await redis.connect();
   let seq = 0;
