@@ -11,12 +11,7 @@ import SlowFirstSequencer from "./scripts/test-sequencer.ts";
  * import in 5 s instead of 8-11 s each. Every file passes either way: none mocks a module or
  * changes the environment, except the ones below.
  */
-const SHARED = [
-  "packages/*/src/**/*.test.ts",
-  "apps/*/src/**/*.test.{ts,tsx}",
-  "e2e/**/*.test.ts",
-  "bench/**/*.test.ts",
-];
+const SHARED = ["packages/*/src/**/*.test.ts", "apps/*/src/**/*.test.{ts,tsx}", "e2e/**/*.test.ts", "bench/**/*.test.ts"];
 /** Files that need a process of their own, and why. */
 const OWN_PROCESS = [
   // It tests which ECharts parts an import registers: the registry is per process.

@@ -2,8 +2,8 @@
 // with the plan's price inline (no price ids to configure: the plans file is the one source),
 // the Customer Portal, and webhooks verified with the package's own signature check over the raw
 // body. STRIPE_API_URL points the client at another host (the local server tests use).
-import type Stripe from "stripe";
 import type { BillingInterval } from "@lookout/schema";
+import type Stripe from "stripe";
 import {
   type CheckoutInput,
   InvalidSignatureError,
@@ -85,9 +85,9 @@ export function stripeProvider(opts: StripeProviderOptions): PaymentProvider {
   // and it is the heaviest of the optional adapters to import (~0.3 s of a start).
   let client: Promise<Stripe> | undefined;
   const stripe = () => (client ??= import("stripe").then(({ default: Client }) => new Client(opts.secretKey, options)));
-  const call = async <T>(what: string, f: () => Promise<T>): Promise<T> => {
+  const call = async <T>(what: string, f: (client: Stripe) => Promise<T>): Promise<T> => {
     try {
-      return await f();
+      return await f(await stripe());
     } catch (err) {
       throw new ProviderError(`Stripe: ${what} failed: ${(err as Error).message}`);
     }
@@ -102,8 +102,8 @@ export function stripeProvider(opts: StripeProviderOptions): PaymentProvider {
       const customerId =
         input.customerId ??
         (
-          await call("creating the customer", async () =>
-            (await stripe()).customers.create({ email: input.email, name: input.accountName, metadata: { account_id: input.accountId } }),
+          await call("creating the customer", (client) =>
+            client.customers.create({ email: input.email, name: input.accountName, metadata: { account_id: input.accountId } }),
           )
         ).id;
       const metadata: Record<string, string> = {
@@ -112,8 +112,8 @@ export function stripeProvider(opts: StripeProviderOptions): PaymentProvider {
         interval: input.interval,
         ...(input.replaces ? { replaces: input.replaces } : {}),
       };
-      const session = await call("creating the checkout session", async () =>
-        (await stripe()).checkout.sessions.create({
+      const session = await call("creating the checkout session", (client) =>
+        client.checkout.sessions.create({
           mode: "subscription",
           customer: customerId,
           client_reference_id: input.accountId,
@@ -139,14 +139,14 @@ export function stripeProvider(opts: StripeProviderOptions): PaymentProvider {
     },
 
     async portal(customerId, returnUrl) {
-      const s = await call("creating the portal session", async () =>
-        (await stripe()).billingPortal.sessions.create({ customer: customerId, return_url: returnUrl }),
+      const s = await call("creating the portal session", (client) =>
+        client.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl }),
       );
       return { url: s.url };
     },
 
     async cancelSubscription(subscriptionId) {
-      await call("cancelling the replaced subscription", async () => (await stripe()).subscriptions.cancel(subscriptionId));
+      await call("cancelling the replaced subscription", (client) => client.subscriptions.cancel(subscriptionId));
     },
 
     async parseWebhook(rawBody, signature) {

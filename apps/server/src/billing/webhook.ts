@@ -5,9 +5,9 @@
 // deleted returns the account to the default plan; invoice paid/failed record the invoice and
 // clear or set the failed payment, which starts the same grace path as usage. The ladder is asked
 // again at once, so an upgrade or a payment unlocks immediately.
+import { WebhookAnswerSchema } from "@lookout/schema";
 import type { MetaStore } from "@lookout/storage";
 import type { FastifyInstance } from "fastify";
-import { WebhookAnswerSchema } from "@lookout/schema";
 import { DomainError } from "../http/domain-errors.js";
 import { defineRoute, mountRoutes } from "../http/route.js";
 import { wholeSeconds } from "./periods.js";
