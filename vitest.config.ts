@@ -23,7 +23,7 @@ const OWN_PROCESS = [
 ];
 
 /** Each project's options (projects do not extend the root: its global setup must run once). */
-const shared = {
+const common = {
   testTimeout: 30_000,
   // expect.poll waits up to 10 s (Vitest's default is 1 s): a browser test's next screen comes
   // after a fetch and a render, which take longer than a second on two cores shared with the
@@ -42,7 +42,7 @@ export default defineConfig({
     projects: [
       {
         test: {
-          ...shared,
+          ...common,
           name: "shared",
           include: SHARED,
           exclude: [...configDefaults.exclude, "**/dist/**", ...OWN_PROCESS],
@@ -51,7 +51,7 @@ export default defineConfig({
       },
       {
         test: {
-          ...shared,
+          ...common,
           name: "isolated",
           include: OWN_PROCESS,
           exclude: [...configDefaults.exclude, "**/dist/**"],

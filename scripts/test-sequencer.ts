@@ -4,8 +4,9 @@
 // them, and otherwise the largest files first, which is all a fresh CI checkout gets: file size
 // says little about time (a 300-line browser walk outlasts a 2 000-line unit test many times).
 // So the files known to be slow start first, then the other browser and server tests (a real
-// server, Chromium), then the rest in Vitest's order, the files that share a worker (most of them
-// quick) at the end, where they fill the gaps as the last long files finish.
+// server, Chromium), then the three files with a process of their own, then the packages' and
+// apps' own files (sharing a worker, most of them quick) at the end, where they fill the gaps as
+// the last long files finish.
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /** The slowest files in CI, slowest first (seconds on the 2-core CI machine, before the speed-ups). */
@@ -21,8 +22,8 @@ const rank = (spec: TestSpecification): number => {
   const at = SLOWEST.findIndex((p) => id.endsWith(`/${p}`));
   if (at >= 0) return at;
   if (id.includes("/e2e/")) return SLOWEST.length;
-  // Files that share a worker (the "shared" project, isolate: false) last and together: a worker
-  // keeps its process and modules only while the next file in the queue is one of them too.
+  // The shared project's files (isolate: false) last and together: a worker keeps its process and
+  // modules only while the next file in the queue shares too.
   return spec.project.config.isolate === false ? SLOWEST.length + 2 : SLOWEST.length + 1;
 };
 
