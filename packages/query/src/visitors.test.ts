@@ -13,7 +13,6 @@ import {
   figuresSql,
   firstSourceSql,
   historyEventsSql,
-  historyPingsSql,
   historyVisitsSql,
   perClientSql,
   personSql,
@@ -57,7 +56,7 @@ function statements(d: SqlDialect): [string, CompiledQuery][] {
       }),
     ],
     ["historyEvents", historyEventsSql(d, P, IDS, HOSTILE, { event: HOSTILE[2] as string }, 200)],
-    ["historyPings", historyPingsSql(d, P, IDS, HOSTILE, 20_000)],
+    ["historyEvents in a range", historyEventsSql(d, P, IDS, HOSTILE, { from: NOW - 86_400_000, to: NOW }, 1000)],
     ["list", visitorListSql(d, P, { order: "last_seen", identified: "all", limit: 50 })],
     [
       "list searched, filtered, after a cursor",

@@ -30,6 +30,12 @@ export const VISITOR_LIMITS = {
   historyPage: 50,
   /** Events shown per visit in a history page (a visit with more says so: events_total). */
   eventsPerVisit: 200,
+  /**
+   * Engagement pings read per visit of a history page (time on page: one every 20 s while a page
+   * is in view, so 1 000 cover over five hours). The same read takes as many shown events, cut at
+   * eventsPerVisit (one statement, one limit per kind on both engines).
+   */
+  pingsPerVisit: 1000,
   searchLength: 200,
   cursorLength: 1000,
   eventNameLength: 120,

@@ -5,7 +5,6 @@ import {
   addDays,
   formatDay,
   historyEventsSql,
-  historyPingsSql,
   historyVisitsFromVisitsSql,
   historyVisitsSql,
   mapOf,
@@ -77,16 +76,17 @@ export async function visitorHistory(v: VisitorReads, clientId: string, q: Visit
     ids,
     span: { from: Math.min(...page.map((r) => num(r.start_ms))), to: Math.max(...page.map((r) => num(r.end_ms))) },
   };
-  const [eventRows, pingRows] =
-    sids.length === 0
-      ? [[], []]
-      : await Promise.all([
-          v.run(historyEventsSql(d, pid, pageSpan, sids, range, L.eventsPerVisit)),
-          v.run(historyPingsSql(d, pid, pageSpan, sids, 20_000)),
-        ]);
+  const eventRows = sids.length === 0 ? [] : await v.run(historyEventsSql(d, pid, pageSpan, sids, range, L.pingsPerVisit));
   const bySession = new Map<string, { events: VisitorEvent[]; times: number[] }>();
+  const pings = new Map<string, { ts: number; ms: number }[]>();
   for (const r of eventRows) {
     const sid = str(r.session_id);
+    if (num(r.ping) === 1) {
+      const list = pings.get(sid) ?? [];
+      pings.set(sid, list);
+      list.push({ ts: num(r.ts_ms), ms: num(r.engaged_ms) });
+    }
+    if (num(r.shown) !== 1) continue;
     const entry = bySession.get(sid) ?? { events: [], times: [] };
     bySession.set(sid, entry);
     entry.times.push(num(r.ts_ms));
@@ -104,17 +104,12 @@ export async function visitorHistory(v: VisitorReads, clientId: string, q: Visit
       time_on_page_seconds: null,
     });
   }
-  const pings = new Map<string, { ts: number; ms: number }[]>();
-  for (const r of pingRows) {
-    const sid = str(r.session_id);
-    const list = pings.get(sid) ?? [];
-    pings.set(sid, list);
-    list.push({ ts: num(r.ts_ms), ms: num(r.engaged_ms) });
-  }
   const results: Visit[] = page.map((r) => {
     const sid = str(r.session_id);
-    const shown = bySession.get(sid) ?? { events: [], times: [] };
-    timeOnPage(shown.events, pings.get(sid) ?? [], shown.times);
+    const read = bySession.get(sid) ?? { events: [], times: [] };
+    // The read takes up to pingsPerVisit events of a visit, the page shows eventsPerVisit (events_total
+    // says how many): the last one shown ends its time on page at the next pageview, shown or not.
+    timeOnPage(read.events, pings.get(sid) ?? [], read.times);
     return {
       session_id: sid,
       client_id: str(r.a_client_id),
@@ -132,7 +127,7 @@ export async function visitorHistory(v: VisitorReads, clientId: string, q: Visit
       country: str(r.a_country),
       region: str(r.a_region),
       city: str(r.a_city),
-      events: shown.events,
+      events: read.events.slice(0, L.eventsPerVisit),
       events_total: num(r.events_total),
     };
   });

@@ -323,6 +323,36 @@ describe.each(SETUPS)("visitors API on $name", ({ backend, skip, env }) => {
     expect(all.next_cursor).toBeNull();
   });
 
+  it.skipIf(skip !== undefined)(
+    "shows a long visit's first 200 events with each one's time on page, and says how many it has",
+    async () => {
+      // 250 pageviews 10 s apart, each followed by a ping of 4 s (the 250th's of 9 s): events and
+      // pings come from one read that takes up to VISITOR_LIMITS.pingsPerVisit of each kind.
+      const t0 = at(1, "06:00:00").getTime();
+      const rows: EventRow[] = [];
+      for (let i = 0; i < 250; i++) {
+        rows.push(ev("long-1", "v", new Date(t0 + i * 10_000), { path: `/p${i}` }));
+        rows.push(
+          ev("long-1", "v", new Date(t0 + i * 10_000 + 5_000), { name: "engagement", engaged_ms: i === 249 ? 9_000 : 4_000 }),
+        );
+      }
+      await t.events.append(rows);
+      await t.events.sync();
+      const [visit] = (await call("GET", url("long-1", "/events"))).json().results;
+      expect(visit).toMatchObject({ events_total: 250, pageviews: 250, engaged_seconds: 1005 });
+      expect(visit.events).toHaveLength(200);
+      expect(visit.events[199]).toMatchObject({ path: "/p199", time_on_page_seconds: 4 });
+      expect(visit.events.every((e: { time_on_page_seconds: number }) => e.time_on_page_seconds === 4)).toBe(true);
+      // The pings themselves, when asked for: shown (at most 200) and summed alike.
+      const [pings] = (await call("GET", url("long-1", "/events?event=engagement"))).json().results;
+      expect(pings.events_total).toBe(250);
+      expect(pings.events).toHaveLength(200);
+      expect(pings.events[0]).toMatchObject({ name: "engagement", ts: new Date(t0 + 5_000).toISOString() });
+      // Gone again, so that the list tests below see the hand-built visitors only.
+      expect((await call("DELETE", url("long-1"))).json()).toEqual({ deleted_events: 500 });
+    },
+  );
+
   it.skipIf(skip !== undefined)("filters the history by event name and by days", async () => {
     const buys = (await call("GET", url("alice-laptop", "/events?event=purchase"))).json();
     expect(buys.results.map((v: { session_id: string }) => v.session_id)).toEqual(["l1"]);
