@@ -3,8 +3,9 @@
 // keep (Plausible's semantics):
 // - session dimensions (entry_page, source, channel, utm_*, country, device, browser, os, ...)
 //   keep whole visits whose attribute matches;
-// - page keeps the visits that contain a matching pageview: visit metrics count those visits,
-//   pageviews and time on page count only the matching pages;
+// - page keeps the visits that contain a pageview matching every positive page filter at once
+//   (as Plausible's event:page filters, which all apply to one pageview): visit metrics count
+//   those visits, pageviews and time on page count only the matching pages;
 // - event_name and prop:<key> keep the visits that contain a matching custom event, and `events`
 //   counts only the matching events;
 // - a negative filter on page, event_name or a prop keeps the visits that contain NO matching row

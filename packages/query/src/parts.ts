@@ -138,11 +138,15 @@ export interface SemiJoinOptions {
 export function semiJoins(s: Scope, f: EventFilters, o: SemiJoinOptions): string[] {
   s.reserveBounds();
   const out: string[] = [];
-  for (const x of f.page) {
-    if (!isNegative(x) && o.skipPositivePage) continue;
-    out.push(
-      inRelation(s, o.key, isNegative(x), "skey", "session_pages", [...s.derivedWhere(), matchCondition(x, "path", s.p, s.d)]),
-    );
+  // The positive page filters together on one page (filters.ts), as the pages grain applies them
+  // to its own rows; each negative one on its own.
+  const positivePages = f.page.filter((x) => !isNegative(x));
+  if (positivePages.length > 0 && !o.skipPositivePage) {
+    const conds = positivePages.map((x) => matchCondition(x, "path", s.p, s.d));
+    out.push(inRelation(s, o.key, false, "skey", "session_pages", [...s.derivedWhere(), ...conds]));
+  }
+  for (const x of f.page.filter(isNegative)) {
+    out.push(inRelation(s, o.key, true, "skey", "session_pages", [...s.derivedWhere(), matchCondition(x, "path", s.p, s.d)]));
   }
   const core = o.skipPositiveCustom ? [] : customEventCore(s, f);
   if (core.length > 0 && f.prop.length === 0) {

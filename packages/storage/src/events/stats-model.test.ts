@@ -160,10 +160,13 @@ function coreMatch(e: EventRow, filters: Filter[]): boolean {
 const hasCore = (filters: Filter[]) => filters.some((f) => !negative(f) && (level(f) === "event" || level(f) === "prop"));
 
 function keepVisit(v: Visit, filters: Filter[]): boolean {
+  // Positive page filters all hold for one page of the visit; a negative one for none.
+  const posPages = filters.filter((f) => level(f) === "page" && !negative(f));
+  if (posPages.length > 0 && ![...v.pages.keys()].some((p) => posPages.every((f) => matches(f, p)))) return false;
   for (const f of filters) {
     const l = level(f);
     if (l === "session" && matches(f, sessionValue(v, f.dimension)) === negative(f)) return false;
-    if (l === "page" && [...v.pages.keys()].some((p) => matches(f, p)) === negative(f)) return false;
+    if (l === "page" && negative(f) && [...v.pages.keys()].some((p) => matches(f, p))) return false;
     if (l === "event" && negative(f) && v.custom.some((e) => matches(f, e.name))) return false;
     if (
       l === "prop" &&

@@ -290,6 +290,23 @@ describe.each(ENGINES)("on $name", (engine) => {
               [{ dimension: "page", op: "not_contains", values: ["blog"] }],
               { visitors: 2, visits: 4, pageviews: 5 },
             ],
+            // Positive page filters all hold for one page: A1 viewed / and /pricing, no page is both.
+            [
+              "page is / and page contains pric",
+              [
+                { dimension: "page", op: "is", values: ["/"] },
+                { dimension: "page", op: "contains", values: ["pric"] },
+              ],
+              { visitors: 0, visits: 0, pageviews: 0 },
+            ],
+            [
+              "page contains pric and page matches ^/pr",
+              [
+                { dimension: "page", op: "contains", values: ["pric"] },
+                { dimension: "page", op: "matches", values: ["^/pr"] },
+              ],
+              { visitors: 2, visits: 2, pageviews: 2 },
+            ],
             [
               "event_name is signup",
               [{ dimension: "event_name", op: "is", values: ["signup"] }],
@@ -337,6 +354,19 @@ describe.each(ENGINES)("on $name", (engine) => {
               expect(await values({ metrics: m, filters })).toEqual(want);
             });
           }
+
+          it("two page filters keep the same visits whether or not pageviews are asked for", async () => {
+            // Without a pageview metric the visits are kept by semi-joins, not by the matching pages' join.
+            const filters: QuerySpecInput["filters"] = [
+              { dimension: "page", op: "is", values: ["/"] },
+              { dimension: "page", op: "contains", values: ["pric"] },
+            ];
+            expect(await values({ metrics: ["visitors", "visits", "visit_duration"], filters })).toEqual({
+              visitors: 0,
+              visits: 0,
+              visit_duration: 0,
+            });
+          });
 
           it("events count only the matching custom events; time on page only the matching pages", async () => {
             expect(
