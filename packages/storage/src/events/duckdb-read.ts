@@ -1,9 +1,10 @@
 // Reading from DuckDB for the embedded EventStore: a pool of reader connections (queries run
-// alongside the writer and each other, each on a consistent snapshot), result rows as plain JS,
-// and the raw-events query.
+// alongside the writer and each other, each on a consistent snapshot), result rows as plain JS
+// (duckdb-rows.ts), and the raw-events query.
 import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api";
 import { EVENT_COLUMN_NAMES } from "@lookout/schema";
 import { timestampValue } from "./duckdb-append.js";
+import { plainRows } from "./duckdb-rows.js";
 import { type EventsQuery, QueryTimeoutError } from "./event-store.js";
 
 /** SQL and parameters of EventStore.events(): a property's raw events, oldest or newest first. */
@@ -28,31 +29,6 @@ export function eventsSql(property: string, q: EventsQuery): { sql: string; para
     sql: `SELECT ${EVENT_COLUMN_NAMES.join(", ")} FROM events WHERE ${where.join(" AND ")} ORDER BY ${order} LIMIT ${limit}`,
     params,
   };
-}
-
-/**
- * Turns engine values into plain JS: BIGINT/HUGEINT counts become numbers, MAPs records, and the
- * same inside LISTs and STRUCTs (a statement may answer a list of rows per column).
- */
-function plain(v: unknown): unknown {
-  if (typeof v === "bigint") return Number(v);
-  if (Array.isArray(v)) {
-    // An empty list reads as an empty MAP, as it always has (a LIST column's reader takes [] and {} alike).
-    if (v.every((e) => e && typeof e === "object" && "key" in e && "value" in e)) {
-      return Object.fromEntries((v as { key: string; value: string }[]).map((e) => [e.key, e.value]));
-    }
-    return v.map(plain);
-  }
-  if (v !== null && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype) {
-    return plainRow(v as Record<string, unknown>);
-  }
-  return v;
-}
-
-function plainRow(r: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k in r) out[k] = plain(r[k]);
-  return out;
 }
 
 /**
@@ -131,6 +107,5 @@ export class ReaderPool {
 
 /** Runs `sql` on `c` and returns its rows as plain objects. */
 export async function rows(c: DuckDBConnection, sql: string, params?: Record<string, DuckDBValue>) {
-  const reader = await c.runAndReadAll(sql, params);
-  return (await reader.getRowObjectsJS()).map(plainRow);
+  return plainRows(await c.run(sql, params));
 }
