@@ -113,12 +113,37 @@ export interface Span {
 export type Who = readonly string[] | { ids: readonly string[]; span: Span };
 export const idsOf = (w: Who): readonly string[] => ("span" in w ? w.ids : w);
 
-const utf8 = new TextEncoder();
-/** Strings in UTF-8 byte order (how DuckDB and ClickHouse compare them). */
+/** The scalar value UTF-8 encodes at unit `i`: a pair's code point (from either half), U+FFFD for a lone surrogate. */
+function scalarAt(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  if (c < 0xd800 || c > 0xdfff) return c;
+  const pair = (hi: number, lo: number) => ((hi - 0xd800) << 10) + (lo - 0xdc00) + 0x10000;
+  if (c <= 0xdbff) {
+    const lo = s.charCodeAt(i + 1);
+    return lo >= 0xdc00 && lo <= 0xdfff ? pair(c, lo) : 0xfffd;
+  }
+  const hi = s.charCodeAt(i - 1);
+  return hi >= 0xd800 && hi <= 0xdbff ? pair(hi, c) : 0xfffd;
+}
+
+/**
+ * Strings in UTF-8 byte order (how DuckDB and ClickHouse compare them), which is code point order
+ * (a lone surrogate as U+FFFD, as the UTF-8 encoder writes it). UTF-16 units below U+D800 compare
+ * alike, so only a difference at a surrogate or above is read as scalar values. (It encoded both
+ * strings to UTF-8 on every call: a heavy visitor's page compares currencies, names and paths
+ * thousands of times.)
+ */
 export function byBytes(a: string, b: string): number {
-  const [x, y] = [utf8.encode(a), utf8.encode(b)];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return (x[i] as number) - (y[i] as number);
-  return x.length - y.length;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x < 0xd800 && y < 0xd800) return x - y;
+    const d = scalarAt(a, i) - scalarAt(b, i);
+    if (d !== 0) return d;
+  }
+  return a.length - b.length;
 }
 
 /** One statement's parameters and reads (visitors-digest.ts prints with it too). */

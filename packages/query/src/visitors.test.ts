@@ -3,6 +3,7 @@
 // names, session ids) is a bound parameter and never SQL text, every statement ends in a LIMIT.
 // The `visitors` profile table is keyed by the property's id in both engines, so its reads must
 // compare that id (bound as a string), which sql-checks.ts does not know: checked here.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { CompiledQuery } from "./compiled.js";
 import type { SqlDialect } from "./dialects.js";
@@ -25,6 +26,7 @@ import {
 } from "./visitors.js";
 import { historyVisitsFromVisitsSql, perClientFromSummarySql, visitorListFromSummarySql } from "./visitors-digest.js";
 import { visitRowsSql } from "./visitors-panels.js";
+import { byBytes } from "./visitors-stmt.js";
 
 const P = "site_1";
 const HOSTILE = ["x'); DROP TABLE events; --", "a\\'b", "%_*", "{p1:String}", "$p1"];
@@ -117,5 +119,39 @@ describe.each<SqlDialect>(["duckdb", "clickhouse"])("visitor statements in %s", 
     expect(() =>
       visitorListFromSummarySql(d, P, { order: "events", identified: "all", limit: 20, after: { key: 0.5, client_id: "c" } }),
     ).toThrow(/not an integer/);
+  });
+});
+
+describe("byBytes", () => {
+  const utf8 = new TextEncoder();
+  /** The reference: both strings encoded, compared byte by byte. */
+  const reference = (a: string, b: string) => {
+    const [x, y] = [utf8.encode(a), utf8.encode(b)];
+    for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return (x[i] as number) - (y[i] as number);
+    return x.length - y.length;
+  };
+  it("orders any two strings as their UTF-8 bytes do (pairs, lone surrogates, U+E000 and up)", () => {
+    const tricky = fc.constantFrom(
+      "\ud800",
+      "\udbff",
+      "\udc00",
+      "\ud83d\ude00",
+      "\ud83d\ude01",
+      "\ue000",
+      "\uffff",
+      "\ufffd",
+      "a",
+      "\u00e9",
+    );
+    const str = fc.oneof(
+      fc.string({ unit: "binary" }),
+      fc.array(tricky, { maxLength: 4 }).map((xs) => xs.join("")),
+    );
+    fc.assert(
+      fc.property(str, str, (a, b) => {
+        expect(Math.sign(byBytes(a, b))).toBe(Math.sign(reference(a, b)));
+      }),
+      { numRuns: 5000 },
+    );
   });
 });

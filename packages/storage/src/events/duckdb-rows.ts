@@ -55,6 +55,17 @@ export function plain(v: unknown): unknown {
   return v;
 }
 
+/**
+ * Whether a list entry is NULL (it reads as 0 items, like an empty list). The vector's validity is
+ * private in the library's types: asked directly where it is there, else through getItemVector(),
+ * which slices the child vector (45 ms of slicing in a profile of 56 visitor pages at 10M events,
+ * most of a heavy visitor's event lists being empty).
+ */
+function isNull(vec: DuckDBListVector, i: number): boolean {
+  const validity = (vec as unknown as { validity?: { itemValid?: (i: number) => boolean } }).validity;
+  return typeof validity?.itemValid === "function" ? !validity.itemValid(i) : vec.getItemVector(i) === null;
+}
+
 /** Fills `column` of rows[base..base+n) from one vector. */
 function readColumn(vec: DuckDBVector, n: number, out: Record<string, unknown>[], base: number, column: string): void {
   if (SCALAR.has(vec.type.typeId)) {
@@ -68,8 +79,7 @@ function readColumn(vec: DuckDBVector, n: number, out: Record<string, unknown>[]
       const len = vec.getEntryLength(i);
       const off = vec.getEntryOffset(i);
       if (len === 0) {
-        // NULL or empty (only then is the entry's validity asked: it slices the child vector).
-        row[column] = vec.getItemVector(i) === null ? null : {};
+        row[column] = isNull(vec, i) ? null : {};
         continue;
       }
       const items = new Array<unknown>(len);
