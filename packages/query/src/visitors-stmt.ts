@@ -113,35 +113,42 @@ export interface Span {
 export type Who = readonly string[] | { ids: readonly string[]; span: Span };
 export const idsOf = (w: Who): readonly string[] => ("span" in w ? w.ids : w);
 
-/** The scalar value UTF-8 encodes at unit `i`: a pair's code point (from either half), U+FFFD for a lone surrogate. */
+/** Whether unit `i` of `s` starts a surrogate pair (two units, one scalar value). */
+const pairAt = (s: string, i: number) => {
+  const c = s.charCodeAt(i);
+  const lo = s.charCodeAt(i + 1);
+  return c >= 0xd800 && c <= 0xdbff && lo >= 0xdc00 && lo <= 0xdfff;
+};
+
+/** The scalar value UTF-8 encodes from unit `i` (a scalar's first unit): a pair's code point, U+FFFD for a lone surrogate. */
 function scalarAt(s: string, i: number): number {
   const c = s.charCodeAt(i);
-  if (c < 0xd800 || c > 0xdfff) return c;
-  const pair = (hi: number, lo: number) => ((hi - 0xd800) << 10) + (lo - 0xdc00) + 0x10000;
-  if (c <= 0xdbff) {
-    const lo = s.charCodeAt(i + 1);
-    return lo >= 0xdc00 && lo <= 0xdfff ? pair(c, lo) : 0xfffd;
-  }
-  const hi = s.charCodeAt(i - 1);
-  return hi >= 0xd800 && hi <= 0xdbff ? pair(hi, c) : 0xfffd;
+  if (pairAt(s, i)) return ((c - 0xd800) << 10) + (s.charCodeAt(i + 1) - 0xdc00) + 0x10000;
+  return c >= 0xd800 && c <= 0xdfff ? 0xfffd : c;
 }
 
 /**
- * Strings in UTF-8 byte order (how DuckDB and ClickHouse compare them), which is code point order
- * (a lone surrogate as U+FFFD, as the UTF-8 encoder writes it). UTF-16 units below U+D800 compare
- * alike, so only a difference at a surrogate or above is read as scalar values. (It encoded both
- * strings to UTF-8 on every call: a heavy visitor's page compares currencies, names and paths
- * thousands of times.)
+ * Strings in UTF-8 byte order (how DuckDB and ClickHouse compare them), which is the order of
+ * their scalar values (a lone surrogate read as U+FFFD, as the UTF-8 encoder writes it). Units
+ * below U+D800 are scalar values of their own, so only where a surrogate or a unit above is met
+ * are scalar values decoded. (It encoded both strings to UTF-8 on every call: a heavy visitor's
+ * page compares currencies, names and paths thousands of times.)
  */
 export function byBytes(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
+  let i = 0;
+  while (i < n) {
     const x = a.charCodeAt(i);
     const y = b.charCodeAt(i);
-    if (x === y) continue;
-    if (x < 0xd800 && y < 0xd800) return x - y;
+    if (x < 0xd800 && y < 0xd800) {
+      if (x !== y) return x - y;
+      i++;
+      continue;
+    }
     const d = scalarAt(a, i) - scalarAt(b, i);
     if (d !== 0) return d;
+    // Equal scalar values take as many units in both (a pair, or one unit).
+    i += pairAt(a, i) ? 2 : 1;
   }
   return a.length - b.length;
 }

@@ -151,7 +151,8 @@ describe("byBytes", () => {
       fc.property(str, str, (a, b) => {
         expect(Math.sign(byBytes(a, b))).toBe(Math.sign(reference(a, b)));
       }),
-      { numRuns: 5000 },
+      // The pair U+10000 against the same high surrogate left lone, then a pair: equal first units, not equal bytes.
+      { numRuns: 5000, examples: [["\u{10000}", "\ud800\u{1f600}"]] },
     );
   });
 });
