@@ -11,7 +11,7 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /** The slowest files in CI, slowest first (seconds on the 2-core CI machine, before the speed-ups). */
 const SLOWEST = [
-  "e2e/web/screenshots.test.ts", // ~370 s
+  "e2e/web/screenshots.test.ts", // ~450 s before its screens were loaded once for both themes
   "apps/server/src/visitors/visitors-tables.test.ts", // ~190 s
   "apps/server/src/cli/cli.test.ts",
   "e2e/web/billing.test.ts",

@@ -1,12 +1,13 @@
 // Screenshots of every screen in light and dark, at desktop (1280x800) and phone (375x812) widths,
 // saved as test artifacts (test-artifacts/web-*.png) for people to look at. Each shot also checks
 // the page has no horizontal overflow and logged no errors, and that axe-core finds no WCAG A/AA
-// violations.
+// violations. A screen loads once per width: shot light, then switched to dark in place through
+// the theme menu and shot again (a full load of the app was most of a shot's time).
 // Callbacks passed to page.evaluate run in the browser, hence the DOM types.
 /// <reference lib="dom" />
 import { existsSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, type ExpectStatic, expect, it } from "vitest";
 import { SECTION_IDS } from "../../apps/web/src/features/settings/sections";
 import { artifactPath, launchPlainBrowser } from "../browser";
 import { login } from "../harness";
@@ -73,8 +74,16 @@ interface Shot {
   /** What shows once the screen has loaded; signed-in screens default to the picker or an empty state. */
   ready?: string;
   /** Something to do on the page before the shot (open a menu...). */
-  prepare?: (page: Page, device: keyof typeof SIZES) => Promise<void>;
+  prepare?: (page: Page, device: Device) => Promise<void>;
+  /**
+   * The screen loads again for the dark shot instead of switching theme in place: what `prepare`
+   * opened or toggled (a menu, the sidebar) and a pass through the theme menu would disturb each other.
+   */
+  loadPerTheme?: boolean;
 }
+
+type Theme = "light" | "dark";
+type Device = keyof typeof SIZES;
 
 const SIZES = { desktop: DESKTOP, phone: PHONE };
 /** The Settings screen's card; a section has loaded once its calls have settled (settled()). */
@@ -208,6 +217,7 @@ const SHOTS: Shot[] = [
     path: "/team",
     signedIn: true,
     ready: TEAM_READY,
+    loadPerTheme: true,
     prepare: async (page) => {
       await page.getByRole("button", { name: /^Theme:/ }).click();
       await page.locator(".dropdown-menu.show").waitFor();
@@ -218,6 +228,7 @@ const SHOTS: Shot[] = [
     path: "/team",
     signedIn: true,
     ready: TEAM_READY,
+    loadPerTheme: true,
     prepare: async (page) => {
       await page.getByRole("button", { name: "Account menu" }).click();
       await page.locator(".dropdown-menu.show").waitFor();
@@ -228,6 +239,7 @@ const SHOTS: Shot[] = [
     path: "/dashboard",
     signedIn: true,
     property: true,
+    loadPerTheme: true,
     prepare: async (page, device) => {
       if (device === "phone") {
         await page.locator(".header-toggler-start").click();
@@ -244,19 +256,23 @@ const SHOTS: Shot[] = [
 ];
 
 /**
- * One shot on a page that is already signed in (or not) with the theme stored: a navigation to the
- * screen, then the checks. Pages are reused across shots (a context and a sign-in per shot made
- * this walk the suite's slowest file).
+ * Loads a shot's screen on a page that is already signed in (or not), with the theme and the
+ * current property stored first as a returning visitor would have them, and prepares it. Pages are
+ * reused across shots (a context and a sign-in per shot made this walk the suite's slowest file).
  */
-async function shoot(watched: WatchedPage, shot: Shot, theme: "light" | "dark", device: keyof typeof SIZES) {
+async function load(watched: WatchedPage, shot: Shot, theme: Theme, device: Device) {
   const { page } = watched;
-  const seen = watched.problems.length;
+  // As the context's colour scheme was before: the system's preference matches the stored theme.
+  await page.emulateMedia({ colorScheme: theme });
   await page.evaluate(
-    ({ property }) => {
+    ({ key, theme, property }) => {
+      localStorage.setItem(key, theme);
       if (property) localStorage.setItem("currentProperty", JSON.stringify(property));
       else localStorage.removeItem("currentProperty");
     },
     {
+      key: THEME_KEY,
+      theme,
       property: shot.property
         ? { unique_id: web.propertyIds[shot.propertyIndex ?? 0], website_url: SITE_URLS[shot.propertyIndex ?? 0] }
         : null,
@@ -270,12 +286,54 @@ async function shoot(watched: WatchedPage, shot: Shot, theme: "light" | "dark", 
       .first()
       .waitFor();
   await shot.prepare?.(page, device);
+}
+
+/**
+ * Turns the loaded screen dark in place. Signed in, through the header's theme menu, whose choice
+ * stores the theme and repaints (charts redraw on the attribute); its controls get their click
+ * events dispatched rather than a pointer's, which would leave the pointer hovering whatever lies
+ * under the menu and the focus on its toggle, neither of which a freshly loaded screen has. The
+ * signed-out screens have no theme menu: the theme is stored and applied as theme.ts does (none
+ * of them reads the layout state's theme).
+ */
+async function switchToDark(watched: WatchedPage, shot: Shot) {
+  const { page } = watched;
+  await page.emulateMedia({ colorScheme: "dark" });
+  if (shot.signedIn) {
+    const focused = await page.evaluateHandle(() => document.activeElement);
+    await page.getByRole("button", { name: /^Theme:/ }).dispatchEvent("click");
+    await page.locator(".dropdown-menu.show").getByRole("button", { name: "Dark" }).dispatchEvent("click");
+    await page.waitForFunction(
+      () => document.documentElement.dataset.coreuiTheme === "dark" && !document.querySelector(".dropdown-menu.show"),
+    );
+    // The menu's toggle took the focus when it opened: give it back.
+    await page.evaluate((el) => {
+      if (el === document.activeElement) return;
+      if (el instanceof HTMLElement && el !== document.body) el.focus();
+      else (document.activeElement as HTMLElement | null)?.blur();
+    }, focused);
+    await focused.dispose();
+  } else {
+    await page.evaluate((key) => {
+      localStorage.setItem(key, "dark");
+      document.documentElement.dataset.coreuiTheme = "dark";
+    }, THEME_KEY);
+  }
+}
+
+/**
+ * The checks and the shot of the screen as it is: the theme, no sideways overflow, no problems in
+ * the page since `seen`, the screenshot, axe-core.
+ */
+async function check(expect: ExpectStatic, watched: WatchedPage, shot: Shot, theme: Theme, device: Device, seen: number) {
+  const { page } = watched;
   await page.evaluate(async () => {
     await document.fonts.ready;
     await Promise.all(Array.from(document.images).map((img) => img.decode().catch(() => undefined)));
   });
-  // Let CoreUI's 150 ms fades finish: the transitions running once the next frames have started
-  // any a class change just asked for (was a fixed 200 ms a shot, most of them with nothing fading).
+  // Let CoreUI's 150 ms fades finish (and, after a theme switch, any colour transition): the
+  // transitions running once the next frames have started any a class change just asked for (was
+  // a fixed 200 ms a shot, most of them with nothing fading).
   await page.evaluate(async () => {
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     const fading = document.getAnimations().filter((a) => a instanceof CSSTransition);
@@ -283,11 +341,11 @@ async function shoot(watched: WatchedPage, shot: Shot, theme: "light" | "dark", 
   });
   expect(await page.evaluate(() => document.documentElement.dataset.coreuiTheme)).toBe(theme);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow, `${shot.name} overflows sideways at ${device} width`).toBeLessThanOrEqual(0);
+  expect(overflow, `${shot.name} overflows sideways at ${device} width (${theme})`).toBeLessThanOrEqual(0);
   const file = artifactPath(`web-${shot.name}-${theme}-${device}.png`);
   await page.screenshot({ path: file, fullPage: true });
   expect(existsSync(file)).toBe(true);
-  expect(watched.problems.slice(seen), `${shot.name}: problems in the page`).toEqual([]);
+  expect(watched.problems.slice(seen), `${shot.name} (${theme}, ${device}): problems in the page`).toEqual([]);
   // Accessibility in both themes at both widths (a phone shows other controls: the sidebar toggle,
   // stacked navigation).
   const violations = await axeViolations(page);
@@ -296,28 +354,49 @@ async function shoot(watched: WatchedPage, shot: Shot, theme: "light" | "dark", 
     .toEqual([]);
 }
 
-/** A page with the theme stored, signed in or not. */
-async function pageFor(theme: "light" | "dark", device: keyof typeof SIZES, signedIn: boolean): Promise<WatchedPage> {
-  const watched = await openPage(browser, { viewport: SIZES[device], colorScheme: theme });
+/** The sidebar's classes (none on the signed-out screens): shown, hidden, narrow. */
+const sidebarState = (page: Page) => page.evaluate(() => document.querySelector(".sidebar")?.className ?? "");
+
+/**
+ * One shot in both themes: the screen loads light and is checked, then turns dark in place (as a
+ * person switching theme would see it) and is checked again, which halves the page loads. A shot
+ * with `loadPerTheme` loads again for the dark shot, and so does a screen whose sidebar hid itself
+ * meanwhile: the full-page screenshot can fire a passing 1x1 window resize, on which CoreUI's
+ * sidebar finds itself out of view and the app stores it as hidden (a fresh load shows it).
+ */
+async function shootBothThemes(expect: ExpectStatic, watched: WatchedPage, shot: Shot, device: Device) {
+  let seen = watched.problems.length;
+  await load(watched, shot, "light", device);
+  const sidebar = await sidebarState(watched.page);
+  await check(expect, watched, shot, "light", device, seen);
+  seen = watched.problems.length;
+  if (shot.loadPerTheme || (await sidebarState(watched.page)) !== sidebar) await load(watched, shot, "dark", device);
+  else await switchToDark(watched, shot);
+  await check(expect, watched, shot, "dark", device, seen);
+}
+
+/** A page at the device's size, signed in or not, on a document of the server's origin. */
+async function pageFor(device: Device, signedIn: boolean): Promise<WatchedPage> {
+  const watched = await openPage(browser, { viewport: SIZES[device] });
   if (signedIn) await signIn(watched.page, web.server, session);
-  else await watched.page.goto(`${web.server.url}/login`);
-  await watched.page.evaluate(({ key, theme }) => localStorage.setItem(key, theme), { key: THEME_KEY, theme });
+  // Any document of the origin gives its storage (the favicon spares a load of the whole app).
+  else await watched.page.goto(`${web.server.url}/favicon.svg`);
   return watched;
 }
 
+// One walk per width, each with its own `expect` (the test context's). The widths do not run side by
+// side: in the suite another worker keeps the two cores busy, and two walks beside it only contend.
 describe("screenshots", () => {
   for (const device of ["desktop", "phone"] as const) {
-    for (const theme of ["light", "dark"] as const) {
-      it(`every screen, ${theme}, ${device}`, { timeout: 180_000 }, async () => {
-        const signedOut = await pageFor(theme, device, false);
-        const signedIn = await pageFor(theme, device, true);
-        try {
-          for (const shot of SHOTS) await shoot(shot.signedIn ? signedIn : signedOut, shot, theme, device);
-        } finally {
-          await signedOut.close();
-          await signedIn.close();
-        }
-      });
-    }
+    it(`every screen, light and dark, ${device}`, { timeout: 400_000 }, async ({ expect }) => {
+      const signedOut = await pageFor(device, false);
+      const signedIn = await pageFor(device, true);
+      try {
+        for (const shot of SHOTS) await shootBothThemes(expect, shot.signedIn ? signedIn : signedOut, shot, device);
+      } finally {
+        await signedOut.close();
+        await signedIn.close();
+      }
+    });
   }
 });
