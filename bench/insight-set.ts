@@ -60,7 +60,8 @@ const LIFECYCLE: LifecycleSpecInput = {
 /** 5-step page paths with no anchor: every visit of the 90 days is read and walked. */
 const PATHS: PathsSpecInput = { kind: "paths", period: "last_90_days", type: "pageview", steps: 5 };
 
-export type InsightCtx = { timezone: string; now: Date };
+/** `dayRollups: false` answers from events alone, as a store without rollups would. */
+export type InsightCtx = { timezone: string; now: Date; dayRollups?: boolean };
 
 /** One run of an insight: its answer (to compare engines) and a size to report. */
 export type InsightRun = () => Promise<{ answer: unknown; rows: number }>;

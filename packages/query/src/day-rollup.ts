@@ -179,8 +179,11 @@ export function dayRollupSelect(
 
 // --- filling ------------------------------------------------------------------------------------
 
+/** A timestamp column -> its local day number (SQL). */
+export type DayNumberSql = (column: string) => string;
+
 /** The local day number of a timestamp column, with the offsets of `tz` over [fromMs, toMs). */
-function dayNumberSql(tz: string, fromMs: number, toMs: number): (column: string) => string {
+export function dayNumberSql(tz: string, fromMs: number, toMs: number): DayNumberSql {
   const segments = offsetSegments(tz, Math.min(fromMs, toMs), toMs);
   const literal = (ms: number) => `TIMESTAMP '${formatTimestamp(ms)}'`;
   return (column) => `CAST(${duckdb.bucket("day", column, offsetCase(segments, column, literal))} AS INTEGER)`;

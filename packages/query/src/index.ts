@@ -1,6 +1,7 @@
 // @lookout/query: QuerySpec -> SQL text + bound parameters, per dialect (DuckDB, ClickHouse 18.16).
 // Pure: no I/O, no clock (the caller passes "now"), no randomness.
 
+export * from "./activity-rollup.js";
 export {
   compileBillableCounts,
   isBillableEvent,

@@ -14,6 +14,7 @@ export const READ_TABLES = [
   "session_pages",
   "session_events",
   "day_rollup",
+  "activity_rollup",
   "visitor_visits",
   "visitor_summary",
   "visits",

@@ -1,17 +1,19 @@
 // Day rollups (duckdb-day-rollup.ts, @lookout/query day-rollup.ts) must give the numbers the visit
-// rollups give: generated traffic over 40 days that span a DST change, queried in four timezones
+// rollups give, and lifecycle insights from the activity rollups those from events: generated traffic over 40 days that span a DST change, queried in four timezones
 // (one with a half-hour offset), every dashboard query plus comparisons and partial days, with the
 // day rows complete, covering part of the range, and moved back by late events.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
-import type { QuerySpecInput } from "@lookout/schema";
+import { INSIGHT_COMPILERS } from "@lookout/query";
+import { type LifecycleSpecInput, LifecycleSpecSchema, type QuerySpecInput } from "@lookout/schema";
 import { generateEvents } from "@lookout/traffic";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DuckDbEventStore } from "./duckdb-options.js";
 import { openDuckDbEventStore } from "./duckdb-store.js";
 import { event } from "./fixtures.js";
+import { runLifecycle } from "./lifecycle.js";
 import { compileFor, runStats } from "./stats.js";
 
 const END = new Date("2024-03-25T00:00:00Z"); // US DST began 2024-03-10, EU on 03-31 (outside)
@@ -104,7 +106,32 @@ async function compare(tz: string, expectDays: boolean): Promise<void> {
     const plain = await runStats(store, spec, { ...ctx, dayRollups: false });
     expect(fast, `${tz} ${name}`).toEqual(plain);
   }
+  // Lifecycle insights: from the activity rollups as far as the mark, the same as from events.
+  const seen = new Set<string>();
+  for (const [name, spec] of Object.entries(LIFECYCLES)) {
+    const ctx = { timezone: tz, now: NOW };
+    const through = store.dayRollupThrough?.(P, tz);
+    const compiled = INSIGHT_COMPILERS.lifecycle(LifecycleSpecSchema.parse(spec), P, "duckdb", {
+      ...ctx,
+      dayRollupThrough: through,
+    });
+    if (expectDays) expect(compiled.rollupUpTo, name).toBeGreaterThan(1);
+    const fast = await runLifecycle(store, P, spec, ctx);
+    const plain = await runLifecycle(store, P, spec, { ...ctx, dayRollups: false });
+    expect(fast, `${tz} ${name}`).toEqual(plain);
+    for (const r of plain.results) for (const k of STATUSES) if (r[k] !== 0) seen.add(k);
+  }
+  // Every status occurs, so each is compared on numbers, not only zeros.
+  expect([...seen].sort()).toEqual([...STATUSES].sort());
 }
+
+const STATUSES = ["new", "returning", "resurrecting", "dormant"] as const;
+
+const LIFECYCLES: Record<string, LifecycleSpecInput> = {
+  day: { kind: "lifecycle", period: "last_30_days", interval: "day", event: { event: "pageview" } },
+  week: { kind: "lifecycle", period: "last_30_days", interval: "week", event: { event: "pageview" } },
+  month: { kind: "lifecycle", period: "custom", date: "2024-02-10,2024-03-24", interval: "month", event: { event: "pageview" } },
+};
 
 describe("day rollups", () => {
   it("give the visit rollups' numbers in every timezone", async () => {

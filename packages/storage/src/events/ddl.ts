@@ -4,6 +4,8 @@
 // type there, so props are the Nested pair props.key / props.value (Array(String) each).
 
 import {
+  ACTIVITY_ROLLUP_COLUMNS,
+  ACTIVITY_ROLLUP_TABLE,
   DAY_ROLLUP_COLUMNS,
   DAY_ROLLUP_STATE_DDL,
   DAY_ROLLUP_TABLE,
@@ -122,10 +124,15 @@ export function derivedDdl(name: DerivedTable): string {
   return table(name, cols, "");
 }
 
-/** DuckDB: the day rollups and where each property's end (@lookout/query day-rollup.ts). */
+/** DuckDB: the day and activity rollups and where each property's end (@lookout/query day-rollup.ts, activity-rollup.ts). */
 export function dayRollupDdl(): string[] {
-  const cols = Object.entries(DAY_ROLLUP_COLUMNS).map(([c, type]) => `${c} ${DERIVED_TYPES[type]} NOT NULL`);
-  return [table(DAY_ROLLUP_TABLE, cols, ""), DAY_ROLLUP_STATE_DDL];
+  const cols = (c: Record<string, DerivedColumnType>) =>
+    Object.entries(c).map(([name, type]) => `${name} ${DERIVED_TYPES[type]} NOT NULL`);
+  return [
+    table(DAY_ROLLUP_TABLE, cols(DAY_ROLLUP_COLUMNS), ""),
+    table(ACTIVITY_ROLLUP_TABLE, cols(ACTIVITY_ROLLUP_COLUMNS), ""),
+    DAY_ROLLUP_STATE_DDL,
+  ];
 }
 
 /** DuckDB: each property's integer key (dense, assigned by the store on a property's first append). */

@@ -1,4 +1,5 @@
-// The DuckDB store's day rollups (@lookout/query day-rollup.ts): which (property key, timezone)
+// The DuckDB store's day rollups (@lookout/query day-rollup.ts, and the activity rollups of
+// activity-rollup.ts, filled in the same steps under the same mark): which (property key, timezone)
 // pairs have them and up to which local midnight, filling them a few days per step, and moving
 // that mark back when a rollup step changes visits before it, and when to fill. Every step runs
 // through the store's rollup runner (its rollups' connection, one at a time with them), so a fill
@@ -10,12 +11,20 @@
 // day's rows, which the mark then re-covers. Rows past the mark are left in place until the next
 // fill replaces them: a query compiled against the old mark may still be reading them.
 import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api";
-import { dayRollupInsert, localDayNumber, midnightAtOrBefore, midnightOfDayNumber, visitsPerDaySql } from "@lookout/query";
+import {
+  ACTIVITY_ROLLUP_TABLE,
+  activityRollupInsert,
+  dayRollupInsert,
+  localDayNumber,
+  midnightAtOrBefore,
+  midnightOfDayNumber,
+  visitsPerDaySql,
+} from "@lookout/query";
 import { timestampValue } from "./duckdb-append.js";
 import { rows } from "./duckdb-read.js";
 
 /** Bump when the day rows change shape or meaning: migrate() drops them, and they fill again. */
-export const DAY_ROLLUP_VERSION = "1";
+export const DAY_ROLLUP_VERSION = "2";
 
 /** How long after a local day ends it is filled. */
 const SETTLE_MS = 35 * 60_000;
@@ -165,11 +174,16 @@ export class DayRollups {
         lastDay = Number(r.lday);
       }
       to = lastDay === null ? midnightAtOrBefore(st.tz, horizon) : midnightOfDayNumber(st.tz, lastDay + 1);
-      await c.run("DELETE FROM day_rollup WHERE pkey = $pkey AND tz = $tz AND lday >= $lday", {
-        ...base,
-        lday: localDayNumber(st.tz, from),
-      });
-      if (lastDay !== null) await c.run(dayRollupInsert(st.tz, first, to), { ...base, from: ts(from), to: ts(to) });
+      for (const t of ["day_rollup", ACTIVITY_ROLLUP_TABLE]) {
+        await c.run(`DELETE FROM ${t} WHERE pkey = $pkey AND tz = $tz AND lday >= $lday`, {
+          ...base,
+          lday: localDayNumber(st.tz, from),
+        });
+      }
+      if (lastDay !== null) {
+        await c.run(dayRollupInsert(st.tz, first, to), { ...base, from: ts(from), to: ts(to) });
+        await c.run(activityRollupInsert(st.tz, first, to), { ...base, from: ts(from), to: ts(to) });
+      }
       await c.run("INSERT OR REPLACE INTO day_rollup_state VALUES ($pkey, $tz, $through)", { ...base, through: BigInt(to) });
       await c.run("COMMIT");
     } catch (err) {
@@ -214,15 +228,15 @@ export class DayRollups {
       this.#pairs.delete(k);
       this.onMark(st.pkey, st.tz, undefined);
     }
-    await c.run("DELETE FROM day_rollup WHERE pkey = $pkey", { pkey });
-    await c.run("DELETE FROM day_rollup_state WHERE pkey = $pkey", { pkey });
+    for (const t of ["day_rollup", ACTIVITY_ROLLUP_TABLE, "day_rollup_state"]) {
+      await c.run(`DELETE FROM ${t} WHERE pkey = $pkey`, { pkey });
+    }
   }
 
   /** Drops every row and mark (the visit rollups were rebuilt), in the caller's transaction. */
   async reset(c: DuckDBConnection): Promise<void> {
     for (const st of this.#pairs.values()) this.onMark(st.pkey, st.tz, undefined);
     this.#pairs.clear();
-    await c.run("DELETE FROM day_rollup");
-    await c.run("DELETE FROM day_rollup_state");
+    for (const t of ["day_rollup", ACTIVITY_ROLLUP_TABLE, "day_rollup_state"]) await c.run(`DELETE FROM ${t}`);
   }
 }

@@ -1,7 +1,10 @@
 // runLifecycle on every event engine (DuckDB, ClickHouse) against a plain-TypeScript model of
-// DESIGN.md §4 Lifecycle (random traffic across a DST change, random specs), and exact numbers on
+// DESIGN.md §4 Lifecycle (random traffic across a DST change, random specs; on DuckDB also from
+// the activity rollups, whole and up to a random mark), and exact numbers on
 // hand-built fixtures naming the rule each pins (peers.md §1.5's vector, lifecycle's first period,
 // a visitor created before their first chosen event, an empty range, a one-event visitor).
+
+import { midnightAtOrBefore } from "@lookout/query";
 import {
   type EventRow,
   type Filter,
@@ -12,6 +15,7 @@ import {
 } from "@lookout/schema";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EventReader } from "./event-store.js";
 import { event } from "./fixtures.js";
 import { runLifecycle } from "./lifecycle.js";
 import { type TestStore, testEngines } from "./test-engines.js";
@@ -95,6 +99,8 @@ const specArb = fc.record({
   filters: fc.constantFrom("", "country!=DE"),
   interval: fc.constantFrom("day", "day", "week", "month"),
   date: fc.constantFrom("2024-03-06,2024-03-12", "2024-03-02,2024-03-10", "2024-03-09,2024-03-20"),
+  /** Where the activity rollups end, in days from T0 (DuckDB). */
+  mark: fc.integer({ min: 0, max: 21 }),
 });
 
 const ENGINES = await testEngines();
@@ -151,7 +157,18 @@ describe.each(ENGINES)("runLifecycle on $name", (engine) => {
           event: { event: s.event, ...(s.eventFilters ? { filters: s.eventFilters } : {}) },
           ...(s.filters ? { filters: s.filters } : {}),
         });
-        expect(await runLifecycle(store, property, input, { timezone: TZ, now: NOW })).toEqual(model(events, input));
+        const expected = model(events, input);
+        expect(await runLifecycle(store, property, input, { timezone: TZ, now: NOW, dayRollups: false })).toEqual(expected);
+        if (!store.buildDayRollups || events.length === 0) return;
+        // From the activity rollups (DuckDB), whole or up to a mark anywhere in the range (the
+        // rest from events): the same answer. Any earlier mark is one the store could have.
+        await store.buildDayRollups(property, TZ);
+        const built = store.dayRollupThrough?.(property, TZ);
+        expect(built).toBeGreaterThan(NOW.getTime());
+        for (const through of [built, midnightAtOrBefore(TZ, T0 + s.mark * DAY)]) {
+          const capped: EventReader = { ...store, dayRollupThrough: () => through };
+          expect(await runLifecycle(capped, property, input, { timezone: TZ, now: NOW })).toEqual(expected);
+        }
       }),
       { numRuns: 50 },
     );

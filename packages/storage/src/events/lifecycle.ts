@@ -1,8 +1,8 @@
 // runLifecycle: where a lifecycle insight spec meets an EventStore. It compiles the spec for the
-// store's dialect (@lookout/query stays pure), runs the one statement (active visitor × interval,
-// and each such visitor's first-ever event) and finishes the statuses in @lookout/query's
-// shapeLifecycle.
-import { INSIGHT_COMPILERS, type LifecycleRow, shapeLifecycle } from "@lookout/query";
+// store's dialect (@lookout/query stays pure), runs its statements (the intervals the activity
+// rollups hold, from them; the rest from events: active visitor × interval, and each such
+// visitor's first-ever event) and finishes the statuses in @lookout/query's shapeLifecycle.
+import { INSIGHT_COMPILERS, type LifecycleRollupRow, type LifecycleRow, shapeLifecycle } from "@lookout/query";
 import { type LifecycleAnswer, type LifecycleSpec, type LifecycleSpecInput, LifecycleSpecSchema } from "@lookout/schema";
 import type { EventReader } from "./event-store.js";
 import { queryInsight } from "./insights.js";
@@ -19,6 +19,11 @@ export async function runLifecycle(
     timezone: ctx.timezone,
     now: ctx.now ?? new Date(),
     earliest: ctx.earliest,
+    dayRollupThrough: ctx.dayRollups === false ? undefined : store.dayRollupThrough?.(property, ctx.timezone),
   });
-  return shapeLifecycle(compiled.plan, await queryInsight<LifecycleRow>(store, compiled));
+  const [raw, rollup] = await Promise.all([
+    compiled.rawNeeded ? queryInsight<LifecycleRow>(store, compiled) : [],
+    compiled.rollup ? queryInsight<LifecycleRollupRow>(store, compiled.rollup) : [],
+  ]);
+  return shapeLifecycle(compiled.plan, raw, { upTo: compiled.rollupUpTo, rows: rollup });
 }

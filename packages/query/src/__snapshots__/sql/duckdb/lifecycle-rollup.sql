@@ -1,0 +1,62 @@
+-- the rollup's intervals
+-- p1 = "Qx7MarkProp"
+-- p2 = "Europe/Berlin"
+-- p3 = "signup"
+SELECT i AS idx, sum(visitors) FILTER (WHERE pi < i) AS active, sum(visitors) FILTER (WHERE pi = i - 1 AND pi >= 0) AS returning, sum(visitors) FILTER (WHERE pi < i AND fi = i) AS new
+FROM (
+  SELECT CASE WHEN lday < 19779 THEN -1 ELSE (lday - 19779) // 7 END AS i, CASE WHEN prev_lday < 19779 THEN -1 ELSE (prev_lday - 19779) // 7 END AS pi, CASE WHEN first_lday < 19779 THEN -1 ELSE (first_lday - 19779) // 7 END AS fi, visitors
+  FROM activity_rollup
+  WHERE pkey = CAST($p1 AS BIGINT)
+  AND tz = CAST($p2 AS VARCHAR)
+  AND name = CAST($p3 AS VARCHAR)
+  AND lday >= 19779
+  AND lday < 19800
+) AS c
+GROUP BY i
+ORDER BY idx
+LIMIT 2000
+
+-- the rest, from events
+-- p1 = "Qx7MarkProp"
+-- p2 = "signup"
+-- p3 = "2024-03-10 23:00:00"
+-- p4 = "2024-04-03 22:00:00"
+-- p5 = "2024-03-31 01:00:00"
+WITH active AS MATERIALIZED (
+  SELECT vkey AS visitor, ((((epoch_ms(ts) + 60000 * (CASE WHEN ts < CAST($p5 AS TIMESTAMP) THEN 60 ELSE 120 END)) // 86400000 + 3) // 7)) AS i
+  FROM events
+  WHERE pkey = CAST($p1 AS BIGINT)
+  AND ts >= CAST($p3 AS TIMESTAMP)
+  AND ts < CAST($p4 AS TIMESTAMP)
+  AND name = CAST($p2 AS VARCHAR)
+  GROUP BY visitor, i
+) SELECT k - ((((epoch_ms(CAST($p3 AS TIMESTAMP)) + 60000 * (CASE WHEN CAST($p3 AS TIMESTAMP) < CAST($p5 AS TIMESTAMP) THEN 60 ELSE 120 END)) // 86400000 + 3) // 7)) + 2 AS idx, count_if(m_act = 1 AND m_fst = 1) AS new, count_if(m_act = 1 AND m_fst = 0 AND m_was = 1) AS returning, count_if(m_act = 1 AND m_fst = 0 AND m_was = 0) AS resurrecting, count_if(m_act = 0 AND m_was = 1) AS dormant
+FROM (
+  SELECT k, max(act) AS m_act, max(was) AS m_was, max(fst) AS m_fst
+  FROM (
+    SELECT visitor, i AS k, 1 AS act, 0 AS was, 0 AS fst
+    FROM active AS a
+    UNION ALL SELECT visitor, i + 1 AS k, 0 AS act, 1 AS was, 0 AS fst
+    FROM active AS b
+    UNION ALL SELECT visitor, i AS k, 0 AS act, 0 AS was, 1 AS fst
+    FROM (
+      SELECT visitor, ((((epoch_ms(first_ts) + 60000 * (CASE WHEN first_ts < CAST($p5 AS TIMESTAMP) THEN 60 ELSE 120 END)) // 86400000 + 3) // 7)) AS i
+      FROM (
+        SELECT vkey AS visitor, min(ts) AS first_ts
+        FROM events
+        WHERE pkey = CAST($p1 AS BIGINT)
+        AND ts < CAST($p4 AS TIMESTAMP)
+        AND vkey IN (
+          SELECT visitor
+          FROM active AS aw
+        )
+        GROUP BY visitor
+      ) AS f
+      WHERE first_ts >= CAST($p3 AS TIMESTAMP)
+    ) AS c
+  ) AS m
+  GROUP BY visitor, k
+) AS t
+GROUP BY k
+ORDER BY idx
+LIMIT 2000

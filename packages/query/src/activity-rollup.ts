@@ -1,0 +1,62 @@
+// Activity rollups (DuckDB): per property, timezone, event name and local day, the visitors who
+// did the event that day, counted by two days of theirs: the last earlier local day on which they
+// did the same event (prev_lday) and, for a visitor doing it for the first time, the local day of
+// their first-ever event of any name (first_lday). The insights that ask "was this visitor active
+// in the interval, and when before" (lifecycle) then read a few rows per day instead of grouping
+// every event of the range by visitor: the rows are additive over visitors, and what each
+// visitor's state needs is in the row's key. This module owns the table's shape and the SQL that
+// fills it; each insight's read of it sits beside that insight's compiler.
+//
+// Why it stays exact: a visitor active in an interval I (a run of whole local days) has exactly one
+// day in I whose prev_lday is before I starts (their first day in I), so summing the rows of I with
+// prev_lday before I's start counts each active visitor once; whether they were active in the
+// interval before is whether that prev_lday falls in it; whether I holds their first-ever event is
+// first_lday's interval (kept only when there is no earlier day with the event: otherwise the
+// first-ever event is on or before prev_lday, outside I). Filled with the day rollups, a step of
+// local days at a time, under the same mark (duckdb-day-rollup.ts): every local day before it has
+// its rows, and an append that changes an earlier day moves the mark back before it.
+import { type DayNumberSql, dayNumberSql } from "./day-rollup.js";
+import type { DerivedColumnType } from "./tables.js";
+
+export const ACTIVITY_ROLLUP_TABLE = "activity_rollup";
+
+/** prev_lday of a visitor's first day with the event; first_lday of every other row. */
+export const NO_DAY = -1_000_000;
+
+export const ACTIVITY_ROLLUP_COLUMNS = {
+  pkey: "key",
+  tz: "string",
+  name: "string",
+  /** Local day number (days since 1970-01-01 in the timezone), as in day_rollup. */
+  lday: "int32",
+  /** The same visitor's last earlier local day with this event, NO_DAY when none. */
+  prev_lday: "int32",
+  /** With prev_lday NO_DAY: the local day of the visitor's first-ever event (any name); else NO_DAY. */
+  first_lday: "int32",
+  visitors: "int64",
+  events: "int64",
+} as const satisfies Record<string, DerivedColumnType>;
+
+/**
+ * The INSERT that fills the activity rows of local days [$from, $to) for property key $pkey in
+ * timezone $tz (bound by the caller, as dayRollupInsert's). `firstMs` is the property's earliest
+ * visit start: the days looked up before $from lie between it and `toMs`.
+ */
+export function activityRollupInsert(tz: string, firstMs: number, toMs: number): string {
+  const lday: DayNumberSql = dayNumberSql(tz, firstMs, toMs);
+  // Per visitor, event name and local day of the span: how many events.
+  const days = `SELECT vkey, name, ${lday("ts")} AS lday, count(*) AS n FROM events WHERE pkey = $pkey AND ts >= $from AND ts < $to GROUP BY ALL`;
+  // The span's visitors' last earlier event of each name, and their first-ever event.
+  const before =
+    "SELECT vkey, name, max(ts) AS last_ts FROM events WHERE pkey = $pkey AND ts < $from AND vkey IN (SELECT vkey FROM d) GROUP BY ALL";
+  const firsts =
+    "SELECT vkey, min(ts) AS first_ts FROM events WHERE pkey = $pkey AND ts < $to AND vkey IN (SELECT vkey FROM d) GROUP BY vkey";
+  const chained =
+    `SELECT d.vkey, d.name, d.lday, d.n, coalesce(lag(d.lday) OVER (PARTITION BY d.vkey, d.name ORDER BY d.lday), ` +
+    `${lday("b.last_ts")}, ${NO_DAY}) AS prev_lday FROM d LEFT JOIN b USING (vkey, name)`;
+  return (
+    `INSERT INTO ${ACTIVITY_ROLLUP_TABLE} WITH d AS MATERIALIZED (${days}), b AS (${before}), f AS (${firsts}) ` +
+    `SELECT $pkey, $tz, c.name, c.lday, c.prev_lday, CASE WHEN c.prev_lday = ${NO_DAY} THEN ${lday("f.first_ts")} ELSE ${NO_DAY} END AS first_lday, ` +
+    `count(*), sum(c.n) FROM (${chained}) AS c LEFT JOIN f USING (vkey) GROUP BY ALL ORDER BY 3, 4`
+  );
+}
