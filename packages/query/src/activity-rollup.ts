@@ -1,4 +1,4 @@
-// Activity rollups (DuckDB): per property, timezone, event name and local day, the visitors who
+// Activity rollups (DuckDB), two tables. `activity_rollup`: per property, timezone, event name and local day, the visitors who
 // did the event that day, counted by two days of theirs: the last earlier local day on which they
 // did the same event (prev_lday) and, for a visitor doing it for the first time, the local day of
 // their first-ever event of any name (first_lday). The insights that ask "was this visitor active
@@ -12,13 +12,20 @@
 // prev_lday before I's start counts each active visitor once; whether they were active in the
 // interval before is whether that prev_lday falls in it; whether I holds their first-ever event is
 // first_lday's interval (kept only when there is no earlier day with the event: otherwise the
-// first-ever event is on or before prev_lday, outside I). Filled with the day rollups, a step of
-// local days at a time, under the same mark (duckdb-day-rollup.ts): every local day before it has
-// its rows, and an append that changes an earlier day moves the mark back before it.
+// first-ever event is on or before prev_lday, outside I).
+//
+// `visitor_activity`: per property, timezone, event name and visitor, the sorted list of local days
+// on which they did it. What needs each visitor's own days in the range (stickiness: in how many
+// intervals) reads one short list per visitor instead of grouping their events.
+//
+// Both are filled with the day rollups, a step of local days at a time, under the same mark
+// (duckdb-day-rollup.ts): every local day before it is in them, and an append that changes an
+// earlier day moves the mark back before it (the next step first drops what it refills).
 import { type DayNumberSql, dayNumberSql } from "./day-rollup.js";
 import type { DerivedColumnType } from "./tables.js";
 
 export const ACTIVITY_ROLLUP_TABLE = "activity_rollup";
+export const VISITOR_ACTIVITY_TABLE = "visitor_activity";
 
 /** prev_lday of a visitor's first day with the event; first_lday of every other row. */
 export const NO_DAY = -1_000_000;
@@ -59,4 +66,63 @@ export function activityRollupInsert(tz: string, firstMs: number, toMs: number):
     `SELECT $pkey, $tz, c.name, c.lday, c.prev_lday, CASE WHEN c.prev_lday = ${NO_DAY} THEN ${lday("f.first_ts")} ELSE ${NO_DAY} END AS first_lday, ` +
     `count(*), sum(c.n) FROM (${chained}) AS c LEFT JOIN f USING (vkey) GROUP BY ALL ORDER BY 3, 4`
   );
+}
+
+export const VISITOR_ACTIVITY_COLUMNS = {
+  pkey: "key",
+  tz: "string",
+  name: "string",
+  vkey: "key",
+  /** The local day numbers with the event, ascending, distinct. */
+  days: "int32_list",
+} as const satisfies Record<string, DerivedColumnType>;
+
+/**
+ * The statements of one fill step of `visitor_activity` for local days [$from, $to) of property
+ * key $pkey in timezone $tz, in order, each with the parameters it binds: drop the days
+ * [$lday, $lday_to) the step refills; then each visitor's days of the step are added to their row
+ * (rewritten: DuckDB has no MERGE that appends to a list).
+ */
+export function visitorActivitySteps(tz: string, firstMs: number, toMs: number): { sql: string; params: string[] }[] {
+  const lday: DayNumberSql = dayNumberSql(tz, firstMs, toMs);
+  const t = VISITOR_ACTIVITY_TABLE;
+  const mine = "pkey = $pkey AND tz = $tz";
+  return [
+    // Days past the step stay until a later step refills them: a query told an older, later mark may still read them.
+    {
+      sql: `UPDATE ${t} SET days = list_filter(days, x -> x < $lday OR x >= $lday_to) WHERE ${mine} AND days[-1] >= $lday`,
+      params: ["pkey", "tz", "lday", "lday_to"],
+    },
+    { sql: `DELETE FROM ${t} WHERE ${mine} AND len(days) = 0`, params: ["pkey", "tz"] },
+    {
+      sql:
+        `CREATE TEMP TABLE _va_new AS SELECT vkey, name, list_sort(list(DISTINCT ${lday("ts")})) AS days ` +
+        "FROM events WHERE pkey = $pkey AND ts >= $from AND ts < $to GROUP BY ALL",
+      params: ["pkey", "from", "to"],
+    },
+    {
+      sql: `CREATE TEMP TABLE _va_old AS SELECT o.vkey, o.name, o.days FROM ${t} o SEMI JOIN _va_new n ON o.vkey = n.vkey AND o.name = n.name WHERE o.${mine.replace(" AND tz", " AND o.tz")}`,
+      params: ["pkey", "tz"],
+    },
+    {
+      sql: `DELETE FROM ${t} o USING _va_old p WHERE o.${mine.replace(" AND tz", " AND o.tz")} AND o.vkey = p.vkey AND o.name = p.name`,
+      params: ["pkey", "tz"],
+    },
+    {
+      sql:
+        `INSERT INTO ${t} SELECT $pkey, $tz, n.name, n.vkey, list_sort(list_concat(coalesce(p.days, []), n.days)) ` +
+        "FROM _va_new n LEFT JOIN _va_old p ON p.vkey = n.vkey AND p.name = n.name ORDER BY n.name",
+      params: ["pkey", "tz"],
+    },
+    { sql: "DROP TABLE _va_new", params: [] },
+    { sql: "DROP TABLE _va_old", params: [] },
+  ];
+}
+
+/** The bucket key of a local day number (a lambda's variable) for stickiness' intervals: consecutive buckets one apart. */
+export function dayNumberBucket(unit: "day" | "week" | "month", x: string): string {
+  if (unit === "day") return x;
+  if (unit === "week") return `((${x} + 3) // 7)`;
+  const date = `(make_date(1970, 1, 1) + CAST(${x} AS INTEGER))`;
+  return `(year(${date}) * 12 + month(${date}))`;
 }

@@ -9,7 +9,14 @@ import type { Dialect, EventBounds } from "./dialects.js";
 import type { DerivedTable } from "./tables.js";
 
 /** Every table the compilers read (sql-checks.ts READ_TABLES). */
-export type TableName = "events" | "day_rollup" | "activity_rollup" | DerivedTable | VisitorTable | VisitStateTable;
+export type TableName =
+  | "events"
+  | "day_rollup"
+  | "activity_rollup"
+  | "visitor_activity"
+  | DerivedTable
+  | VisitorTable
+  | VisitStateTable;
 
 /** The per-visitor tables (visitors-tables.ts): stored in both engines, read as they are. */
 export type VisitorTable = "visitor_visits" | "visitor_summary";
@@ -17,6 +24,7 @@ const STORED: readonly TableName[] = [
   "events",
   "day_rollup",
   "activity_rollup",
+  "visitor_activity",
   "visitor_visits",
   "visitor_summary",
   // ClickHouse's visit states, read under its derived tables (clickhouse-visits.ts).

@@ -15,6 +15,7 @@ export const READ_TABLES = [
   "session_events",
   "day_rollup",
   "activity_rollup",
+  "visitor_activity",
   "visitor_visits",
   "visitor_summary",
   "visits",

@@ -16,7 +16,7 @@
 // `property = '...'` costs a comparison per row (measured: half the time of a 10M-event breakdown).
 import type { BaseDimension } from "@lookout/schema";
 
-export type DerivedColumnType = "string" | "key" | "timestamp" | "float64" | "int32" | "int64" | "bool";
+export type DerivedColumnType = "string" | "key" | "timestamp" | "float64" | "int32" | "int64" | "bool" | "int32_list";
 
 export type SessionDimension = Exclude<BaseDimension, "page" | "event_name">;
 

@@ -1,11 +1,15 @@
 // The stickiness insight (DESIGN.md §4 Stickiness, peers.md §1.4): per visitor, the number of
 // distinct local intervals of the range in which they did the event; then visitors per number.
 // Plain SQL on both dialects (only the bucket differs, in the dialect table); shapeStickiness puts
-// every n from 1 to the range's intervals in place and, cumulative, sums "n or more".
+// every n from 1 to the range's intervals in place and, cumulative, sums "n or more". On DuckDB an
+// unfiltered spec reads each visitor's days from visitor_activity (activity-rollup.ts) as far as the
+// day rollups' mark, and only the rest of the range (today) from events.
 import { insightDateRange, parseFilters, type StickinessAnswer, type StickinessSpec } from "@lookout/schema";
+import { dayNumberBucket, VISITOR_ACTIVITY_TABLE } from "../activity-rollup.js";
 import { bucketLabels, bucketsUpToNow } from "../buckets.js";
 import type { CompileContext, CompiledQuery } from "../compiled.js";
 import { defaultInterval, resolveDateRange } from "../date-range.js";
+import { localDayNumber, midnightAtOrBefore } from "../day-rollup.js";
 import { DIALECTS, type SqlDialect } from "../dialects.js";
 import { int, Params } from "../params.js";
 import { Scope } from "../parts.js";
@@ -33,6 +37,23 @@ export function planStickiness(spec: StickinessSpec, ctx: CompileContext): Stick
 export interface CompiledStickiness extends CompiledQuery {
   dialect: SqlDialect;
   plan: StickinessPlan;
+  /** Where the visitor_activity rows answer the range up to (epoch ms, a local midnight), null when they do not. */
+  rollupTo: number | null;
+}
+
+/**
+ * How far the visitor_activity rows (activity-rollup.ts) answer a stickiness range: its whole
+ * local days before the day rollups' mark. Null when the store keeps none, a filter asks for more
+ * than an event name, the range does not start at a local midnight, or the mark is not past its start.
+ */
+export function stickinessRollupTo(
+  range: { from: number; to: number },
+  o: { rollups: boolean; filtered: boolean; through: number | undefined; timezone: string },
+): number | null {
+  if (!o.rollups || o.filtered || o.through === undefined) return null;
+  if (midnightAtOrBefore(o.timezone, range.from) !== range.from) return null;
+  const to = Math.min(o.through, midnightAtOrBefore(o.timezone, range.to));
+  return to > range.from ? to : null;
 }
 
 export interface StickinessRow {
@@ -57,12 +78,39 @@ export function compileStickiness(
     ...parseFilters(spec.filters ?? "").map((f) => eventCondition(f, p, d)),
     ...parseFilters(spec.event.filters ?? "").map((f) => eventCondition(f, p, d)),
   ];
+  const filtered = parseFilters(spec.filters ?? "").length + parseFilters(spec.event.filters ?? "").length > 0;
+  const rollupTo = stickinessRollupTo(
+    { from, to },
+    { rollups: d.dayRollups, filtered, through: ctx.dayRollupThrough, timezone: ctx.timezone },
+  );
+  const limit = d.limit(int(plan.intervals + 1), 0);
+  const done = (sql: string): CompiledStickiness => {
+    const params = p.usedIn(sql);
+    const keyParams = Object.keys(params).filter((n) => p.keyNames.has(n));
+    return { sql, params, ...(keyParams.length > 0 ? { keyParams } : {}), dialect, plan, rollupTo };
+  };
+  if (rollupTo !== null) {
+    // Each visitor's days of the range from their row, the rest of the range (today) from events;
+    // their distinct intervals counted per visitor, as below.
+    const bucket = (x: string) => dayNumberBucket(plan.unit, x);
+    const fromDay = localDayNumber(ctx.timezone, from);
+    const toDay = localDayNumber(ctx.timezone, rollupTo);
+    const kept = `list_transform(list_filter(days, x -> x >= ${fromDay} AND x < ${toDay}), x -> ${bucket("x")})`;
+    const rows = `SELECT vkey, ${kept} AS b FROM ${tableRead(s, VISITOR_ACTIVITY_TABLE, [`tz = ${p.add(ctx.timezone)}`, `name = ${p.add(spec.event.event)}`])}`;
+    let per = `SELECT len(list_distinct(b)) AS n FROM (${rows}) AS r`;
+    if (rollupTo < to) {
+      const tail = [`ts >= ${p.ts(rollupTo)}`, `ts < ${p.ts(to)}`, `name = ${p.add(spec.event.event)}`];
+      const day = s.bucket("day", "ts");
+      const later = `SELECT vkey, list(DISTINCT ${bucket(day)}) AS b FROM ${tableRead(s, "events", tail)} GROUP BY vkey`;
+      per =
+        "SELECT len(list_distinct(list_concat(coalesce(r.b, []), coalesce(t.b, [])))) AS n " +
+        `FROM (${rows}) AS r FULL OUTER JOIN (${later}) AS t ON r.vkey = t.vkey`;
+    }
+    return done(`SELECT n AS intervals, count(*) AS visitors FROM (${per}) AS v WHERE n > 0 GROUP BY n ORDER BY n ${limit}`);
+  }
   // By the store's visitor key (DuckDB's 64-bit vkey: grouping on it beats the 36-character id).
   const perVisitor = `SELECT ${d.eventVkey} AS visitor, ${d.uniq(s.bucket(plan.unit, "ts"))} AS n FROM ${tableRead(s, "events", where)} GROUP BY ${d.eventVkey}`;
-  const sql = `SELECT n AS intervals, count(*) AS visitors FROM (${perVisitor}) AS v GROUP BY n ORDER BY n ${d.limit(int(plan.intervals + 1), 0)}`;
-  const params = p.usedIn(sql);
-  const keyParams = Object.keys(params).filter((n) => p.keyNames.has(n));
-  return { sql, params, ...(keyParams.length > 0 ? { keyParams } : {}), dialect, plan };
+  return done(`SELECT n AS intervals, count(*) AS visitors FROM (${perVisitor}) AS v GROUP BY n ORDER BY n ${limit}`);
 }
 
 export function shapeStickiness(plan: StickinessPlan, rows: readonly StickinessRow[]): StickinessAnswer {

@@ -1,5 +1,5 @@
 // Day rollups (duckdb-day-rollup.ts, @lookout/query day-rollup.ts) must give the numbers the visit
-// rollups give, and lifecycle insights from the activity rollups those from events: generated traffic over 40 days that span a DST change, queried in four timezones
+// rollups give, and lifecycle and stickiness insights from the activity rollups those from events: generated traffic over 40 days that span a DST change, queried in four timezones
 // (one with a half-hour offset), every dashboard query plus comparisons and partial days, with the
 // day rows complete, covering part of the range, and moved back by late events.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -7,7 +7,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { INSIGHT_COMPILERS } from "@lookout/query";
-import { type LifecycleSpecInput, LifecycleSpecSchema, type QuerySpecInput } from "@lookout/schema";
+import {
+  type LifecycleSpecInput,
+  LifecycleSpecSchema,
+  type QuerySpecInput,
+  type StickinessSpecInput,
+  StickinessSpecSchema,
+} from "@lookout/schema";
 import { generateEvents } from "@lookout/traffic";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DuckDbEventStore } from "./duckdb-options.js";
@@ -15,6 +21,7 @@ import { openDuckDbEventStore } from "./duckdb-store.js";
 import { event } from "./fixtures.js";
 import { runLifecycle } from "./lifecycle.js";
 import { compileFor, runStats } from "./stats.js";
+import { runStickiness } from "./stickiness.js";
 
 const END = new Date("2024-03-25T00:00:00Z"); // US DST began 2024-03-10, EU on 03-31 (outside)
 const NOW = new Date(END.getTime() - 5 * 3_600_000); // mid-day: "today" and the last day are partial
@@ -121,11 +128,31 @@ async function compare(tz: string, expectDays: boolean): Promise<void> {
     expect(fast, `${tz} ${name}`).toEqual(plain);
     for (const r of plain.results) for (const k of STATUSES) if (r[k] !== 0) seen.add(k);
   }
+  // Stickiness: each visitor's days from visitor_activity as far as the mark, the same as from events.
+  for (const [name, spec] of Object.entries(STICKINESSES)) {
+    const ctx = { timezone: tz, now: NOW };
+    const through = store.dayRollupThrough?.(P, tz);
+    const compiled = INSIGHT_COMPILERS.stickiness(StickinessSpecSchema.parse(spec), P, "duckdb", {
+      ...ctx,
+      dayRollupThrough: through,
+    });
+    if (expectDays) expect(compiled.rollupTo, name).not.toBeNull();
+    const fast = await runStickiness(store, P, spec, ctx);
+    const plain = await runStickiness(store, P, spec, { ...ctx, dayRollups: false });
+    expect(fast, `${tz} ${name}`).toEqual(plain);
+    expect(plain.results.filter((r) => r.visitors > 0).length, name).toBeGreaterThan(1);
+  }
   // Every status occurs, so each is compared on numbers, not only zeros.
   expect([...seen].sort()).toEqual([...STATUSES].sort());
 }
 
 const STATUSES = ["new", "returning", "resurrecting", "dormant"] as const;
+
+const STICKINESSES: Record<string, StickinessSpecInput> = {
+  day: { kind: "stickiness", period: "last_30_days", interval: "day", event: { event: "pageview" } },
+  week: { kind: "stickiness", period: "last_30_days", interval: "week", event: { event: "pageview" } },
+  month: { kind: "stickiness", period: "custom", date: "2024-02-10,2024-03-24", interval: "month", event: { event: "pageview" } },
+};
 
 const LIFECYCLES: Record<string, LifecycleSpecInput> = {
   day: { kind: "lifecycle", period: "last_30_days", interval: "day", event: { event: "pageview" } },

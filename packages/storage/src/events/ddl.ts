@@ -13,6 +13,8 @@ import {
   type DerivedColumnType,
   type DerivedTable,
   type SqlDialect,
+  VISITOR_ACTIVITY_COLUMNS,
+  VISITOR_ACTIVITY_TABLE,
 } from "@lookout/query";
 import { type ColumnType, EVENT_COLUMNS } from "@lookout/schema";
 
@@ -110,6 +112,7 @@ const DERIVED_TYPES: Record<DerivedColumnType, string> = {
   int32: "INTEGER",
   int64: "BIGINT",
   bool: "BOOLEAN",
+  int32_list: "INTEGER[]",
 };
 
 /** The rollup tables exist in DuckDB only (ClickHouse merges its visit states per query: @lookout/query clickhouse-visits.ts). */
@@ -131,6 +134,7 @@ export function dayRollupDdl(): string[] {
   return [
     table(DAY_ROLLUP_TABLE, cols(DAY_ROLLUP_COLUMNS), ""),
     table(ACTIVITY_ROLLUP_TABLE, cols(ACTIVITY_ROLLUP_COLUMNS), ""),
+    table(VISITOR_ACTIVITY_TABLE, cols(VISITOR_ACTIVITY_COLUMNS), ""),
     DAY_ROLLUP_STATE_DDL,
   ];
 }

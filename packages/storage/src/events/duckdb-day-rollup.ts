@@ -18,13 +18,15 @@ import {
   localDayNumber,
   midnightAtOrBefore,
   midnightOfDayNumber,
+  VISITOR_ACTIVITY_TABLE,
+  visitorActivitySteps,
   visitsPerDaySql,
 } from "@lookout/query";
 import { timestampValue } from "./duckdb-append.js";
 import { rows } from "./duckdb-read.js";
 
 /** Bump when the day rows change shape or meaning: migrate() drops them, and they fill again. */
-export const DAY_ROLLUP_VERSION = "2";
+export const DAY_ROLLUP_VERSION = "3";
 
 /** How long after a local day ends it is filled. */
 const SETTLE_MS = 35 * 60_000;
@@ -180,9 +182,19 @@ export class DayRollups {
           lday: localDayNumber(st.tz, from),
         });
       }
+      const span: Record<string, DuckDBValue> = {
+        ...base,
+        from: ts(from),
+        to: ts(to),
+        lday: localDayNumber(st.tz, from),
+        lday_to: localDayNumber(st.tz, to),
+      };
       if (lastDay !== null) {
         await c.run(dayRollupInsert(st.tz, first, to), { ...base, from: ts(from), to: ts(to) });
         await c.run(activityRollupInsert(st.tz, first, to), { ...base, from: ts(from), to: ts(to) });
+      }
+      for (const step of visitorActivitySteps(st.tz, first, to)) {
+        await c.run(step.sql, Object.fromEntries(step.params.map((k) => [k, span[k] as DuckDBValue])));
       }
       await c.run("INSERT OR REPLACE INTO day_rollup_state VALUES ($pkey, $tz, $through)", { ...base, through: BigInt(to) });
       await c.run("COMMIT");
@@ -228,7 +240,7 @@ export class DayRollups {
       this.#pairs.delete(k);
       this.onMark(st.pkey, st.tz, undefined);
     }
-    for (const t of ["day_rollup", ACTIVITY_ROLLUP_TABLE, "day_rollup_state"]) {
+    for (const t of ["day_rollup", ACTIVITY_ROLLUP_TABLE, VISITOR_ACTIVITY_TABLE, "day_rollup_state"]) {
       await c.run(`DELETE FROM ${t} WHERE pkey = $pkey`, { pkey });
     }
   }
@@ -237,6 +249,7 @@ export class DayRollups {
   async reset(c: DuckDBConnection): Promise<void> {
     for (const st of this.#pairs.values()) this.onMark(st.pkey, st.tz, undefined);
     this.#pairs.clear();
-    for (const t of ["day_rollup", ACTIVITY_ROLLUP_TABLE, "day_rollup_state"]) await c.run(`DELETE FROM ${t}`);
+    for (const t of ["day_rollup", ACTIVITY_ROLLUP_TABLE, VISITOR_ACTIVITY_TABLE, "day_rollup_state"])
+      await c.run(`DELETE FROM ${t}`);
   }
 }

@@ -1,9 +1,13 @@
 // runStickiness on every event engine (DuckDB, ClickHouse) against a plain-TypeScript model of
-// DESIGN.md §4 Stickiness (random traffic across a DST change, random specs), and peers.md §1.4's
+// DESIGN.md §4 Stickiness (random traffic across a DST change, random specs; on DuckDB also from
+// visitor_activity, whole and up to a random mark), and peers.md §1.4's
 // vector (exact n vs n or more), an empty range and a one-event visitor.
+
+import { midnightAtOrBefore } from "@lookout/query";
 import { type EventRow, type StickinessAnswer, type StickinessSpecInput, StickinessSpecSchema } from "@lookout/schema";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EventReader } from "./event-store.js";
 import { event } from "./fixtures.js";
 import { runStickiness } from "./stickiness.js";
 import { type TestStore, testEngines } from "./test-engines.js";
@@ -26,7 +30,10 @@ function periodOf(unit: string, date: string): string {
 function model(events: EventRow[], input: StickinessSpecInput): StickinessAnswer {
   const spec = StickinessSpecSchema.parse(input);
   const unit = (spec.interval ?? "day") as "day";
-  const [first, last] = (spec.date ?? "").split(",") as [string, string];
+  // last_7_days: the 7 local days ending today.
+  const today = dateOf(NOW.getTime());
+  const [first, last] =
+    spec.period === "last_7_days" ? [iso(utcDay(today) - 6 * DAY), today] : ((spec.date ?? "").split(",") as [string, string]);
   const periods = new Set<string>();
   for (let t = utcDay(first); iso(t) <= last; t += DAY) if (iso(t) <= dateOf(NOW.getTime())) periods.add(periodOf(unit, iso(t)));
   const per = new Map<string, Set<string>>();
@@ -52,7 +59,9 @@ const specArb = fc.record({
   event: fc.constantFrom("pageview", "signup"),
   interval: fc.constantFrom("day", "week", "month"),
   cumulative: fc.boolean(),
-  date: fc.constantFrom("2024-03-06,2024-03-12", "2024-03-02,2024-03-10", "2024-03-09,2024-03-20"),
+  date: fc.constantFrom("2024-03-06,2024-03-12", "2024-03-02,2024-03-10", "2024-03-09,2024-03-20", "last_7_days"),
+  /** Where the activity rollups end, in days from T0 (DuckDB). */
+  mark: fc.integer({ min: 0, max: 21 }),
 });
 
 const ENGINES = await testEngines();
@@ -86,13 +95,21 @@ describe.each(ENGINES)("runStickiness on $name", (engine) => {
         await store.sync();
         const input: StickinessSpecInput = {
           kind: "stickiness",
-          period: "custom",
-          date: s.date,
+          ...(s.date === "last_7_days" ? { period: "last_7_days" } : { period: "custom", date: s.date }),
           interval: s.interval as "day",
           event: { event: s.event },
           cumulative: s.cumulative,
         };
-        expect(await runStickiness(store, property, input, { timezone: TZ, now: NOW })).toEqual(model(events, input));
+        const expected = model(events, input);
+        expect(await runStickiness(store, property, input, { timezone: TZ, now: NOW, dayRollups: false })).toEqual(expected);
+        if (!store.buildDayRollups || events.length === 0) return;
+        // From each visitor's activity days (DuckDB), whole or up to a mark anywhere in the range
+        // (the rest from events): the same answer.
+        await store.buildDayRollups(property, TZ);
+        for (const through of [store.dayRollupThrough?.(property, TZ), midnightAtOrBefore(TZ, T0 + s.mark * DAY)]) {
+          const capped: EventReader = { ...store, dayRollupThrough: () => through };
+          expect(await runStickiness(capped, property, input, { timezone: TZ, now: NOW })).toEqual(expected);
+        }
       }),
       { numRuns: 40 },
     );

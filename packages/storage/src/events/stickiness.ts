@@ -17,6 +17,7 @@ export async function runStickiness(
     timezone: ctx.timezone,
     now: ctx.now ?? new Date(),
     earliest: ctx.earliest,
+    dayRollupThrough: ctx.dayRollups === false ? undefined : store.dayRollupThrough?.(property, ctx.timezone),
   });
   return shapeStickiness(compiled.plan, await queryInsight<StickinessRow>(store, compiled));
 }
