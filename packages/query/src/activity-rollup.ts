@@ -21,7 +21,7 @@
 // Both are filled with the day rollups, a step of local days at a time, under the same mark
 // (duckdb-day-rollup.ts): every local day before it is in them, and an append that changes an
 // earlier day moves the mark back before it (the next step first drops what it refills).
-import { type DayNumberSql, dayNumberSql } from "./day-rollup.js";
+import { type DayNumberSql, dayNumberSql, midnightAtOrBefore } from "./day-rollup.js";
 import type { DerivedColumnType } from "./tables.js";
 
 export const ACTIVITY_ROLLUP_TABLE = "activity_rollup";
@@ -125,4 +125,19 @@ export function dayNumberBucket(unit: "day" | "week" | "month", x: string): stri
   if (unit === "week") return `((${x} + 3) // 7)`;
   const date = `(make_date(1970, 1, 1) + CAST(${x} AS INTEGER))`;
   return `(year(${date}) * 12 + month(${date}))`;
+}
+
+/**
+ * How far the visitor_activity rows answer a range of an insight: its whole local days before the
+ * day rollups' mark. Null when the store keeps none, a filter asks for more than an event name, the
+ * range does not start at a local midnight, or the mark is not past its start.
+ */
+export function activityRollupTo(
+  range: { from: number; to: number },
+  o: { rollups: boolean; filtered: boolean; through: number | undefined; timezone: string },
+): number | null {
+  if (!o.rollups || o.filtered || o.through === undefined) return null;
+  if (midnightAtOrBefore(o.timezone, range.from) !== range.from) return null;
+  const to = Math.min(o.through, midnightAtOrBefore(o.timezone, range.to));
+  return to > range.from ? to : null;
 }

@@ -3,10 +3,11 @@
 // peers.md §1.4). Numbers on real engines: packages/storage stickiness-model.test.ts.
 import { type StickinessSpecInput, StickinessSpecSchema } from "@lookout/schema";
 import { describe, expect, it } from "vitest";
+import { activityRollupTo } from "../activity-rollup.js";
 import type { SqlDialect } from "../dialects.js";
 import { CTX, MARK, PROPERTY, v } from "../sql-cases.js";
 import { prettySql, sqlProblems } from "../sql-checks.js";
-import { compileStickiness, shapeStickiness, stickinessRollupTo } from "./stickiness.js";
+import { compileStickiness, shapeStickiness } from "./stickiness.js";
 
 const DIALECTS: SqlDialect[] = ["duckdb", "clickhouse"];
 const parse = (s: Omit<StickinessSpecInput, "kind">) => StickinessSpecSchema.parse({ kind: "stickiness", ...s });
@@ -54,11 +55,11 @@ describe("stickiness SQL", () => {
     const o = { rollups: true, filtered: false, timezone: "Europe/Berlin" };
     const from = Date.parse("2024-03-04T23:00:00Z");
     const to = Date.parse("2024-03-11T23:00:00Z");
-    expect(stickinessRollupTo({ from, to }, { ...o, through: to })).toBe(to);
-    expect(stickinessRollupTo({ from, to }, { ...o, through: from })).toBeNull();
-    expect(stickinessRollupTo({ from: from + 3_600_000, to }, { ...o, through: to })).toBeNull();
-    expect(stickinessRollupTo({ from, to: to + 3_600_000 }, { ...o, through: to + 86_400_000 })).toBe(to);
-    expect(stickinessRollupTo({ from, to }, { ...o, through: undefined })).toBeNull();
+    expect(activityRollupTo({ from, to }, { ...o, through: to })).toBe(to);
+    expect(activityRollupTo({ from, to }, { ...o, through: from })).toBeNull();
+    expect(activityRollupTo({ from: from + 3_600_000, to }, { ...o, through: to })).toBeNull();
+    expect(activityRollupTo({ from, to: to + 3_600_000 }, { ...o, through: to + 86_400_000 })).toBe(to);
+    expect(activityRollupTo({ from, to }, { ...o, through: undefined })).toBeNull();
   });
 
   it("never prints an event name or filter value into SQL text", () => {
