@@ -62,30 +62,6 @@ describe("retention SQL", () => {
     }
   }
 
-  it("duckdb: retention-rollup (each visitor's periods from visitor_activity up to the mark, the rest from events)", async () => {
-    const spec = RetentionSpecSchema.parse({
-      kind: "retention",
-      period: "last_30_days",
-      start_event: { event: "pageview" },
-      return_event: { event: "signup" },
-      period_unit: "week",
-      periods: 2,
-    });
-    const through = Date.parse("2024-04-01T22:00:00Z"); // Berlin's midnight starting 2 April
-    const c = compileRetention(spec, PROPERTY, "duckdb", { ...CTX, dayRollupThrough: through });
-    expect(c.sql).toContain("FROM visitor_activity");
-    expect(sqlProblems(c, "duckdb", PROPERTY, RETENTION_ROW_CAP)).toEqual([]);
-    await expect(snapshotText(c)).toMatchFileSnapshot("../__snapshots__/sql/duckdb/retention-rollup.sql");
-    // A filter, or ClickHouse: events only.
-    const filtered = RetentionSpecSchema.parse({ ...spec, return_event: { event: "signup", filters: "country==DE" } });
-    expect(compileRetention(filtered, PROPERTY, "duckdb", { ...CTX, dayRollupThrough: through }).sql).not.toContain(
-      "visitor_activity",
-    );
-    expect(compileRetention(spec, PROPERTY, "clickhouse", { ...CTX, dayRollupThrough: through }).sql).not.toContain(
-      "visitor_activity",
-    );
-  });
-
   it("never prints an event name, filter value or prop key into SQL text", () => {
     for (const dialect of DIALECTS) {
       const c = compile(

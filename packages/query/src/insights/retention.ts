@@ -7,9 +7,7 @@
 // - a cell's visitors (actors): the marks, finished in TypeScript by the pure functions below
 //   (visitorPeriods, retentionCellVisitors), which state the rules the counting statement follows.
 // Both dialects print the same statements: only the bucket and its ordinal (Dialect), the join
-// (RETENTION_FNS) and how the marks are read twice (named.ts) differ. On DuckDB an unfiltered
-// spec's marks come from each visitor's days in visitor_activity (activity-rollup.ts) as far as the
-// day rollups' mark, and only the rest from events.
+// (RETENTION_FNS) and how the marks are read twice (named.ts) differ.
 //
 // Rules pinned (tests say which): first_time = the period of the visitor's first start event in
 // the range; recurring = every period with a start event; n0 = the cohort's size; cell N ("on") =
@@ -25,11 +23,9 @@ import {
   type RetentionPeriodUnit,
   type RetentionSpec,
 } from "@lookout/schema";
-import { activityRollupTo, dayNumberBucket, VISITOR_ACTIVITY_TABLE } from "../activity-rollup.js";
 import { bucketLabels, bucketOf, bucketsUpToNow } from "../buckets.js";
 import type { CompileContext, CompiledQuery } from "../compiled.js";
 import { type ResolvedRange, resolveDateRange } from "../date-range.js";
-import { localDayNumber } from "../day-rollup.js";
 import { DIALECTS, type SqlDialect } from "../dialects.js";
 import { QueryError } from "../errors.js";
 import { NamedRows } from "../named.js";
@@ -157,43 +153,9 @@ export function compileRetention(
   // The answer: periods numbered from the first cohort's (Dialect.ordinal), visitors by the store's key.
   const fns = RETENTION_FNS[dialect];
   const base = d.ordinal(plan.unit, s.bucket(plan.unit, p.ts(range.from.getTime())));
-  const eventMarks = (w: string[]) =>
+  const marks =
     `SELECT ${d.eventVkey} AS visitor, ${d.ordinal(plan.unit, k)} - ${base} AS i, ${d.countIf(isStart)} AS st, ${d.countIf(isReturn)} AS rt ` +
-    `FROM ${tableRead(s, "events", w)} GROUP BY visitor, i`;
-  const filtered = [spec.filters, spec.start_event.filters, spec.return_event.filters].some(
-    (f) => parseFilters(f ?? "").length > 0,
-  );
-  const rollupTo = activityRollupTo(
-    { from: range.from.getTime(), to: plan.readTo },
-    { rollups: d.dayRollups, filtered, through: ctx.dayRollupThrough, timezone: ctx.timezone },
-  );
-  let marks = eventMarks(where);
-  if (rollupTo !== null) {
-    // The marks from each visitor's days (visitor_activity) up to the rollups' end, the rest from
-    // events; a (visitor, period) in both is one mark.
-    const day = (ms: number) => localDayNumber(ctx.timezone, ms);
-    const fromDay = day(range.from.getTime());
-    // Days are distinct, so are their day periods; weeks and months are made distinct.
-    const periodsOf = (toDay: number) => {
-      const days = `list_filter(days, x -> x >= ${fromDay} AND x < ${toDay})`;
-      const periods =
-        plan.unit === "day" ? days : `list_distinct(list_transform(${days}, x -> ${dayNumberBucket(plan.unit, "x")}))`;
-      return `unnest(${periods}) - ${base}`;
-    };
-    const activity = (event: string, toDay: number, st: number, rt: number) =>
-      `SELECT vkey AS visitor, ${periodsOf(toDay)} AS i, ${st} AS st, ${rt} AS rt FROM ${tableRead(s, VISITOR_ACTIVITY_TABLE, [`tz = ${p.add(ctx.timezone)}`, `name = ${p.add(event)}`])}`;
-    const parts = [
-      activity(spec.start_event.event, day(Math.min(rollupTo, range.to.getTime())), 1, 0),
-      activity(spec.return_event.event, day(rollupTo), 0, 1),
-    ];
-    if (rollupTo < plan.readTo) {
-      parts.push(eventMarks([`ts >= ${p.ts(rollupTo)}`, `ts < ${p.ts(plan.readTo)}`, ...global, `(${isStart} OR ${isReturn})`]));
-      marks = `SELECT visitor, i, max(st) AS st, max(rt) AS rt FROM (${parts.join(" UNION ALL ")}) AS u GROUP BY visitor, i`;
-    } else {
-      // Each part's periods are distinct per visitor, and starts and returns are read apart below.
-      marks = parts.join(" UNION ALL ");
-    }
-  }
+    `FROM ${tableRead(s, "events", where)} GROUP BY visitor, i`;
   const cohortCount = int(plan.cohorts.length);
   const periods = int(plan.periods);
   const named = new NamedRows(dialect);

@@ -1,6 +1,5 @@
 // Day rollups (duckdb-day-rollup.ts, @lookout/query day-rollup.ts) must give the numbers the visit
-// rollups give, and lifecycle, stickiness and retention insights from the activity rollups those
-// from events: generated traffic over 40 days that span a DST change, queried in four timezones
+// rollups give, and lifecycle and stickiness insights from the activity rollups those from events: generated traffic over 40 days that span a DST change, queried in four timezones
 // (one with a half-hour offset), every dashboard query plus comparisons and partial days, with the
 // day rows complete, covering part of the range, and moved back by late events.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -12,7 +11,6 @@ import {
   type LifecycleSpecInput,
   LifecycleSpecSchema,
   type QuerySpecInput,
-  type RetentionSpecInput,
   type StickinessSpecInput,
   StickinessSpecSchema,
 } from "@lookout/schema";
@@ -22,7 +20,6 @@ import type { DuckDbEventStore } from "./duckdb-options.js";
 import { openDuckDbEventStore } from "./duckdb-store.js";
 import { event } from "./fixtures.js";
 import { runLifecycle } from "./lifecycle.js";
-import { runRetention } from "./retention.js";
 import { compileFor, runStats } from "./stats.js";
 import { runStickiness } from "./stickiness.js";
 
@@ -145,52 +142,11 @@ async function compare(tz: string, expectDays: boolean): Promise<void> {
     expect(fast, `${tz} ${name}`).toEqual(plain);
     expect(plain.results.filter((r) => r.visitors > 0).length, name).toBeGreaterThan(1);
   }
-  // Retention: each visitor's periods from visitor_activity as far as the mark, the same as from events.
-  for (const [name, spec] of Object.entries(RETENTIONS)) {
-    const ctx = { timezone: tz, now: NOW };
-    const fast = await runRetention(store, P, spec, ctx);
-    const plain = await runRetention(store, P, spec, { ...ctx, dayRollups: false });
-    expect(fast, `${tz} ${name}`).toEqual(plain);
-    expect(
-      plain.results.cohorts.some((c) => c.values.slice(1).some((x) => x > 0)),
-      name,
-    ).toBe(true);
-  }
   // Every status occurs, so each is compared on numbers, not only zeros.
   expect([...seen].sort()).toEqual([...STATUSES].sort());
 }
 
 const STATUSES = ["new", "returning", "resurrecting", "dormant"] as const;
-
-const RETENTIONS: Record<string, RetentionSpecInput> = {
-  week: {
-    kind: "retention",
-    period: "last_30_days",
-    start_event: { event: "pageview" },
-    return_event: { event: "pageview" },
-    period_unit: "week",
-    periods: 3,
-  },
-  day_recurring: {
-    kind: "retention",
-    period: "last_7_days",
-    start_event: { event: "pageview" },
-    return_event: { event: "pageview" },
-    period_unit: "day",
-    periods: 4,
-    retention_type: "recurring",
-    cumulative: true,
-  },
-  month_to_signup: {
-    kind: "retention",
-    period: "custom",
-    date: "2024-02-14,2024-03-24",
-    start_event: { event: "pageview" },
-    return_event: { event: "signup" },
-    period_unit: "month",
-    periods: 1,
-  },
-};
 
 const STICKINESSES: Record<string, StickinessSpecInput> = {
   day: { kind: "stickiness", period: "last_30_days", interval: "day", event: { event: "pageview" } },
