@@ -119,6 +119,20 @@ export function visitorActivitySteps(tz: string, firstMs: number, toMs: number):
   ];
 }
 
+/**
+ * The first fill of `visitor_activity` for property key $pkey in timezone $tz: every visitor's days
+ * before $to, for the share `part` of `parts` of the visitors (by their key's hash, so that each
+ * pass groups a bounded number of visitors and no visitor is in two passes).
+ */
+export function visitorActivityBuild(tz: string, firstMs: number, toMs: number, parts: number, part: number): string {
+  const lday: DayNumberSql = dayNumberSql(tz, firstMs, toMs);
+  const share = parts > 1 ? ` AND hash(vkey) % ${Math.trunc(parts)} = ${Math.trunc(part)}` : "";
+  return (
+    `INSERT INTO ${VISITOR_ACTIVITY_TABLE} SELECT $pkey, $tz, name, vkey, list_sort(list(DISTINCT ${lday("ts")})) ` +
+    `FROM events WHERE pkey = $pkey AND ts < $to${share} GROUP BY ALL ORDER BY name`
+  );
+}
+
 /** The bucket key of a local day number (a lambda's variable) for stickiness' intervals: consecutive buckets one apart. */
 export function dayNumberBucket(unit: "day" | "week" | "month", x: string): string {
   if (unit === "day") return x;

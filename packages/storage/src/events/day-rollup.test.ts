@@ -83,7 +83,8 @@ let store: DuckDbEventStore;
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), "lookout-days-"));
   dirs.push(dir);
-  store = await openDuckDbEventStore(join(dir, "events.duckdb"), { rollupDelayMs: 0 });
+  // Small chunks: visitor_activity's first fill then runs in several passes (2 500 events each).
+  store = await openDuckDbEventStore(join(dir, "events.duckdb"), { rollupDelayMs: 0, rebuildChunkEvents: 500 });
   for (const property of [P, OTHER]) {
     for (const batch of generateEvents({
       property,

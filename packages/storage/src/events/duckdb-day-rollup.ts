@@ -19,6 +19,7 @@ import {
   midnightAtOrBefore,
   midnightOfDayNumber,
   VISITOR_ACTIVITY_TABLE,
+  visitorActivityBuild,
   visitorActivitySteps,
   visitsPerDaySql,
 } from "@lookout/query";
@@ -51,7 +52,16 @@ interface PairState extends Pair {
   through: number | null;
   /** The property's earliest visit start, once read (the span of its previous-visit days). */
   first?: number;
+  /**
+   * visitor_activity has every local day before this one (at least `through`: its first fill
+   * runs ahead to every settled day at once, a pass per share of the visitors, where step by step
+   * would rewrite the table's rows once per step).
+   */
+  activityThrough?: number;
 }
+
+/** Events per pass of visitor_activity's first fill by default (each pass groups one share of the visitors). */
+const ACTIVITY_PASS_EVENTS = 5_000_000;
 
 const pairKey = (pkey: bigint, tz: string) => `${pkey}\u0000${tz}`;
 
@@ -72,6 +82,7 @@ export class DayRollups {
   constructor(
     private readonly run: RollupRunner,
     private readonly onMark: MarkListener = () => {},
+    private readonly activityPassEvents = ACTIVITY_PASS_EVENTS,
   ) {}
 
   /** Fills a step per turn of the runner, so that rollups queued meanwhile run in between. */
@@ -158,6 +169,7 @@ export class DayRollups {
     const ts = (ms: number) => timestampValue(new Date(ms));
     let first = st.first;
     let to = target;
+    let activityTo = st.activityThrough ?? st.through ?? 0;
     await c.run("BEGIN TRANSACTION");
     try {
       if (first === undefined) {
@@ -193,8 +205,22 @@ export class DayRollups {
         await c.run(dayRollupInsert(st.tz, first, to), { ...base, from: ts(from), to: ts(to) });
         await c.run(activityRollupInsert(st.tz, first, to), { ...base, from: ts(from), to: ts(to) });
       }
-      for (const step of visitorActivitySteps(st.tz, first, to)) {
-        await c.run(step.sql, Object.fromEntries(step.params.map((k) => [k, span[k] as DuckDBValue])));
+      if (st.through === null) {
+        activityTo = target;
+        const n = await rows(c, "SELECT count(*) AS n FROM events WHERE pkey = $pkey AND ts < $to", {
+          pkey: st.pkey,
+          to: ts(target),
+        });
+        const parts = Math.max(1, Math.ceil(Number(n[0]?.n ?? 0) / this.activityPassEvents));
+        await c.run(`DELETE FROM ${VISITOR_ACTIVITY_TABLE} WHERE pkey = $pkey AND tz = $tz`, base);
+        for (let part = 0; part < parts; part++) {
+          await c.run(visitorActivityBuild(st.tz, first, target, parts, part), { ...base, to: ts(target) });
+        }
+      } else if (activityTo < to) {
+        activityTo = to;
+        for (const step of visitorActivitySteps(st.tz, first, to)) {
+          await c.run(step.sql, Object.fromEntries(step.params.map((k) => [k, span[k] as DuckDBValue])));
+        }
       }
       await c.run("INSERT OR REPLACE INTO day_rollup_state VALUES ($pkey, $tz, $through)", { ...base, through: BigInt(to) });
       await c.run("COMMIT");
@@ -205,6 +231,7 @@ export class DayRollups {
     // Only now: a query must never be told about rows that are not committed.
     st.first = first;
     st.through = to;
+    st.activityThrough = activityTo;
     this.onMark(st.pkey, st.tz, to);
     return true;
   }
@@ -223,6 +250,7 @@ export class DayRollups {
       // visit rollups, which is right whether or not this step commits.
       const through = midnightAtOrBefore(st.tz, low);
       st.through = through;
+      st.activityThrough = Math.min(st.activityThrough ?? through, through);
       this.onMark(st.pkey, st.tz, through);
       this.#schedule(REFILL_DELAY_MS);
       await c.run("UPDATE day_rollup_state SET through_ms = $through WHERE pkey = $pkey AND tz = $tz", {

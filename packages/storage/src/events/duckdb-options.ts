@@ -37,7 +37,8 @@ export interface DuckDbOptions {
   rollupDelayMs?: number;
   /**
    * Events per chunk when rebuilding the rollups, and per step when catching up on batches left
-   * unrolled (default 1 000 000; bounds the memory either needs).
+   * unrolled (default 1 000 000; bounds the memory either needs); five times it per pass of
+   * visitor_activity's first fill (duckdb-day-rollup.ts).
    */
   rebuildChunkEvents?: number;
   /**

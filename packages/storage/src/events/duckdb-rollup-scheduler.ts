@@ -30,6 +30,8 @@ export interface RollupSchedulerDeps {
   flush: () => Promise<void>;
   /** Told whenever a day-rollup mark moves (DayRollups). */
   onDayMark: MarkListener;
+  /** Events per pass of a first fill of visitor_activity (DayRollups; default 5 000 000). */
+  activityPassEvents?: number;
 }
 
 export class RollupScheduler {
@@ -45,7 +47,7 @@ export class RollupScheduler {
   #rolling: Promise<void> = Promise.resolve();
 
   constructor(private readonly d: RollupSchedulerDeps) {
-    this.days = new DayRollups((fn) => this.run(fn), d.onDayMark);
+    this.days = new DayRollups((fn) => this.run(fn), d.onDayMark, d.activityPassEvents);
   }
 
   /** Rollups run inside each append's transaction, on the writer. */

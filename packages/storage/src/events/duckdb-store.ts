@@ -93,6 +93,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
       if (!opts.onDayRollupMark) return;
       for (const property of keys.propertiesOf(pkey)) opts.onDayRollupMark(property, tz, through);
     },
+    ...(opts.rebuildChunkEvents ? { activityPassEvents: 5 * opts.rebuildChunkEvents } : {}),
   });
   const days = rollups.days;
   const batches = new BatchCommitter(writer, keys, rollups);
