@@ -8,7 +8,7 @@ import type { SqlDialect } from "../dialects.js";
 import { QueryError } from "../errors.js";
 import { CTX, MARK, PROPERTY, v } from "../sql-cases.js";
 import { prettySql, sqlProblems } from "../sql-checks.js";
-import { type CompiledTrends, compileTrends } from "./trends.js";
+import { type CompiledTrends, compileTrends, trendsRollupTo } from "./trends.js";
 
 const DIALECTS: SqlDialect[] = ["duckdb", "clickhouse"];
 /** Series × (top N + "$other") × (buckets + total) of both periods when there is a comparison. */
@@ -75,6 +75,43 @@ describe("trends SQL", () => {
       });
     }
   }
+
+  it("duckdb: trends-rollup (a plain series' days before the mark from the activity rollups, today from events)", async () => {
+    const spec = TrendsSpecSchema.parse({
+      kind: "trends",
+      period: "last_30_days",
+      interval: "week",
+      series: [
+        { event: "pageview", math: "unique_visitors" },
+        { event: "signup", math: "total", filters: "country==DE" },
+      ],
+    });
+    const through = Date.parse("2024-04-02T22:00:00Z"); // Berlin's midnight starting 3 April
+    const c = compileTrends(spec, PROPERTY, "duckdb", { ...CTX, dayRollupThrough: through });
+    expect(sqlProblems(c, "duckdb", PROPERTY, 10_000)).toEqual([]);
+    await expect(snapshotText(c)).toMatchFileSnapshot("../__snapshots__/sql/duckdb/trends-rollup.sql");
+  });
+
+  it("reads the activity rollups for series counting events or visitors, unfiltered, unbroken-down, by day or longer", () => {
+    const o = {
+      rollups: true,
+      interval: "day" as const,
+      range: { from: Date.parse("2024-03-04T23:00:00Z"), to: Date.parse("2024-04-03T22:00:00Z") },
+      through: Date.parse("2024-04-02T22:00:00Z"),
+      timezone: "Europe/Berlin",
+    };
+    const series = { math: "unique_visitors" as const };
+    expect(trendsRollupTo({}, series, o)).toBe(o.through);
+    expect(trendsRollupTo({}, { math: "total" }, { ...o, interval: "month" })).toBe(o.through);
+    expect(trendsRollupTo({}, { math: "sum" }, o)).toBeNull();
+    expect(trendsRollupTo({}, { ...series, filters: "country==DE" }, o)).toBeNull();
+    expect(trendsRollupTo({ filters: "page==/" }, series, o)).toBeNull();
+    expect(trendsRollupTo({ breakdown: "country" }, series, o)).toBeNull();
+    expect(trendsRollupTo({ comparison: "previous_period" }, series, o)).toBeNull();
+    expect(trendsRollupTo({}, series, { ...o, interval: "hour" })).toBeNull();
+    expect(trendsRollupTo({}, series, { ...o, rollups: false })).toBeNull();
+    expect(trendsRollupTo({}, series, { ...o, through: undefined })).toBeNull();
+  });
 
   it("never prints an event name, filter value, prop key or breakdown key into SQL text", () => {
     for (const dialect of DIALECTS) {

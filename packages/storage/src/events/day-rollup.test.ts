@@ -1,5 +1,6 @@
 // Day rollups (duckdb-day-rollup.ts, @lookout/query day-rollup.ts) must give the numbers the visit
-// rollups give, and lifecycle and stickiness insights from the activity rollups those from events: generated traffic over 40 days that span a DST change, queried in four timezones
+// rollups give, and lifecycle, stickiness and trends insights from the activity rollups those from
+// events: generated traffic over 40 days that span a DST change, queried in four timezones
 // (one with a half-hour offset), every dashboard query plus comparisons and partial days, with the
 // day rows complete, covering part of the range, and moved back by late events.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -13,6 +14,8 @@ import {
   type QuerySpecInput,
   type StickinessSpecInput,
   StickinessSpecSchema,
+  type TrendsSpecInput,
+  TrendsSpecSchema,
 } from "@lookout/schema";
 import { generateEvents } from "@lookout/traffic";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,6 +25,7 @@ import { event } from "./fixtures.js";
 import { runLifecycle } from "./lifecycle.js";
 import { compileFor, runStats } from "./stats.js";
 import { runStickiness } from "./stickiness.js";
+import { runTrends } from "./trends.js";
 
 const END = new Date("2024-03-25T00:00:00Z"); // US DST began 2024-03-10, EU on 03-31 (outside)
 const NOW = new Date(END.getTime() - 5 * 3_600_000); // mid-day: "today" and the last day are partial
@@ -143,11 +147,51 @@ async function compare(tz: string, expectDays: boolean): Promise<void> {
     expect(fast, `${tz} ${name}`).toEqual(plain);
     expect(plain.results.filter((r) => r.visitors > 0).length, name).toBeGreaterThan(1);
   }
+  // Trends counting events or visitors: from the activity rollups as far as the mark (today from events).
+  for (const [name, spec] of Object.entries(TRENDS)) {
+    const ctx = { timezone: tz, now: NOW };
+    const through = store.dayRollupThrough?.(P, tz);
+    const compiled = INSIGHT_COMPILERS.trends(TrendsSpecSchema.parse(spec), P, "duckdb", { ...ctx, dayRollupThrough: through });
+    if (expectDays) expect(compiled.sql, name).toContain("activity_rollup");
+    const fast = await runTrends(store, P, spec, ctx);
+    const plain = await runTrends(store, P, spec, { ...ctx, dayRollups: false });
+    expect(fast, `${tz} ${name}`).toEqual(plain);
+  }
   // Every status occurs, so each is compared on numbers, not only zeros.
   expect([...seen].sort()).toEqual([...STATUSES].sort());
 }
 
 const STATUSES = ["new", "returning", "resurrecting", "dormant"] as const;
+
+const TRENDS: Record<string, TrendsSpecInput> = {
+  day: {
+    kind: "trends",
+    period: "last_30_days",
+    interval: "day",
+    series: [
+      { event: "pageview", math: "unique_visitors" },
+      { event: "signup", math: "total" },
+    ],
+  },
+  // Today's week straddles the mark: its visitors from both sides, each once.
+  week: {
+    kind: "trends",
+    period: "last_30_days",
+    interval: "week",
+    series: [
+      { event: "pageview", math: "unique_visitors" },
+      { event: "pageview", math: "avg_per_visitor" },
+    ],
+    formula: "A/B",
+  },
+  month: {
+    kind: "trends",
+    period: "custom",
+    date: "2024-02-10,2024-03-24",
+    interval: "month",
+    series: [{ event: "pageview", math: "unique_visitors" }],
+  },
+};
 
 const STICKINESSES: Record<string, StickinessSpecInput> = {
   day: { kind: "stickiness", period: "last_30_days", interval: "day", event: { event: "pageview" } },

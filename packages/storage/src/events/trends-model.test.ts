@@ -5,6 +5,8 @@
 // day), answered once by the compiled SQL and once by reading the events in memory. Any difference
 // is a bug in one of the two. The model reads local dates and wall clocks with Intl, not with the
 // query package's own time-zone code.
+
+import { midnightAtOrBefore } from "@lookout/query";
 import {
   type EventRow,
   evalFormula,
@@ -20,6 +22,7 @@ import {
 } from "@lookout/schema";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EventReader } from "./event-store.js";
 import { event } from "./fixtures.js";
 import { type TestStore, testEngines } from "./test-engines.js";
 import { runTrends } from "./trends.js";
@@ -74,6 +77,8 @@ const seriesArb = fc.record({
   event: fc.constantFrom("pageview", "signup", "purchase"),
   math: fc.constantFrom(...TRENDS_MATHS),
   filters: fc.constantFrom(...FILTERS),
+  /** The math of a plain spec: the counts the activity rollups answer. */
+  count: fc.constantFrom("total", "unique_visitors", "avg_per_visitor"),
 });
 const specArb = fc.record({
   series: fc.array(seriesArb, { minLength: 1, maxLength: 2 }),
@@ -83,6 +88,11 @@ const specArb = fc.record({
   formula: fc.constantFrom(undefined, "A*2", "A+B", "A/B*100", "(A-B)/2"),
   comparison: fc.constantFrom(undefined, "previous_period", "year_over_year"),
   nowInside: fc.boolean(),
+  /** Counts of events and visitors without filters, breakdown or comparison: what DuckDB answers from activity rollups. */
+  plain: fc.boolean(),
+  interval: fc.constantFrom(undefined, "week", "month"),
+  /** Where the activity rollups end, in days from T0 (DuckDB). */
+  mark: fc.integer({ min: 4, max: 12 }),
 });
 
 function matches(f: Filter, value: string): boolean {
@@ -334,13 +344,14 @@ describe.each(ENGINES)("runTrends on $name agrees with the plain-TypeScript mode
           period: "custom",
           date: "2024-03-06,2024-03-10",
           interval: "day",
-          series,
-          ...(s.filters ? { filters: s.filters } : {}),
-          ...(s.breakdown ? { breakdown: s.breakdown as "country", breakdown_limit: s.breakdown_limit } : {}),
+          series: s.plain ? s.series.map((x) => ({ event: x.event, math: x.count as "total" })) : series,
+          ...(s.filters && !s.plain ? { filters: s.filters } : {}),
+          ...(s.breakdown && !s.plain ? { breakdown: s.breakdown as "country", breakdown_limit: s.breakdown_limit } : {}),
           ...(formula ? { formula } : {}),
-          ...(s.comparison ? { comparison: s.comparison as "previous_period" } : {}),
+          ...(s.comparison && !s.plain ? { comparison: s.comparison as "previous_period" } : {}),
         };
-        const answer = await runTrends(store, property, spec, { timezone: TZ, now: s.nowInside ? NOW_INSIDE : NOW });
+        const ctx = { timezone: TZ, now: s.nowInside ? NOW_INSIDE : NOW };
+        const answer = await runTrends(store, property, spec, { ...ctx, dayRollups: false });
         const expected = model(events, spec, s.nowInside);
         expect(rounded(answer)).toEqual(rounded(expected));
         const want = changes(expected);
@@ -349,6 +360,18 @@ describe.each(ENGINES)("runTrends on $name agrees with the plain-TypeScript mode
           if (c === null || w === null) expect(c).toBe(w);
           else expect(Math.abs(c - w)).toBeLessThanOrEqual(0.05 + 1e-9);
         });
+        if (!store.buildDayRollups || events.length === 0) return;
+        // From the activity rollups (DuckDB), whole or up to a mark anywhere in the range (the rest
+        // from events): what events alone answer, by day and by the random interval.
+        await store.buildDayRollups(property, TZ);
+        for (const interval of ["day", s.interval ?? "day"] as const) {
+          const asked = { ...spec, interval };
+          const plain = await runTrends(store, property, asked, { ...ctx, dayRollups: false });
+          for (const through of [store.dayRollupThrough?.(property, TZ), midnightAtOrBefore(TZ, T0 + s.mark * DAY)]) {
+            const capped: EventReader = { ...store, dayRollupThrough: () => through };
+            expect(await runTrends(capped, property, asked, ctx)).toEqual(plain);
+          }
+        }
       }),
       { numRuns: 60 },
     );

@@ -18,6 +18,7 @@ export async function runTrends(
     timezone: ctx.timezone,
     now: ctx.now ?? new Date(),
     earliest: ctx.earliest,
+    dayRollupThrough: ctx.dayRollups === false ? undefined : store.dayRollupThrough?.(property, ctx.timezone),
   });
   return shapeTrends(compiled, await queryInsight<TrendsRow>(store, compiled));
 }
