@@ -23,6 +23,14 @@ const TRENDS: TrendsSpecInput = {
   breakdown: "country",
 };
 
+/** One series, unique visitors with a pageview, daily: the plain trend the activity rollups answer (not a budget kind). */
+const TRENDS_PLAIN: TrendsSpecInput = {
+  kind: "trends",
+  period: "last_90_days",
+  interval: "day",
+  series: [{ event: "pageview", math: "unique_visitors" }],
+};
+
 /** A 4-step funnel with a page filter on its first step, 14-day window. */
 const FUNNEL: FunnelSpecInput = {
   kind: "funnel",
@@ -81,6 +89,13 @@ export function insightRuns(store: EventReader, property: string, ctx: InsightCt
       "trends_breakdown",
       run(
         () => runTrends(store, property, TRENDS, ctx),
+        (r) => r.length,
+      ),
+    ],
+    [
+      "trends_plain",
+      run(
+        () => runTrends(store, property, TRENDS_PLAIN, ctx),
         (r) => r.length,
       ),
     ],

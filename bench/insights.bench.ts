@@ -116,7 +116,7 @@ async function ensureRollups(store: DuckDbEventStore): Promise<{ build_s: number
 }
 
 /** Kinds that read rollups where they can: also measured from events alone. */
-const FROM_ROLLUPS = new Set(["stickiness", "lifecycle"]);
+const FROM_ROLLUPS = new Set(["trends_plain", "retention_8_periods", "stickiness", "lifecycle"]);
 
 const results: Record<string, unknown> = {};
 for (const n of sizes) {

@@ -15,6 +15,7 @@ import {
   retentionAnswer,
   retentionCells,
   retentionCellVisitors,
+  retentionRollupTo,
   visitorPeriods,
 } from "./retention.js";
 
@@ -61,6 +62,42 @@ describe("retention SQL", () => {
       });
     }
   }
+
+  it("duckdb: retention-rollup (a first-time grid of one event from each visitor's days up to the mark, the rest from events)", async () => {
+    const spec = RetentionSpecSchema.parse({
+      kind: "retention",
+      period: "last_30_days",
+      start_event: { event: "pageview" },
+      return_event: { event: "pageview" },
+      period_unit: "week",
+      periods: 2,
+      cumulative: true,
+    });
+    const through = Date.parse("2024-04-01T22:00:00Z"); // Berlin's midnight starting 2 April
+    const c = compileRetention(spec, PROPERTY, "duckdb", { ...CTX, dayRollupThrough: through });
+    expect(sqlProblems(c, "duckdb", PROPERTY, RETENTION_ROW_CAP)).toEqual([]);
+    await expect(snapshotText(c)).toMatchFileSnapshot("../__snapshots__/sql/duckdb/retention-rollup.sql");
+  });
+
+  it("reads visitor_activity for first-time grids whose start and return are one unfiltered event", () => {
+    const base = RetentionSpecSchema.parse({
+      kind: "retention",
+      period: "last_30_days",
+      start_event: { event: "pageview" },
+      return_event: { event: "pageview" },
+      period_unit: "week",
+      periods: 2,
+    });
+    const plan = planRetention(base, CTX);
+    const o = { rollups: true, through: Date.parse("2024-04-01T22:00:00Z"), timezone: CTX.timezone };
+    expect(retentionRollupTo(base, plan, o)).toBe(o.through);
+    expect(retentionRollupTo({ ...base, return_event: { event: "signup" } }, plan, o)).toBeNull();
+    expect(retentionRollupTo({ ...base, retention_type: "recurring" }, plan, o)).toBeNull();
+    expect(retentionRollupTo({ ...base, filters: "country==DE" }, plan, o)).toBeNull();
+    expect(retentionRollupTo({ ...base, start_event: { event: "pageview", filters: "page==/" } }, plan, o)).toBeNull();
+    expect(retentionRollupTo(base, plan, { ...o, rollups: false })).toBeNull();
+    expect(retentionRollupTo(base, plan, { ...o, through: undefined })).toBeNull();
+  });
 
   it("never prints an event name, filter value or prop key into SQL text", () => {
     for (const dialect of DIALECTS) {

@@ -7,7 +7,9 @@
 // - a cell's visitors (actors): the marks, finished in TypeScript by the pure functions below
 //   (visitorPeriods, retentionCellVisitors), which state the rules the counting statement follows.
 // Both dialects print the same statements: only the bucket and its ordinal (Dialect), the join
-// (RETENTION_FNS) and how the marks are read twice (named.ts) differ.
+// (RETENTION_FNS) and how the marks are read twice (named.ts) differ. On DuckDB a first-time grid
+// whose start and return are one unfiltered event reads each visitor's days (visitor_activity,
+// activity-rollup.ts) instead: retentionFromActivity.
 //
 // Rules pinned (tests say which): first_time = the period of the visitor's first start event in
 // the range; recurring = every period with a start event; n0 = the cohort's size; cell N ("on") =
@@ -23,9 +25,11 @@ import {
   type RetentionPeriodUnit,
   type RetentionSpec,
 } from "@lookout/schema";
+import { activityRollupTo, dayNumberBucket, VISITOR_ACTIVITY_TABLE } from "../activity-rollup.js";
 import { bucketLabels, bucketOf, bucketsUpToNow } from "../buckets.js";
 import type { CompileContext, CompiledQuery } from "../compiled.js";
 import { type ResolvedRange, resolveDateRange } from "../date-range.js";
+import { localDayNumber } from "../day-rollup.js";
 import { DIALECTS, type SqlDialect } from "../dialects.js";
 import { QueryError } from "../errors.js";
 import { NamedRows } from "../named.js";
@@ -158,6 +162,23 @@ export function compileRetention(
     `FROM ${tableRead(s, "events", where)} GROUP BY visitor, i`;
   const cohortCount = int(plan.cohorts.length);
   const periods = int(plan.periods);
+  const rollupTo = retentionRollupTo(spec, plan, {
+    rollups: d.dayRollups,
+    through: ctx.dayRollupThrough,
+    timezone: ctx.timezone,
+  });
+  if (rollupTo !== null) {
+    const read = {
+      s,
+      p,
+      event: spec.start_event.event,
+      base,
+      periods,
+      cumulative: plan.cumulative,
+      eventDay: s.bucket("day", "ts"),
+    };
+    return { ...done(p, retentionFromActivity(read, plan, rollupTo, ctx.timezone)), dialect, plan, actors };
+  }
   const named = new NamedRows(dialect);
   const m = named.define("marks", marks);
   // A visitor's cohorts: the first start's period, or every start's when recurring.
@@ -174,6 +195,69 @@ export function compileRetention(
     `SELECT kind, c, n, visitors FROM (SELECT 0 AS kind, c, 0 AS n, count() AS visitors FROM ${cohorts} AS co GROUP BY c UNION ALL ${cells}) AS t ${d.limit(int(RETENTION_CELL_CAP), 0)}`,
   );
   return { ...done(p, sql), dialect, plan, actors };
+}
+
+/**
+ * Where visitor_activity (activity-rollup.ts) answers a retention grid up to (epoch ms, a local
+ * midnight; the rest from events), or null when it does not: the store keeps none, the start and
+ * return events differ or carry filters, the cohorts are recurring, or the range does not start
+ * at a local midnight. One visitor's days then give both their cohort (the first) and their
+ * returns, so no visitor's cohort has to be joined to their returns.
+ */
+export function retentionRollupTo(
+  spec: Pick<RetentionSpec, "filters" | "start_event" | "return_event" | "retention_type">,
+  plan: Pick<RetentionPlan, "range" | "readTo">,
+  o: { rollups: boolean; through: number | undefined; timezone: string },
+): number | null {
+  const plain =
+    spec.retention_type === "first_time" &&
+    spec.start_event.event === spec.return_event.event &&
+    [spec.filters, spec.start_event.filters, spec.return_event.filters].every((f) => parseFilters(f ?? "").length === 0);
+  return activityRollupTo(
+    { from: plan.range.from.getTime(), to: plan.readTo },
+    { rollups: o.rollups, filtered: !plain, through: o.through, timezone: o.timezone },
+  );
+}
+
+/**
+ * The counting statement from each visitor's days (DuckDB): their days of the grid from
+ * visitor_activity before `rollupTo` and from events after it; the cohort is the period of the
+ * first of them (when it is before the range's end), a return every later period within
+ * `periods`, each visitor counted once per cell.
+ */
+function retentionFromActivity(
+  o: { s: Scope; p: Params; event: string; base: string; periods: number; cumulative: boolean; eventDay: string },
+  plan: RetentionPlan,
+  rollupTo: number,
+  timezone: string,
+): string {
+  const { s, p } = o;
+  const d = DIALECTS.duckdb;
+  const day = (ms: number) => localDayNumber(timezone, ms);
+  const [dA, dT, dEnd] = [day(plan.range.from.getTime()), day(rollupTo), day(plan.range.to.getTime())];
+  const mine = tableRead(s, VISITOR_ACTIVITY_TABLE, [`tz = ${p.add(timezone)}`, `name = ${p.add(o.event)}`]);
+  let days = `SELECT vkey, list_filter(days, x -> x >= ${dA} AND x < ${dT}) AS d FROM ${mine}`;
+  if (rollupTo < plan.readTo) {
+    const later = tableRead(s, "events", [`ts >= ${p.ts(rollupTo)}`, `ts < ${p.ts(plan.readTo)}`, `name = ${p.add(o.event)}`]);
+    days =
+      "SELECT coalesce(r.vkey, t.vkey) AS vkey, list_concat(coalesce(r.d, []), coalesce(t.d, [])) AS d " +
+      `FROM (${days}) AS r FULL OUTER JOIN (SELECT vkey, list_sort(list(DISTINCT ${o.eventDay})) AS d FROM ${later} GROUP BY vkey) AS t ON r.vkey = t.vkey`;
+  }
+  const period = (x: string) => `${dayNumberBucket(plan.unit, x)} - ${o.base}`;
+  // Days ascend (the later ones after the rollups' come after theirs): the first is the cohort's.
+  const members = `SELECT vkey, ${period("d[1]")} AS c, d FROM (${days}) AS vd WHERE len(d) > 0 AND d[1] < ${dEnd}`;
+  const named = new NamedRows("duckdb");
+  const m = named.define("members", members);
+  const returns = `SELECT vkey, c, ${period("x")} - c AS n FROM (SELECT vkey, c, unnest(d) AS x FROM ${m} AS mr) AS ux`;
+  const kept = `SELECT vkey, c, n FROM (${returns}) AS rn WHERE n >= 1 AND n <= ${int(o.periods)}`;
+  // A visitor with several days in one period is one return there; "on or after" counts each
+  // member once, in the period of their latest return (summed from the top when shaped).
+  const cells = o.cumulative
+    ? `SELECT 1 AS kind, c, mx AS n, count() AS visitors FROM (SELECT vkey, c, max(n) AS mx FROM (${kept}) AS k1 GROUP BY vkey, c) AS lr GROUP BY c, mx`
+    : `SELECT 1 AS kind, c, n, ${d.uniq("vkey")} AS visitors FROM (${kept}) AS k2 GROUP BY c, n`;
+  return named.statement(
+    `SELECT kind, c, n, visitors FROM (SELECT 0 AS kind, c, 0 AS n, count() AS visitors FROM ${m} AS co GROUP BY c UNION ALL ${cells}) AS t ${d.limit(int(RETENTION_CELL_CAP), 0)}`,
+  );
 }
 
 function done(p: Params, sql: string): CompiledQuery {

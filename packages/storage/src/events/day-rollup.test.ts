@@ -1,6 +1,6 @@
 // Day rollups (duckdb-day-rollup.ts, @lookout/query day-rollup.ts) must give the numbers the visit
-// rollups give, and lifecycle, stickiness and trends insights from the activity rollups those from
-// events: generated traffic over 40 days that span a DST change, queried in four timezones
+// rollups give, and lifecycle, stickiness, trends and retention insights from the activity rollups
+// those from events: generated traffic over 40 days that span a DST change, queried in four timezones
 // (one with a half-hour offset), every dashboard query plus comparisons and partial days, with the
 // day rows complete, covering part of the range, and moved back by late events.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -12,6 +12,8 @@ import {
   type LifecycleSpecInput,
   LifecycleSpecSchema,
   type QuerySpecInput,
+  type RetentionSpecInput,
+  RetentionSpecSchema,
   type StickinessSpecInput,
   StickinessSpecSchema,
   type TrendsSpecInput,
@@ -23,6 +25,7 @@ import type { DuckDbEventStore } from "./duckdb-options.js";
 import { openDuckDbEventStore } from "./duckdb-store.js";
 import { event } from "./fixtures.js";
 import { runLifecycle } from "./lifecycle.js";
+import { runRetention } from "./retention.js";
 import { compileFor, runStats } from "./stats.js";
 import { runStickiness } from "./stickiness.js";
 import { runTrends } from "./trends.js";
@@ -157,6 +160,23 @@ async function compare(tz: string, expectDays: boolean): Promise<void> {
     const plain = await runTrends(store, P, spec, { ...ctx, dayRollups: false });
     expect(fast, `${tz} ${name}`).toEqual(plain);
   }
+  // Retention (first time, one event): each visitor's days from visitor_activity as far as the mark.
+  for (const [name, spec] of Object.entries(RETENTIONS)) {
+    const ctx = { timezone: tz, now: NOW };
+    const through = store.dayRollupThrough?.(P, tz);
+    const compiled = INSIGHT_COMPILERS.retention(RetentionSpecSchema.parse(spec), P, "duckdb", {
+      ...ctx,
+      dayRollupThrough: through,
+    });
+    if (expectDays) expect(compiled.sql, name).toContain("visitor_activity");
+    const fast = await runRetention(store, P, spec, ctx);
+    const plain = await runRetention(store, P, spec, { ...ctx, dayRollups: false });
+    expect(fast, `${tz} ${name}`).toEqual(plain);
+    expect(
+      plain.results.cohorts.some((c) => c.values.slice(1).some((x) => x > 0)),
+      name,
+    ).toBe(true);
+  }
   // Every status occurs, so each is compared on numbers, not only zeros.
   expect([...seen].sort()).toEqual([...STATUSES].sort());
 }
@@ -190,6 +210,36 @@ const TRENDS: Record<string, TrendsSpecInput> = {
     date: "2024-02-10,2024-03-24",
     interval: "month",
     series: [{ event: "pageview", math: "unique_visitors" }],
+  },
+};
+
+const RETENTIONS: Record<string, RetentionSpecInput> = {
+  week: {
+    kind: "retention",
+    period: "last_30_days",
+    start_event: { event: "pageview" },
+    return_event: { event: "pageview" },
+    period_unit: "week",
+    periods: 3,
+  },
+  day_on_or_after: {
+    kind: "retention",
+    period: "custom",
+    date: "2024-03-10,2024-03-20",
+    start_event: { event: "pageview" },
+    return_event: { event: "pageview" },
+    period_unit: "day",
+    periods: 4,
+    cumulative: true,
+  },
+  month: {
+    kind: "retention",
+    period: "custom",
+    date: "2024-02-14,2024-03-24",
+    start_event: { event: "pageview" },
+    return_event: { event: "pageview" },
+    period_unit: "month",
+    periods: 1,
   },
 };
 

@@ -3,6 +3,8 @@
 // hand-built fixtures, each test naming the rule it pins (peers.md §1.3's vector, first_time vs
 // recurring, "on or after", local periods across DST, an empty range, one-event visitors, the
 // visitors behind a cell).
+
+import { midnightAtOrBefore } from "@lookout/query";
 import {
   type EventRow,
   type Filter,
@@ -13,6 +15,7 @@ import {
 } from "@lookout/schema";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EventReader } from "./event-store.js";
 import { event } from "./fixtures.js";
 import { runRetention, runRetentionActors } from "./retention.js";
 import { type TestStore, testEngines } from "./test-engines.js";
@@ -136,6 +139,10 @@ const specArb = fc.record({
   type: fc.constantFrom("first_time", "recurring"),
   cumulative: fc.boolean(),
   date: fc.constantFrom("2024-03-06,2024-03-12", "2024-03-02,2024-03-10", "2024-03-09,2024-03-11"),
+  /** First time, one event, no filters: what DuckDB answers from visitor_activity. */
+  plain: fc.boolean(),
+  /** Where the activity rollups end, in days from T0 (DuckDB). */
+  mark: fc.integer({ min: 0, max: 21 }),
 });
 
 const ENGINES = await testEngines();
@@ -194,17 +201,29 @@ describe.each(ENGINES)("runRetention on $name", (engine) => {
           kind: "retention",
           period: "custom",
           date: s.date,
-          start_event: { event: s.start, ...(s.startFilters ? { filters: s.startFilters } : {}) },
-          return_event: { event: s.ret, ...(s.returnFilters ? { filters: s.returnFilters } : {}) },
-          ...(s.filters ? { filters: s.filters } : {}),
+          start_event: { event: s.start, ...(s.startFilters && !s.plain ? { filters: s.startFilters } : {}) },
+          return_event: {
+            event: s.plain ? s.start : s.ret,
+            ...(s.returnFilters && !s.plain ? { filters: s.returnFilters } : {}),
+          },
+          ...(s.filters && !s.plain ? { filters: s.filters } : {}),
           period_unit: s.unit as "day",
           periods: s.periods,
-          retention_type: s.type as "first_time",
+          retention_type: (s.plain ? "first_time" : s.type) as "first_time",
           cumulative: s.cumulative,
         };
-        expect(await runRetention(store, property, spec, { timezone: TZ, now: NOW })).toEqual(model(events, spec));
+        const expected = model(events, spec);
+        expect(await runRetention(store, property, spec, { timezone: TZ, now: NOW, dayRollups: false })).toEqual(expected);
+        if (!store.buildDayRollups || events.length === 0) return;
+        // From each visitor's activity days (DuckDB), whole or up to a mark anywhere in the grid
+        // (the rest from events): the same answer.
+        await store.buildDayRollups(property, TZ);
+        for (const through of [store.dayRollupThrough?.(property, TZ), midnightAtOrBefore(TZ, T0 + s.mark * DAY)]) {
+          const capped: EventReader = { ...store, dayRollupThrough: () => through };
+          expect(await runRetention(capped, property, spec, { timezone: TZ, now: NOW })).toEqual(expected);
+        }
       }),
-      { numRuns: 50 },
+      { numRuns: 60 },
     );
   });
 

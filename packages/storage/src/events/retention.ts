@@ -27,6 +27,7 @@ function compile(store: EventReader, property: string, spec: RetentionSpec | Ret
     timezone: ctx.timezone,
     now: ctx.now ?? new Date(),
     earliest: ctx.earliest,
+    dayRollupThrough: ctx.dayRollups === false ? undefined : store.dayRollupThrough?.(property, ctx.timezone),
   });
 }
 
