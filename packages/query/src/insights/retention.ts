@@ -248,7 +248,7 @@ function retentionFromActivity(
   const members = `SELECT vkey, ${period("d[1]")} AS c, d FROM (${days}) AS vd WHERE len(d) > 0 AND d[1] < ${dEnd}`;
   const named = new NamedRows("duckdb");
   const m = named.define("members", members);
-  const returns = `SELECT vkey, c, ${period("x")} - c AS n FROM (SELECT vkey, c, unnest(d) AS x FROM ${m} AS mr) AS ux`;
+  const returns = `SELECT vkey, c, ${period("x")} - c AS n FROM (SELECT vkey, c, unnest(d) AS x FROM ${m} AS mr WHERE len(d) > 1) AS ux`;
   const kept = `SELECT vkey, c, n FROM (${returns}) AS rn WHERE n >= 1 AND n <= ${int(o.periods)}`;
   // A visitor with several days in one period is one return there; "on or after" counts each
   // member once, in the period of their latest return (summed from the top when shaped).

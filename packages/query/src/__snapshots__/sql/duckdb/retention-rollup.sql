@@ -43,6 +43,7 @@ FROM (
         FROM (
           SELECT vkey, c, unnest(d) AS x
           FROM members AS mr
+          WHERE len(d) > 1
         ) AS ux
       ) AS rn
       WHERE n >= 1
