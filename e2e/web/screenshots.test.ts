@@ -90,6 +90,8 @@ const SIZES = { desktop: DESKTOP, phone: PHONE };
 const SECTION_READY = ".settings-main .card-body";
 /** The Team screen once its members have loaded. */
 const TEAM_READY = ".team-members table";
+/** An insight's result drawn: its query settled and something other than a spinner in its box. */
+const INSIGHT_READY = '.insight-result[aria-busy="false"] > :not(.spinner-border)';
 const settled = async (page: Page) => {
   await page.waitForLoadState("networkidle");
   await page.waitForFunction(() => !document.querySelector(".settings-main .spinner-border, .settings-main .placeholder-glow"));
@@ -157,20 +159,20 @@ const SHOTS: Shot[] = [
   { name: "dashboard", path: "/dashboard", signedIn: true, property: true },
   { name: "live", path: "/live", signedIn: true, property: true, ready: ".live-count" },
   { name: "product-analytics", path: "/product-analytics", signedIn: true, property: true, ready: ".insights-empty" },
-  { name: "insight", path: "/product-analytics/insights/new", signedIn: true, property: true, ready: "legend" },
+  { name: "insight", path: "/product-analytics/insights/new", signedIn: true, property: true, ready: INSIGHT_READY },
   {
     name: "insight-paths",
     path: "/product-analytics/insights/new?kind=paths",
     signedIn: true,
     property: true,
-    ready: "#paths-start",
+    ready: INSIGHT_READY,
   },
   {
     name: "insight-funnel",
     path: "/product-analytics/insights/new?kind=funnel",
     signedIn: true,
     property: true,
-    ready: "#step-1-event",
+    ready: INSIGHT_READY,
   },
   { name: "customer", path: "/customers/c-8f3a2b", signedIn: true, property: true },
   {

@@ -350,7 +350,7 @@ function Editor({ propertyId, shortId, saved }: { propertyId: string; shortId: s
                   {messageOf(result.error, "This insight could not be run.")}
                 </CAlert>
               )}
-              <div ref={resultBox}>
+              <div ref={resultBox} className="insight-result" aria-busy={result.isFetching}>
                 <Suspense fallback={<CSpinner size="sm" aria-label="Loading the chart" />}>
                   {result.data &&
                     parsed.success &&
