@@ -246,6 +246,12 @@ const SHOTS: Shot[] = [
       if (device === "phone") {
         await page.locator(".header-toggler-start").click();
         await page.waitForFunction(() => (document.querySelector(".sidebar")?.getBoundingClientRect().left ?? -1) >= 0);
+        // The backdrop fades in: checked half-faded, the page behind it had half its contrast.
+        await page.waitForFunction(() =>
+          [".sidebar", ".sidebar-backdrop"].every((sel) =>
+            (document.querySelector(sel)?.getAnimations() ?? []).every((a) => a.playState !== "running"),
+          ),
+        );
       } else {
         await page.locator(".sidebar-toggler").click();
         await page.mouse.move(900, 500);
