@@ -87,6 +87,7 @@ export function visitorActivitySteps(tz: string, firstMs: number, toMs: number):
   const lday: DayNumberSql = dayNumberSql(tz, firstMs, toMs);
   const t = VISITOR_ACTIVITY_TABLE;
   const mine = "pkey = $pkey AND tz = $tz";
+  const theirs = "o.pkey = $pkey AND o.tz = $tz";
   return [
     // Days past the step stay until a later step refills them: a query told an older, later mark may still read them.
     {
@@ -101,11 +102,11 @@ export function visitorActivitySteps(tz: string, firstMs: number, toMs: number):
       params: ["pkey", "from", "to"],
     },
     {
-      sql: `CREATE TEMP TABLE _va_old AS SELECT o.vkey, o.name, o.days FROM ${t} o SEMI JOIN _va_new n ON o.vkey = n.vkey AND o.name = n.name WHERE o.${mine.replace(" AND tz", " AND o.tz")}`,
+      sql: `CREATE TEMP TABLE _va_old AS SELECT o.vkey, o.name, o.days FROM ${t} o SEMI JOIN _va_new n ON o.vkey = n.vkey AND o.name = n.name WHERE ${theirs}`,
       params: ["pkey", "tz"],
     },
     {
-      sql: `DELETE FROM ${t} o USING _va_old p WHERE o.${mine.replace(" AND tz", " AND o.tz")} AND o.vkey = p.vkey AND o.name = p.name`,
+      sql: `DELETE FROM ${t} o USING _va_old p WHERE ${theirs} AND o.vkey = p.vkey AND o.name = p.name`,
       params: ["pkey", "tz"],
     },
     {

@@ -130,7 +130,7 @@ export function midnightAtOrBefore(tz: string, ms: number): number {
 export type DayInterval = "day" | "week" | "month";
 
 /** The chart bucket key of a local day number: the key DuckDB's Dialect.bucket gives that day. */
-function dayBucket(interval: DayInterval, day: string): string {
+export function dayBucket(interval: DayInterval, day: string): string {
   if (interval === "week") return `((${day} + 3) // 7)`;
   if (interval === "month") return `date_trunc('month', make_timestamp(CAST(${day} AS BIGINT) * 86400000000))`;
   return day;

@@ -51,6 +51,17 @@ function snapshotText(c: CompiledRetention): string {
   return `${head}\n${prettySql(c.sql)}\n`;
 }
 
+/** A first-time weekly grid of one unfiltered event (what visitor_activity answers), and where the rollups end: Berlin's midnight starting 2 April. */
+const PLAIN_WEEKS: RetentionSpecInput = {
+  kind: "retention",
+  period: "last_30_days",
+  start_event: { event: "pageview" },
+  return_event: { event: "pageview" },
+  period_unit: "week",
+  periods: 2,
+};
+const ROLLUPS_END = Date.parse("2024-04-01T22:00:00Z");
+
 describe("retention SQL", () => {
   for (const dialect of DIALECTS) {
     for (const [name, spec] of Object.entries(CASES)) {
@@ -64,32 +75,16 @@ describe("retention SQL", () => {
   }
 
   it("duckdb: retention-rollup (a first-time grid of one event from each visitor's days up to the mark, the rest from events)", async () => {
-    const spec = RetentionSpecSchema.parse({
-      kind: "retention",
-      period: "last_30_days",
-      start_event: { event: "pageview" },
-      return_event: { event: "pageview" },
-      period_unit: "week",
-      periods: 2,
-      cumulative: true,
-    });
-    const through = Date.parse("2024-04-01T22:00:00Z"); // Berlin's midnight starting 2 April
-    const c = compileRetention(spec, PROPERTY, "duckdb", { ...CTX, dayRollupThrough: through });
+    const spec = RetentionSpecSchema.parse({ ...PLAIN_WEEKS, cumulative: true });
+    const c = compileRetention(spec, PROPERTY, "duckdb", { ...CTX, dayRollupThrough: ROLLUPS_END });
     expect(sqlProblems(c, "duckdb", PROPERTY, RETENTION_ROW_CAP)).toEqual([]);
     await expect(snapshotText(c)).toMatchFileSnapshot("../__snapshots__/sql/duckdb/retention-rollup.sql");
   });
 
   it("reads visitor_activity for first-time grids whose start and return are one unfiltered event", () => {
-    const base = RetentionSpecSchema.parse({
-      kind: "retention",
-      period: "last_30_days",
-      start_event: { event: "pageview" },
-      return_event: { event: "pageview" },
-      period_unit: "week",
-      periods: 2,
-    });
+    const base = RetentionSpecSchema.parse(PLAIN_WEEKS);
     const plan = planRetention(base, CTX);
-    const o = { rollups: true, through: Date.parse("2024-04-01T22:00:00Z"), timezone: CTX.timezone };
+    const o = { rollups: true, through: ROLLUPS_END, timezone: CTX.timezone };
     expect(retentionRollupTo(base, plan, o)).toBe(o.through);
     expect(retentionRollupTo({ ...base, return_event: { event: "signup" } }, plan, o)).toBeNull();
     expect(retentionRollupTo({ ...base, retention_type: "recurring" }, plan, o)).toBeNull();

@@ -8,7 +8,8 @@ import type { SqlDialect } from "../dialects.js";
 import { QueryError } from "../errors.js";
 import { CTX, MARK, PROPERTY, v } from "../sql-cases.js";
 import { prettySql, sqlProblems } from "../sql-checks.js";
-import { type CompiledTrends, compileTrends, trendsRollupTo } from "./trends.js";
+import { type CompiledTrends, compileTrends } from "./trends.js";
+import { trendsRollupTo } from "./trends-rollup.js";
 
 const DIALECTS: SqlDialect[] = ["duckdb", "clickhouse"];
 /** Series × (top N + "$other") × (buckets + total) of both periods when there is a comparison. */

@@ -12,7 +12,7 @@
 //
 // Unlike the web-analytics kinds, trends read raw `events` (the unit is the event and its visitor,
 // not the visit; on DuckDB an unfiltered count of events or visitors reads the activity rollups
-// for the days before their mark: rollupSeries), so a filter keeps the events whose own row matches: a session dimension is the
+// for the days before their mark: trends-rollup.ts), so a filter keeps the events whose own row matches: a session dimension is the
 // column the event carries, a prop the event's prop. entry_page and exit_page are not on events
 // and are refused. Every table read goes through relation.ts (the property predicate), every value
 // is bound, the statement has a LIMIT.
@@ -38,11 +38,9 @@ import {
   type TrendsSeries,
   type TrendsSpec,
 } from "@lookout/schema";
-import { ACTIVITY_ROLLUP_TABLE, activityRollupTo, VISITOR_ACTIVITY_TABLE } from "../activity-rollup.js";
 import { bucketLabels, bucketsUpToNow, MAX_BUCKETS } from "../buckets.js";
 import type { CompileContext, CompiledQuery } from "../compiled.js";
 import { type ComparisonRange, comparisonRange, defaultInterval, type ResolvedRange, resolveDateRange } from "../date-range.js";
-import { localDayNumber } from "../day-rollup.js";
 import { DIALECTS, type Dialect, type SqlDialect } from "../dialects.js";
 import { QueryError } from "../errors.js";
 import { isNegative, matchCondition } from "../filters.js";
@@ -51,6 +49,7 @@ import { int, Params } from "../params.js";
 import { Scope } from "../parts.js";
 import { tableRead } from "../relation.js";
 import { SESSION_DIMENSION_COLUMNS } from "../tables.js";
+import { rollupSeries, trendsRollupTo } from "./trends-rollup.js";
 
 /** What the trends SQL needs per dialect beyond the shared Dialect table. */
 interface TrendsFunctions {
@@ -142,87 +141,6 @@ export interface TrendsRow {
   is_total: number | bigint | boolean;
   bucket: string;
   value: number | bigint | null;
-}
-
-/** The maths a series can have answered by the activity rollups: counts of events and of visitors. */
-const ROLLUP_MATHS: readonly TrendsMath[] = ["total", "unique_visitors", "avg_per_visitor"];
-
-/**
- * Where the activity rollups (activity-rollup.ts) answer a series from, and up to (epoch ms, a local
- * midnight; the rest of the range from events), or null when they do not: the store keeps none,
- * the series counts anything but events and visitors, a filter, a breakdown or a comparison asks
- * for more than an event name per local day, or the interval is shorter than a day.
- */
-export function trendsRollupTo(
-  spec: Pick<TrendsSpec, "filters" | "breakdown" | "comparison">,
-  series: Pick<TrendsSeries, "math" | "filters">,
-  o: { rollups: boolean; interval: Interval; range: { from: number; to: number }; through: number | undefined; timezone: string },
-): number | null {
-  const plain =
-    ROLLUP_MATHS.includes(series.math) &&
-    parseFilters(spec.filters ?? "").length === 0 &&
-    parseFilters(series.filters ?? "").length === 0 &&
-    !spec.breakdown &&
-    !spec.comparison &&
-    (o.interval === "day" || o.interval === "week" || o.interval === "month");
-  return activityRollupTo(o.range, { rollups: o.rollups, filtered: !plain, through: o.through, timezone: o.timezone });
-}
-
-/**
- * One series' bucket rows and total from the activity rollups for the days before `rollupTo`, and
- * from events after it (DuckDB). A visitor counts in a bucket on their first day in it (and in the
- * range): the rollup rows whose previous day is before both; a visitor of the days after
- * `rollupTo` counts there unless their last day before it (visitor_activity) is in the same bucket
- * and range. Events are summed.
- */
-function rollupSeries(
-  o: { s: Scope; p: Params; named: NamedRows; i: number; event: string; math: TrendsMath; interval: "day" | "week" | "month" },
-  range: { from: number; to: number },
-  rollupTo: number,
-  timezone: string,
-): string[] {
-  const { s, p, named, i } = o;
-  const d = DIALECTS.duckdb;
-  const dA = localDayNumber(timezone, range.from);
-  const dT = localDayNumber(timezone, rollupTo);
-  // The chart bucket of a local day number: the key events' own buckets get (Dialect.bucket).
-  const key = (day: string) => d.bucket(o.interval, `make_timestamp(CAST(${day} AS BIGINT) * 86400000000)`, "0");
-  const mine = [`tz = ${p.add(timezone)}`, `name = ${p.add(o.event)}`];
-  const days = tableRead(s, ACTIVITY_ROLLUP_TABLE, [...mine, `lday >= ${dA}`, `lday < ${dT}`]);
-  const parts = [
-    `SELECT ${key("lday")} AS k, sum(visitors) FILTER (WHERE prev_lday < ${dA} OR ${key("prev_lday")} < ${key("lday")}) AS u, ` +
-      `sum(events) AS n, sum(visitors) FILTER (WHERE prev_lday < ${dA}) AS ut FROM ${days} GROUP BY k`,
-  ];
-  if (rollupTo < range.to) {
-    const tail = o.named.define(
-      `tail${int(i)}`,
-      `SELECT vkey, ${s.bucket(o.interval, "ts")} AS k, count(*) AS n FROM ${tableRead(s, "events", [
-        `ts >= ${p.ts(rollupTo)}`,
-        `ts < ${p.ts(range.to)}`,
-        `name = ${p.add(o.event)}`,
-      ])} GROUP BY vkey, k`,
-    );
-    const last = `SELECT vkey, list_max(list_filter(days, x -> x < ${dT})) AS lb FROM ${tableRead(s, VISITOR_ACTIVITY_TABLE, [
-      ...mine,
-      `vkey IN (SELECT vkey FROM ${tail} AS tv)`,
-    ])}`;
-    // ut: the tail's visitors new to the range, once each (on their first tail bucket).
-    parts.push(
-      `SELECT k, count(*) FILTER (WHERE lb IS NULL OR lb < ${dA} OR ${key("lb")} < k) AS u, sum(n) AS n, ` +
-        `count(*) FILTER (WHERE (lb IS NULL OR lb < ${dA}) AND first_k) AS ut ` +
-        `FROM (SELECT t.vkey, t.k, t.n, l.lb, t.k = min(t.k) OVER (PARTITION BY t.vkey) AS first_k FROM ${tail} AS t LEFT JOIN (${last}) AS l ON l.vkey = t.vkey) AS tl GROUP BY k`,
-    );
-  }
-  const sums = o.named.define(
-    `sums${int(i)}`,
-    `SELECT k, sum(u) AS u, sum(n) AS n, sum(ut) AS ut FROM (${parts.join(" UNION ALL ")}) AS a GROUP BY k`,
-  );
-  const value = (u: string, n: string) =>
-    o.math === "total" ? `CAST(${n} AS DOUBLE)` : o.math === "unique_visitors" ? `CAST(${u} AS DOUBLE)` : d.div(n, u);
-  return [
-    `SELECT ${int(i)} AS series, '' AS bv, 0 AS is_total, ${d.label(o.interval, "k")} AS bucket, ${value("u", "n")} AS value FROM ${sums} AS sb`,
-    `SELECT ${int(i)} AS series, '' AS bv, 1 AS is_total, '' AS bucket, ${value("coalesce(sum(ut), 0)", "coalesce(sum(n), 0)")} AS value FROM ${sums} AS st HAVING sum(n) > 0`,
-  ];
 }
 
 export function compileTrends(spec: TrendsSpec, property: string, dialect: SqlDialect, ctx: CompileContext): CompiledTrends {

@@ -18,7 +18,7 @@ WITH tail0 AS MATERIALIZED (
 ), sums0 AS MATERIALIZED (
   SELECT k, sum(u) AS u, sum(n) AS n, sum(ut) AS ut
   FROM (
-    SELECT (((epoch_ms(make_timestamp(CAST(lday AS BIGINT) * 86400000000)) + 60000 * (0)) // 86400000 + 3) // 7) AS k, sum(visitors) FILTER (WHERE prev_lday < 19787 OR (((epoch_ms(make_timestamp(CAST(prev_lday AS BIGINT) * 86400000000)) + 60000 * (0)) // 86400000 + 3) // 7) < (((epoch_ms(make_timestamp(CAST(lday AS BIGINT) * 86400000000)) + 60000 * (0)) // 86400000 + 3) // 7)) AS u, sum(events) AS n, sum(visitors) FILTER (WHERE prev_lday < 19787) AS ut
+    SELECT ((lday + 3) // 7) AS k, sum(visitors) FILTER (WHERE prev_lday < 19787 OR ((prev_lday + 3) // 7) < ((lday + 3) // 7)) AS u, sum(events) AS n, sum(visitors) FILTER (WHERE prev_lday < 19787) AS ut
     FROM activity_rollup
     WHERE pkey = CAST($p1 AS BIGINT)
     AND tz = CAST($p2 AS VARCHAR)
@@ -26,7 +26,7 @@ WITH tail0 AS MATERIALIZED (
     AND lday >= 19787
     AND lday < 19816
     GROUP BY k
-    UNION ALL SELECT k, count(*) FILTER (WHERE lb IS NULL OR lb < 19787 OR (((epoch_ms(make_timestamp(CAST(lb AS BIGINT) * 86400000000)) + 60000 * (0)) // 86400000 + 3) // 7) < k) AS u, sum(n) AS n, count(*) FILTER (WHERE (lb IS NULL OR lb < 19787) AND first_k) AS ut
+    UNION ALL SELECT k, count(*) FILTER (WHERE lb IS NULL OR lb < 19787 OR ((lb + 3) // 7) < k) AS u, sum(n) AS n, count(*) FILTER (WHERE (lb IS NULL OR lb < 19787) AND first_k) AS ut
     FROM (
       SELECT t.vkey, t.k, t.n, l.lb, t.k = min(t.k) OVER (PARTITION BY t.vkey) AS first_k
       FROM tail0 AS t
