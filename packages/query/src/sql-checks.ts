@@ -39,9 +39,10 @@ export const ALLOWED_LITERALS = new Set([
   "month",
   "%Y-%m-%d",
   "%Y-%m-%d %H:%M:%S",
-  // Separators of the funnel's per-visitor event lists (insights/funnel.ts).
+  // Separators of the funnel's per-visitor event lists and of its packed visitors (insights/funnel.ts).
   ":",
   ",",
+  ";",
 ]);
 
 function placeholderRe(dialect: SqlDialect): RegExp {

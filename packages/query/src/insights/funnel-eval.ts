@@ -24,7 +24,7 @@ import {
 } from "@lookout/schema";
 import { bucketLabeller } from "../buckets.js";
 import { QueryError } from "../errors.js";
-import { FUNNEL_MAX_ROWS, type FunnelPlan, type FunnelRow } from "./funnel.js";
+import { FUNNEL_MAX_ROWS, type FunnelPackRow, type FunnelPlan } from "./funnel.js";
 
 /** One event of a visitor: epoch ms, step mask, exclusion mask, breakdown value. */
 export interface FunnelEvent {
@@ -239,8 +239,18 @@ export function funnelOutcome(evs: readonly FunnelEvent[], plan: FunnelPlan): Fu
   return plan.order === "any" ? anyOrderOutcome(evs, plan) : orderedOutcome(evs, plan);
 }
 
-/** The rows (ordered by visitor) -> each visitor's client id and outcome; the breakdown's top N applied. */
-export function funnelOutcomes(plan: FunnelPlan, rows: readonly FunnelRow[]): { cid: string; o: FunnelOutcome }[] {
+/** The answer's packed rows -> one row per visitor, without the ids the answer does not need. */
+export function unpackFunnelRows(packs: readonly FunnelPackRow[]): { evs: string }[] {
+  const out: { evs: string }[] = [];
+  for (const r of packs) for (const evs of r.evs.split(";")) out.push({ evs });
+  return out;
+}
+
+/** Each visitor's row -> their client id ("" without one) and outcome; the breakdown's top N applied. */
+export function funnelOutcomes(
+  plan: FunnelPlan,
+  rows: readonly { mcid?: string; evs: string }[],
+): { cid: string; o: FunnelOutcome }[] {
   if (rows.length >= FUNNEL_MAX_ROWS) {
     throw new QueryError("too_many_events", "too many events for one funnel; choose a shorter range or narrower steps", "period");
   }
@@ -268,13 +278,20 @@ export function funnelOutcomes(plan: FunnelPlan, rows: readonly FunnelRow[]): { 
 
 const pct = (a: number, b: number) => (b === 0 ? 0 : (a / b) * 100);
 
-function median(xs: number[]): number | null {
-  if (xs.length === 0) return null;
-  const s = [...xs].sort((a, b) => a - b);
+// Times are summed and picked in whole milliseconds and turned into seconds last: integer sums do
+// not depend on the order the visitors arrive in (the packed answer's order is the engine's).
+function medianSeconds(ms: number[]): number | null {
+  if (ms.length === 0) return null;
+  const s = Float64Array.from(ms).sort();
   const m = s.length >> 1;
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+  return (s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2) / 1000;
 }
-const mean = (xs: number[]) => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length);
+function meanSeconds(ms: number[]): number | null {
+  if (ms.length === 0) return null;
+  let sum = 0;
+  for (const x of ms) sum += x;
+  return sum / ms.length / 1000;
+}
 
 function stepResults(plan: FunnelPlan, outcomes: readonly FunnelOutcome[]): FunnelStepResult[] {
   const visitors = plan.labels.map((_, k) => outcomes.filter((o) => o.reached > k).length);
@@ -282,7 +299,7 @@ function stepResults(plan: FunnelPlan, outcomes: readonly FunnelOutcome[]): Funn
     const gaps =
       k === 0 || plan.order === "any"
         ? []
-        : outcomes.filter((o) => o.reached > k).map((o) => ((o.times[k] as number) - (o.times[k - 1] as number)) / 1000);
+        : outcomes.filter((o) => o.reached > k).map((o) => (o.times[k] as number) - (o.times[k - 1] as number));
     const here = visitors[k] as number;
     const prev = k === 0 ? here : (visitors[k - 1] as number);
     return {
@@ -292,8 +309,8 @@ function stepResults(plan: FunnelPlan, outcomes: readonly FunnelOutcome[]): Funn
       conversion: k === 0 ? (here === 0 ? 0 : 100) : pct(here, visitors[0] as number),
       conversion_from_previous: k === 0 ? (here === 0 ? 0 : 100) : pct(here, prev),
       dropped: prev - here,
-      median_seconds: median(gaps),
-      average_seconds: mean(gaps),
+      median_seconds: medianSeconds(gaps),
+      average_seconds: meanSeconds(gaps),
     };
   });
 }
@@ -301,8 +318,14 @@ function stepResults(plan: FunnelPlan, outcomes: readonly FunnelOutcome[]): Funn
 /** Equal-width bins (whole seconds) over the converted visitors' time from step 1 to the last step. */
 function histogram(seconds: number[]): FunnelAnswer["results"]["time_to_convert"]["bins"] {
   if (seconds.length === 0) return [];
-  const lo = Math.floor(Math.min(...seconds));
-  const hi = Math.max(...seconds);
+  // A loop, not Math.min(...seconds): spread arguments overflow the stack past ~100 000 visitors.
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const s of seconds) {
+    if (s < lo) lo = s;
+    if (s > hi) hi = s;
+  }
+  lo = Math.floor(lo);
   const width = Math.max(1, Math.ceil((hi - lo + 1) / FUNNEL_LIMITS.histogramBins));
   const n = Math.max(1, Math.ceil((hi - lo + 1) / width));
   const bins = Array.from({ length: n }, (_, i) => ({
@@ -319,8 +342,7 @@ export function shapeFunnel(plan: FunnelPlan, outcomes: readonly { o: FunnelOutc
   const all = outcomes.map((x) => x.o);
   const last = plan.labels.length;
   const converted = all.filter((o) => o.reached === last);
-  const toConvert =
-    plan.order === "any" ? [] : converted.map((o) => ((o.times[last - 1] as number) - (o.times[0] as number)) / 1000);
+  const toConvert = plan.order === "any" ? [] : converted.map((o) => (o.times[last - 1] as number) - (o.times[0] as number));
   const byBucket = new Map<string, { entered: number; converted: number }>();
   const bucketOfStart = bucketLabeller(plan.interval, plan.timezone);
   for (const o of all) {
@@ -348,7 +370,11 @@ export function shapeFunnel(plan: FunnelPlan, outcomes: readonly { o: FunnelOutc
     results: {
       steps: stepResults(plan, all),
       ...(breakdowns ? { breakdowns } : {}),
-      time_to_convert: { bins: histogram(toConvert), median_seconds: median(toConvert), average_seconds: mean(toConvert) },
+      time_to_convert: {
+        bins: histogram(toConvert.map((ms) => ms / 1000)),
+        median_seconds: medianSeconds(toConvert),
+        average_seconds: meanSeconds(toConvert),
+      },
       over_time: plan.buckets.map((date) => {
         const c = byBucket.get(date) ?? { entered: 0, converted: 0 };
         return { date, ...c, conversion: c.entered === 0 ? null : pct(c.converted, c.entered) };

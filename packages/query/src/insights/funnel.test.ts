@@ -8,7 +8,7 @@ import type { SqlDialect } from "../dialects.js";
 import { CTX, MARK, PROPERTY, v } from "../sql-cases.js";
 import { prettySql, sqlProblems } from "../sql-checks.js";
 import { type CompiledFunnel, compileFunnel, FUNNEL_MAX_ROWS, planFunnel } from "./funnel.js";
-import { funnelOutcome } from "./funnel-eval.js";
+import { funnelOutcome, funnelOutcomes, shapeFunnel, unpackFunnelRows } from "./funnel-eval.js";
 
 const DIALECTS: SqlDialect[] = ["duckdb", "clickhouse"];
 const KEY = `${MARK}k' OR 1 --`;
@@ -41,7 +41,7 @@ function snapshotText(c: CompiledFunnel): string {
   const head = Object.entries(c.params)
     .map(([k, val]) => `-- ${k} = ${JSON.stringify(val)}${c.keyParams?.includes(k) ? " (bound as the property's key)" : ""}`)
     .join("\n");
-  return `${head}\n${prettySql(c.sql)}\n`;
+  return `${head}\n${prettySql(c.sql)}\n\n-- the visitors' statement (a step's visitors)\n${prettySql(c.actors.sql)}\n`;
 }
 
 describe("funnel plan", () => {
@@ -66,6 +66,7 @@ describe("funnel SQL", () => {
       it(`${dialect}: ${name}`, async () => {
         const c = compile(spec, dialect);
         expect(sqlProblems(c, dialect, PROPERTY, FUNNEL_MAX_ROWS)).toEqual([]);
+        expect(sqlProblems(c.actors, dialect, PROPERTY, FUNNEL_MAX_ROWS)).toEqual([]);
         await expect(snapshotText(c)).toMatchFileSnapshot(`../__snapshots__/sql/${dialect}/${name}.sql`);
       });
     }
@@ -83,7 +84,9 @@ describe("funnel SQL", () => {
         dialect,
       );
       expect(c.sql).not.toContain(MARK);
+      expect(c.actors.sql).not.toContain(MARK);
       expect(sqlProblems(c, dialect, PROPERTY, FUNNEL_MAX_ROWS)).toEqual([]);
+      expect(sqlProblems(c.actors, dialect, PROPERTY, FUNNEL_MAX_ROWS)).toEqual([]);
     }
   });
 });
@@ -104,6 +107,20 @@ describe("funnel evaluator (pure)", () => {
     expect(funnelOutcome([ev(0, 1), ev(1, 0), ev(2, 2)], plan("strict"))?.reached).toBe(1);
     expect(funnelOutcome([ev(0, 1), ev(2, 0), ev(2, 2), ev(3, 4)], plan("strict"))?.reached).toBe(2);
     expect(funnelOutcome([ev(0, 1), ev(0, 0), ev(2, 2)], plan("strict"))?.reached).toBe(2);
+  });
+
+  it("gives the same answer whatever order the packed visitors arrive in (times summed in whole milliseconds)", () => {
+    const p = plan("sequential", 86_400_000);
+    // Gaps whose sums in seconds depend on their order as doubles (0.1 + 0.2 + 0.3 is not 0.3 + 0.2 + 0.1).
+    const visitors = ["0:1:0:,100:2:0:,400:4:0:", "0:1:0:,200:2:0:,300:4:0:", "0:1:0:,300:2:0:,2300:4:0:", "5:1:0:"];
+    const packs = (order: string[]) => [{ evs: order.slice(0, 2).join(";") }, { evs: order.slice(2).join(";") }];
+    const answer = (order: string[]) => shapeFunnel(p, funnelOutcomes(p, unpackFunnelRows(packs(order))));
+    const a = answer(visitors);
+    expect(answer([...visitors].reverse())).toEqual(a);
+    expect(answer([visitors[2], visitors[0], visitors[3], visitors[1]] as string[])).toEqual(a);
+    expect(a.results.steps.map((x) => x.visitors)).toEqual([4, 3, 3]);
+    expect(a.results.steps[1]?.average_seconds).toBe(0.2);
+    expect(a.results.time_to_convert.average_seconds).toBe(1);
   });
 
   it("any order: steps matched by distinct events within one window", () => {

@@ -48,11 +48,11 @@ interface FunnelFunctions {
   keyText(e: string): string;
   /** One event as "t:m:x:hex(bv)" (hex, so that no value can contain a separator). */
   encode(t: string, m: string, x: string, bv: string): string;
-  /** A visitor's encoded events joined by ",". */
-  joined(e: string): string;
-  /** The least (greatest) `e` over the rows where `cond` holds. */
-  minIf(e: string, cond: string): string;
-  maxIf(e: string, cond: string): string;
+  /** `e` over the group's rows joined by `sep`; with `If`, over the rows where `cond` holds. */
+  joined(e: string, sep: string): string;
+  joinedIf(e: string, sep: string, cond: string): string;
+  /** Which of FUNNEL_PARTS parts a visitor key's row is packed in. */
+  part(k: string): string;
   /** `left` (the events) joined to `right` (one row per visitor) on the visitor key `k`. */
   joinOnVisitor(left: string, right: string): string;
 }
@@ -63,18 +63,18 @@ const FUNNEL_FUNCTIONS: Record<SqlDialect, FunnelFunctions> = {
     keyText: (e) => `CAST(${e} AS VARCHAR)`,
     encode: (t, m, x, bv) =>
       `concat(CAST(${t} AS VARCHAR), ':', CAST(${m} AS VARCHAR), ':', CAST(${x} AS VARCHAR), ':', hex(${bv}))`,
-    joined: (e) => `string_agg(${e}, ',')`,
-    minIf: (e, c) => `min(${e}) FILTER (WHERE ${c})`,
-    maxIf: (e, c) => `max(${e}) FILTER (WHERE ${c})`,
+    joined: (e, sep) => `string_agg(${e}, '${sep}')`,
+    joinedIf: (e, sep, c) => `string_agg(${e}, '${sep}') FILTER (WHERE ${c})`,
+    part: (k) => `hash(${k}) % ${FUNNEL_PARTS}`,
     joinOnVisitor: (l, r) => `${l} JOIN ${r} USING (k)`,
   },
   clickhouse: {
     epochMs: "(toInt64(toUInt32(ts)) * 1000 + ts_ms)",
     keyText: (e) => `toString(${e})`,
     encode: (t, m, x, bv) => `concat(toString(${t}), ':', toString(${m}), ':', toString(${x}), ':', hex(${bv}))`,
-    joined: (e) => `arrayStringConcat(groupArray(${e}), ',')`,
-    minIf: (e, c) => `minIf(${e}, ${c})`,
-    maxIf: (e, c) => `maxIf(${e}, ${c})`,
+    joined: (e, sep) => `arrayStringConcat(groupArray(${e}), '${sep}')`,
+    joinedIf: (e, sep, c) => `arrayStringConcat(groupArrayIf(${e}, ${c}), '${sep}')`,
+    part: (k) => `cityHash64(${k}) % ${FUNNEL_PARTS}`,
     joinOnVisitor: (l, r) => `${l} ANY INNER JOIN ${r} USING (k)`,
   },
 };
@@ -116,18 +116,33 @@ export function planFunnel(spec: FunnelSpec, ctx: CompileContext): FunnelPlan {
   };
 }
 
+/** The answer's statement packs the visitors' rows into this many (FunnelPackRow). */
+export const FUNNEL_PARTS = 32;
+
+/** The answer's statement (FunnelPackRow) and the visitors' one (FunnelRow, for the visitors of a step). */
 export interface CompiledFunnel extends CompiledQuery {
   dialect: SqlDialect;
   plan: FunnelPlan;
+  actors: CompiledQuery;
 }
 
 /**
- * A row of the funnel SQL: one per visitor (ordered by visitor), their largest client id and their
- * events that matter as "t:m:x:hex(bv)" joined by "," (one row per visitor keeps the transfer small).
+ * A row of the visitors' statement: one per visitor (ordered by visitor), their largest client id
+ * and their events that matter as "t:m:x:hex(bv)" joined by ",".
  */
 export interface FunnelRow {
   v: string;
   mcid: string;
+  evs: string;
+}
+
+/**
+ * A row of the answer's statement: the events (as in FunnelRow) of a part of the visitors, each
+ * visitor's joined by ";". The answer needs no visitor's ids, and a few long strings leave the
+ * engine far faster than a row per visitor (at 10M events, 280 000 rows cost 0.5-0.9 s to convert
+ * in the DuckDB client alone; the part's row cap still refuses more than FUNNEL_MAX_ROWS visitors).
+ */
+export interface FunnelPackRow {
   evs: string;
 }
 
@@ -161,26 +176,48 @@ export function compileFunnel(spec: FunnelSpec, property: string, dialect: SqlDi
   if (plan.breakdown !== null) {
     bv = isPropDimension(plan.breakdown) ? d.propValue(p.add(propKey(plan.breakdown))) : eventColumn(plan.breakdown, "dimension");
   }
-  // The considered events, named once: DuckDB computes them once for both uses (named.ts).
-  const named = new NamedRows(dialect);
-  const inner = named.define(
-    "fe",
-    `SELECT ${d.eventVkey} AS k, client_id AS cid, ${fns.epochMs} AS t, ${maskSql(steps)} AS m, ` +
-      `${maskSql(exclusions)} AS x, ${bv} AS bv FROM ${tableRead(s, "events", where)}`,
+  // Per visitor with a step-1 event (bit 1 of the step mask): the first and the last step-1
+  // instants, from the step-1 rows alone (grouping every visitor of the range cost a third of the
+  // statement at 10M events: bench/insights.bench.ts). Their rows are then joined to it, the events
+  // kept only within the chains' span; the client id (for the visitors' statement) over all of them.
+  const perVisitor = (withClientId: boolean) => {
+    // The considered events, named: DuckDB computes them once for both uses (named.ts).
+    const named = new NamedRows(dialect);
+    const inner = named.define(
+      "fe",
+      `SELECT ${d.eventVkey} AS k, ${withClientId ? "client_id AS cid, " : ""}${fns.epochMs} AS t, ${maskSql(steps)} AS m, ` +
+        `${maskSql(exclusions)} AS x, ${bv} AS bv FROM ${tableRead(s, "events", where)}`,
+    );
+    const visitors = `(SELECT k, min(t) AS f1, max(t) AS l1 FROM ${inner} AS g WHERE m % 2 = 1 GROUP BY k) AS b`;
+    // Without exclusions or a breakdown their fields are constants (folded once, not per event).
+    const event = fns.encode("t", "m", exclusions.length > 0 ? "x" : "0", plan.breakdown !== null ? "bv" : "''");
+    const span = plan.order === "any" ? null : `t >= f1 AND t <= l1 + ${int(plan.windowMs)}`;
+    const joined = fns.joinOnVisitor(`${inner} AS f`, visitors);
+    // The answer drops the rows outside the span before encoding them; the visitors' statement
+    // reads them all for the client id, and encodes only those within it.
+    const body = (columns: string) =>
+      withClientId
+        ? `SELECT ${columns}${span === null ? fns.joined(event, ",") : fns.joinedIf(event, ",", span)} AS evs FROM ${joined} GROUP BY k`
+        : `SELECT ${columns}${fns.joined(event, ",")} AS evs FROM ${joined}${span === null ? "" : ` WHERE ${span}`} GROUP BY k`;
+    return { named, body };
+  };
+  const answer = perVisitor(false);
+  const sql = answer.named.statement(
+    `SELECT ${fns.joined("evs", ";")} AS evs FROM (${answer.body(`${fns.part("k")} AS part, `)} ` +
+      `${d.limit(int(FUNNEL_MAX_ROWS), 0)}) AS pv GROUP BY part ${d.limit(int(FUNNEL_PARTS), 0)}`,
   );
-  // Per visitor with a step-1 event (bit 1 of the step mask): the client id over all their
-  // events, and the first and the last step-1 instants.
-  const step1 = "m % 2 = 1";
-  const visitors =
-    `(SELECT k, max(cid) AS mcid, ${fns.minIf("t", step1)} AS f1, ${fns.maxIf("t", step1)} AS l1 FROM ${inner} AS g ` +
-    `GROUP BY k HAVING ${d.countIf(step1)} > 0) AS b`;
-  const span = plan.order === "any" ? "" : ` WHERE t >= f1 AND t <= l1 + ${int(plan.windowMs)}`;
-  const read = `SELECT k, mcid, t, m, x, bv FROM ${fns.joinOnVisitor(`${inner} AS f`, visitors)}${span}`;
-  const sql = named.statement(
-    `SELECT ${fns.keyText("k")} AS v, ${d.anyValue("mcid")} AS mcid, ${fns.joined(fns.encode("t", "m", "x", "bv"))} AS evs ` +
-      `FROM (${read}) AS j GROUP BY k ORDER BY v ${d.limit(int(FUNNEL_MAX_ROWS), 0)}`,
+  const people = perVisitor(true);
+  const actors = done(
+    p,
+    people.named.statement(
+      `${people.body(`${fns.keyText("k")} AS v, max(cid) AS mcid, `)} ORDER BY v ${d.limit(int(FUNNEL_MAX_ROWS), 0)}`,
+    ),
   );
+  return { ...done(p, sql), dialect, plan, actors };
+}
+
+function done(p: Params, sql: string): CompiledQuery {
   const params = p.usedIn(sql);
   const keyParams = Object.keys(params).filter((n) => p.keyNames.has(n));
-  return { sql, params, ...(keyParams.length > 0 ? { keyParams } : {}), dialect, plan };
+  return { sql, params, ...(keyParams.length > 0 ? { keyParams } : {}) };
 }

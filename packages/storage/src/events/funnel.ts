@@ -2,7 +2,15 @@
 // spec for the store's dialect, read the compact per-event rows of the one statement and finish
 // the definition in @lookout/query's pure funnel evaluator, so the numbers and the visitor lists
 // come from the same outcomes on every engine.
-import { type FunnelRow, funnelActorMatches, funnelOutcomes, INSIGHT_COMPILERS, shapeFunnel } from "@lookout/query";
+import {
+  type FunnelPackRow,
+  type FunnelRow,
+  funnelActorMatches,
+  funnelOutcomes,
+  INSIGHT_COMPILERS,
+  shapeFunnel,
+  unpackFunnelRows,
+} from "@lookout/query";
 import {
   type FunnelActorSelector,
   type FunnelAnswer,
@@ -14,14 +22,23 @@ import type { EventReader } from "./event-store.js";
 import { type InsightActorIds, queryInsight } from "./insights.js";
 import type { StatsContext } from "./stats.js";
 
-async function outcomes(store: EventReader, property: string, spec: FunnelSpec | FunnelSpecInput, ctx: StatsContext) {
+/** Each visitor's outcome, from the answer's packed statement, or with their client ids from the visitors' one. */
+async function outcomes(
+  store: EventReader,
+  property: string,
+  spec: FunnelSpec | FunnelSpecInput,
+  ctx: StatsContext,
+  withClientIds: boolean,
+) {
   const parsed = FunnelSpecSchema.parse(spec);
   const compiled = INSIGHT_COMPILERS.funnel(parsed, property, store.dialect, {
     timezone: ctx.timezone,
     now: ctx.now ?? new Date(),
     earliest: ctx.earliest,
   });
-  const rows = await queryInsight<FunnelRow>(store, compiled);
+  const rows = withClientIds
+    ? await queryInsight<FunnelRow>(store, compiled.actors)
+    : unpackFunnelRows(await queryInsight<FunnelPackRow>(store, compiled));
   return { plan: compiled.plan, outcomes: funnelOutcomes(compiled.plan, rows) };
 }
 
@@ -31,7 +48,7 @@ export async function runFunnel(
   spec: FunnelSpec | FunnelSpecInput,
   ctx: StatsContext,
 ): Promise<FunnelAnswer> {
-  const { plan, outcomes: os } = await outcomes(store, property, spec, ctx);
+  const { plan, outcomes: os } = await outcomes(store, property, spec, ctx, false);
   return shapeFunnel(plan, os);
 }
 
@@ -44,7 +61,7 @@ export async function runFunnelActors(
   page: { limit: number; offset: number },
   ctx: StatsContext,
 ): Promise<InsightActorIds> {
-  const { outcomes: os } = await outcomes(store, property, spec, ctx);
+  const { outcomes: os } = await outcomes(store, property, spec, ctx, true);
   const ids = [...new Set(os.filter((x) => x.cid !== "" && funnelActorMatches(x.o, at)).map((x) => x.cid))].sort();
   const client_ids = ids.slice(page.offset, page.offset + page.limit);
   return { client_ids, has_more: page.offset + page.limit < ids.length };

@@ -13,11 +13,11 @@
 -- p13 = "identify"
 -- p14 = "DE"
 -- p15 = "FR"
-SELECT toString(k) AS v, any(mcid) AS mcid, arrayStringConcat(groupArray(concat(toString(t), ':', toString(m), ':', toString(x), ':', hex(bv))), ',') AS evs
+SELECT arrayStringConcat(groupArray(evs), ';') AS evs
 FROM (
-  SELECT k, mcid, t, m, x, bv
+  SELECT cityHash64(k) % 32 AS part, arrayStringConcat(groupArray(concat(toString(t), ':', toString(m), ':', toString(x), ':', hex(''))), ',') AS evs
   FROM (
-    SELECT visitor_id AS k, client_id AS cid, (toInt64(toUInt32(ts)) * 1000 + ts_ms) AS t, CASE WHEN (name = {p2:String} AND (path = {p3:String})) THEN 1 ELSE 0 END + CASE WHEN (name = {p4:String}) THEN 2 ELSE 0 END + CASE WHEN (name = {p5:String} AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String})) THEN 4 ELSE 0 END AS m, CASE WHEN (name = {p8:String}) THEN 1 ELSE 0 END AS x, '' AS bv
+    SELECT visitor_id AS k, (toInt64(toUInt32(ts)) * 1000 + ts_ms) AS t, CASE WHEN (name = {p2:String} AND (path = {p3:String})) THEN 1 ELSE 0 END + CASE WHEN (name = {p4:String}) THEN 2 ELSE 0 END + CASE WHEN (name = {p5:String} AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String})) THEN 4 ELSE 0 END AS m, CASE WHEN (name = {p8:String}) THEN 1 ELSE 0 END AS x, '' AS bv
     FROM events
     WHERE property = {p1:String}
     AND ts >= toDateTime({p9:String}, 'UTC')
@@ -27,9 +27,9 @@ FROM (
     AND ((name = {p2:String} AND (path = {p3:String})) OR (name = {p4:String}) OR (name = {p5:String} AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String})) OR (name = {p8:String}))
   ) AS f
   ANY INNER JOIN (
-    SELECT k, max(cid) AS mcid, minIf(t, m % 2 = 1) AS f1, maxIf(t, m % 2 = 1) AS l1
+    SELECT k, min(t) AS f1, max(t) AS l1
     FROM (
-      SELECT visitor_id AS k, client_id AS cid, (toInt64(toUInt32(ts)) * 1000 + ts_ms) AS t, CASE WHEN (name = {p2:String} AND (path = {p3:String})) THEN 1 ELSE 0 END + CASE WHEN (name = {p4:String}) THEN 2 ELSE 0 END + CASE WHEN (name = {p5:String} AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String})) THEN 4 ELSE 0 END AS m, CASE WHEN (name = {p8:String}) THEN 1 ELSE 0 END AS x, '' AS bv
+      SELECT visitor_id AS k, (toInt64(toUInt32(ts)) * 1000 + ts_ms) AS t, CASE WHEN (name = {p2:String} AND (path = {p3:String})) THEN 1 ELSE 0 END + CASE WHEN (name = {p4:String}) THEN 2 ELSE 0 END + CASE WHEN (name = {p5:String} AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String})) THEN 4 ELSE 0 END AS m, CASE WHEN (name = {p8:String}) THEN 1 ELSE 0 END AS x, '' AS bv
       FROM events
       WHERE property = {p1:String}
       AND ts >= toDateTime({p9:String}, 'UTC')
@@ -38,12 +38,44 @@ FROM (
       AND (country IN ({p14:String}, {p15:String}))
       AND ((name = {p2:String} AND (path = {p3:String})) OR (name = {p4:String}) OR (name = {p5:String} AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String})) OR (name = {p8:String}))
     ) AS g
+    WHERE m % 2 = 1
     GROUP BY k
-    HAVING countIf(m % 2 = 1) > 0
   ) AS b USING (k)
   WHERE t >= f1
   AND t <= l1 + 1209600000
-) AS j
+  GROUP BY k
+  LIMIT 0, 5000000
+) AS pv
+GROUP BY part
+LIMIT 0, 32
+
+-- the visitors' statement (a step's visitors)
+SELECT toString(k) AS v, max(cid) AS mcid, arrayStringConcat(groupArrayIf(concat(toString(t), ':', toString(m), ':', toString(x), ':', hex('')), t >= f1 AND t <= l1 + 1209600000), ',') AS evs
+FROM (
+  SELECT visitor_id AS k, client_id AS cid, (toInt64(toUInt32(ts)) * 1000 + ts_ms) AS t, CASE WHEN (name = {p2:String} AND (path = {p3:String})) THEN 1 ELSE 0 END + CASE WHEN (name = {p4:String}) THEN 2 ELSE 0 END + CASE WHEN (name = {p5:String} AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String})) THEN 4 ELSE 0 END AS m, CASE WHEN (name = {p8:String}) THEN 1 ELSE 0 END AS x, '' AS bv
+  FROM events
+  WHERE property = {p1:String}
+  AND ts >= toDateTime({p9:String}, 'UTC')
+  AND ts < toDateTime({p10:String}, 'UTC')
+  AND name NOT IN ({p11:String}, {p12:String}, {p13:String})
+  AND (country IN ({p14:String}, {p15:String}))
+  AND ((name = {p2:String} AND (path = {p3:String})) OR (name = {p4:String}) OR (name = {p5:String} AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String})) OR (name = {p8:String}))
+) AS f
+ANY INNER JOIN (
+  SELECT k, min(t) AS f1, max(t) AS l1
+  FROM (
+    SELECT visitor_id AS k, client_id AS cid, (toInt64(toUInt32(ts)) * 1000 + ts_ms) AS t, CASE WHEN (name = {p2:String} AND (path = {p3:String})) THEN 1 ELSE 0 END + CASE WHEN (name = {p4:String}) THEN 2 ELSE 0 END + CASE WHEN (name = {p5:String} AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String})) THEN 4 ELSE 0 END AS m, CASE WHEN (name = {p8:String}) THEN 1 ELSE 0 END AS x, '' AS bv
+    FROM events
+    WHERE property = {p1:String}
+    AND ts >= toDateTime({p9:String}, 'UTC')
+    AND ts < toDateTime({p10:String}, 'UTC')
+    AND name NOT IN ({p11:String}, {p12:String}, {p13:String})
+    AND (country IN ({p14:String}, {p15:String}))
+    AND ((name = {p2:String} AND (path = {p3:String})) OR (name = {p4:String}) OR (name = {p5:String} AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String})) OR (name = {p8:String}))
+  ) AS g
+  WHERE m % 2 = 1
+  GROUP BY k
+) AS b USING (k)
 GROUP BY k
 ORDER BY v
 LIMIT 0, 5000000

@@ -14,6 +14,34 @@
 -- p14 = "DE"
 -- p15 = "FR"
 WITH fe AS MATERIALIZED (
+  SELECT vkey AS k, epoch_ms(ts) AS t, CASE WHEN (name = CAST($p2 AS VARCHAR) AND (path = CAST($p3 AS VARCHAR))) THEN 1 ELSE 0 END + CASE WHEN (name = CAST($p4 AS VARCHAR)) THEN 2 ELSE 0 END + CASE WHEN (name = CAST($p5 AS VARCHAR) AND (map_contains(props, CAST($p6 AS VARCHAR)) AND coalesce(props[CAST($p6 AS VARCHAR)], '') = CAST($p7 AS VARCHAR))) THEN 4 ELSE 0 END AS m, CASE WHEN (name = CAST($p8 AS VARCHAR)) THEN 1 ELSE 0 END AS x, '' AS bv
+  FROM events
+  WHERE pkey = CAST($p1 AS BIGINT)
+  AND ts >= CAST($p9 AS TIMESTAMP)
+  AND ts < CAST($p10 AS TIMESTAMP)
+  AND name NOT IN (CAST($p11 AS VARCHAR), CAST($p12 AS VARCHAR), CAST($p13 AS VARCHAR))
+  AND (country IN (CAST($p14 AS VARCHAR), CAST($p15 AS VARCHAR)))
+  AND ((name = CAST($p2 AS VARCHAR) AND (path = CAST($p3 AS VARCHAR))) OR (name = CAST($p4 AS VARCHAR)) OR (name = CAST($p5 AS VARCHAR) AND (map_contains(props, CAST($p6 AS VARCHAR)) AND coalesce(props[CAST($p6 AS VARCHAR)], '') = CAST($p7 AS VARCHAR))) OR (name = CAST($p8 AS VARCHAR)))
+) SELECT string_agg(evs, ';') AS evs
+FROM (
+  SELECT hash(k) % 32 AS part, string_agg(concat(CAST(t AS VARCHAR), ':', CAST(m AS VARCHAR), ':', CAST(x AS VARCHAR), ':', hex('')), ',') AS evs
+  FROM fe AS f
+  JOIN (
+    SELECT k, min(t) AS f1, max(t) AS l1
+    FROM fe AS g
+    WHERE m % 2 = 1
+    GROUP BY k
+  ) AS b USING (k)
+  WHERE t >= f1
+  AND t <= l1 + 1209600000
+  GROUP BY k
+  LIMIT 5000000
+) AS pv
+GROUP BY part
+LIMIT 32
+
+-- the visitors' statement (a step's visitors)
+WITH fe AS MATERIALIZED (
   SELECT vkey AS k, client_id AS cid, epoch_ms(ts) AS t, CASE WHEN (name = CAST($p2 AS VARCHAR) AND (path = CAST($p3 AS VARCHAR))) THEN 1 ELSE 0 END + CASE WHEN (name = CAST($p4 AS VARCHAR)) THEN 2 ELSE 0 END + CASE WHEN (name = CAST($p5 AS VARCHAR) AND (map_contains(props, CAST($p6 AS VARCHAR)) AND coalesce(props[CAST($p6 AS VARCHAR)], '') = CAST($p7 AS VARCHAR))) THEN 4 ELSE 0 END AS m, CASE WHEN (name = CAST($p8 AS VARCHAR)) THEN 1 ELSE 0 END AS x, '' AS bv
   FROM events
   WHERE pkey = CAST($p1 AS BIGINT)
@@ -22,19 +50,14 @@ WITH fe AS MATERIALIZED (
   AND name NOT IN (CAST($p11 AS VARCHAR), CAST($p12 AS VARCHAR), CAST($p13 AS VARCHAR))
   AND (country IN (CAST($p14 AS VARCHAR), CAST($p15 AS VARCHAR)))
   AND ((name = CAST($p2 AS VARCHAR) AND (path = CAST($p3 AS VARCHAR))) OR (name = CAST($p4 AS VARCHAR)) OR (name = CAST($p5 AS VARCHAR) AND (map_contains(props, CAST($p6 AS VARCHAR)) AND coalesce(props[CAST($p6 AS VARCHAR)], '') = CAST($p7 AS VARCHAR))) OR (name = CAST($p8 AS VARCHAR)))
-) SELECT CAST(k AS VARCHAR) AS v, any_value(mcid) AS mcid, string_agg(concat(CAST(t AS VARCHAR), ':', CAST(m AS VARCHAR), ':', CAST(x AS VARCHAR), ':', hex(bv)), ',') AS evs
-FROM (
-  SELECT k, mcid, t, m, x, bv
-  FROM fe AS f
-  JOIN (
-    SELECT k, max(cid) AS mcid, min(t) FILTER (WHERE m % 2 = 1) AS f1, max(t) FILTER (WHERE m % 2 = 1) AS l1
-    FROM fe AS g
-    GROUP BY k
-    HAVING count_if(m % 2 = 1) > 0
-  ) AS b USING (k)
-  WHERE t >= f1
-  AND t <= l1 + 1209600000
-) AS j
+) SELECT CAST(k AS VARCHAR) AS v, max(cid) AS mcid, string_agg(concat(CAST(t AS VARCHAR), ':', CAST(m AS VARCHAR), ':', CAST(x AS VARCHAR), ':', hex('')), ',') FILTER (WHERE t >= f1 AND t <= l1 + 1209600000) AS evs
+FROM fe AS f
+JOIN (
+  SELECT k, min(t) AS f1, max(t) AS l1
+  FROM fe AS g
+  WHERE m % 2 = 1
+  GROUP BY k
+) AS b USING (k)
 GROUP BY k
 ORDER BY v
 LIMIT 5000000
