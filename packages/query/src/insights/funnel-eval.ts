@@ -246,6 +246,13 @@ export function unpackFunnelRows(packs: readonly FunnelPackRow[]): { evs: string
   return out;
 }
 
+const eventOrder = (a: FunnelEvent, b: FunnelEvent) =>
+  a.t - b.t || a.m - b.m || a.x - b.x || (a.bv < b.bv ? -1 : a.bv > b.bv ? 1 : 0);
+function isSorted(evs: readonly FunnelEvent[]): boolean {
+  for (let i = 1; i < evs.length; i++) if (eventOrder(evs[i - 1] as FunnelEvent, evs[i] as FunnelEvent) > 0) return false;
+  return true;
+}
+
 /** Each visitor's row -> their client id ("" without one) and outcome; the breakdown's top N applied. */
 export function funnelOutcomes(
   plan: FunnelPlan,
@@ -257,8 +264,9 @@ export function funnelOutcomes(
   const out: { cid: string; o: FunnelOutcome }[] = [];
   for (const r of rows) {
     const evs = parseEvents(r.evs);
-    // The engines order a visitor's events arbitrarily; sorted, the same rows give the same answer.
-    evs.sort((a, b) => a.t - b.t || a.m - b.m || a.x - b.x || (a.bv < b.bv ? -1 : a.bv > b.bv ? 1 : 0));
+    // The engines order a visitor's events arbitrarily; sorted, the same rows give the same answer
+    // (they mostly arrive in order already: checking is cheaper than sorting).
+    if (!isSorted(evs)) evs.sort(eventOrder);
     const o = funnelOutcome(evs, plan);
     if (o !== null) out.push({ cid: r.mcid ?? "", o });
   }
@@ -391,19 +399,26 @@ export function funnelActorMatches(o: FunnelOutcome, at: FunnelActorSelector): b
 
 /** "t:m:x:hex(bv)" items joined by "," -> events (read in place: a visitor's string can be long). */
 function parseEvents(text: string): FunnelEvent[] {
+  // By character codes: the three numbers need no substring each (a third of the evaluation's
+  // time went to slicing and collecting them at 10M events).
   const evs: FunnelEvent[] = [];
+  const n = text.length;
   let at = 0;
-  while (at < text.length) {
+  while (at < n) {
+    const fields = [0, 0, 0];
+    for (let f = 0; f < 3; f++) {
+      let v = 0;
+      for (let c = text.charCodeAt(at); c !== 58; c = text.charCodeAt(++at)) v = v * 10 + (c - 48); // up to ":"
+      fields[f] = v;
+      at++;
+    }
     let end = text.indexOf(",", at);
-    if (end === -1) end = text.length;
-    const c1 = text.indexOf(":", at);
-    const c2 = text.indexOf(":", c1 + 1);
-    const c3 = text.indexOf(":", c2 + 1);
+    if (end === -1) end = n;
     evs.push({
-      t: Number(text.slice(at, c1)),
-      m: Number(text.slice(c1 + 1, c2)),
-      x: Number(text.slice(c2 + 1, c3)),
-      bv: c3 + 1 === end ? "" : fromHex(text.slice(c3 + 1, end)),
+      t: fields[0] as number,
+      m: fields[1] as number,
+      x: fields[2] as number,
+      bv: at === end ? "" : fromHex(text.slice(at, end)),
     });
     at = end + 1;
   }
