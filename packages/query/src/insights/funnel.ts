@@ -1,10 +1,12 @@
 // The funnel insight's planner and SQL (DESIGN.md §4 Funnels). The definition (every step-1 event
 // may start a chain, the furthest step counts, ties in either order, strict order, exclusions) is
 // not something both engines can say in SQL (ClickHouse 18.16 has no window functions, and
-// windowFunnel knows neither ties in either order nor exclusions), so the one statement reads
-// compact rows instead: per event of the range that matters to the funnel, its visitor, client
-// id, epoch milliseconds, a bit mask of the steps it matches, a bit mask of the exclusions it
-// matches and (with a breakdown) its value. funnel-eval.ts finishes the definition in TypeScript.
+// windowFunnel knows neither ties in either order nor exclusions), so the statements read compact
+// text instead: per event of the range that matters to the funnel, its epoch milliseconds, a bit
+// mask of the steps it matches, a bit mask of the exclusions it matches and (with a breakdown) its
+// value, a visitor's events in one string. funnel-eval.ts finishes the definition in TypeScript.
+// The answer's statement packs those strings into FUNNEL_PARTS rows (FunnelPackRow); the visitors
+// of a step are read by a second one, a row per visitor with their client id (FunnelRow).
 // A strict funnel reads every considered event (pageviews and custom events: any of them between
 // two steps breaks the chain); the others read only events that match a step or an exclusion.
 // Only what can change an outcome leaves the engine (bench/insights.bench.ts: most visitors of a
