@@ -21,7 +21,9 @@
 // Both are filled with the day rollups, a step of local days at a time, under the same mark
 // (duckdb-day-rollup.ts): every local day before it is in them, and an append that changes an
 // earlier day moves the mark back before it (the next step first drops what it refills).
+
 import { type DayNumberSql, dayNumberSql, midnightAtOrBefore } from "./day-rollup.js";
+import { int } from "./params.js";
 import type { DerivedColumnType } from "./tables.js";
 
 export const ACTIVITY_ROLLUP_TABLE = "activity_rollup";
@@ -132,6 +134,17 @@ export function visitorActivityBuild(tz: string, firstMs: number, toMs: number, 
     `INSERT INTO ${VISITOR_ACTIVITY_TABLE} SELECT $pkey, $tz, name, vkey, list_sort(list(DISTINCT ${lday("ts")})) ` +
     `FROM events WHERE pkey = $pkey AND ts < $to${share} GROUP BY ALL ORDER BY name`
   );
+}
+
+/**
+ * A visitor's `days` (ascending) from local day `from` to before `to`. The list itself when its
+ * first and last day already lie within (most visitors, when the range spans their history): the
+ * lambda of list_filter is the dearer part of reading the lists (retention at 10M events: 230-272
+ * ms guarded, 273-351 ms always filtered).
+ */
+export function daysWithin(from: number, to: number): string {
+  const [a, b] = [int(from), int(to)];
+  return `CASE WHEN days[1] >= ${a} AND days[len(days)] < ${b} THEN days ELSE list_filter(days, x -> x >= ${a} AND x < ${b}) END`;
 }
 
 /** The bucket key of a local day number (a lambda's variable) for stickiness' intervals: consecutive buckets one apart. */

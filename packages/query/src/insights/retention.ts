@@ -25,7 +25,7 @@ import {
   type RetentionPeriodUnit,
   type RetentionSpec,
 } from "@lookout/schema";
-import { activityRollupTo, dayNumberBucket, VISITOR_ACTIVITY_TABLE } from "../activity-rollup.js";
+import { activityRollupTo, dayNumberBucket, daysWithin, VISITOR_ACTIVITY_TABLE } from "../activity-rollup.js";
 import { bucketLabels, bucketOf, bucketsUpToNow } from "../buckets.js";
 import type { CompileContext, CompiledQuery } from "../compiled.js";
 import { type ResolvedRange, resolveDateRange } from "../date-range.js";
@@ -236,7 +236,7 @@ function retentionFromActivity(
   const day = (ms: number) => localDayNumber(timezone, ms);
   const [dA, dT, dEnd] = [day(plan.range.from.getTime()), day(rollupTo), day(plan.range.to.getTime())];
   const mine = tableRead(s, VISITOR_ACTIVITY_TABLE, [`tz = ${p.add(timezone)}`, `name = ${p.add(o.event)}`]);
-  let days = `SELECT vkey, list_filter(days, x -> x >= ${dA} AND x < ${dT}) AS d FROM ${mine}`;
+  let days = `SELECT vkey, ${daysWithin(dA, dT)} AS d FROM ${mine}`;
   if (rollupTo < plan.readTo) {
     const later = tableRead(s, "events", [`ts >= ${p.ts(rollupTo)}`, `ts < ${p.ts(plan.readTo)}`, `name = ${p.add(o.event)}`]);
     days =

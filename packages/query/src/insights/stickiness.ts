@@ -5,7 +5,7 @@
 // unfiltered spec reads each visitor's days from visitor_activity (activity-rollup.ts) as far as the
 // day rollups' mark, and only the rest of the range (today) from events.
 import { insightDateRange, parseFilters, type StickinessAnswer, type StickinessSpec } from "@lookout/schema";
-import { activityRollupTo, dayNumberBucket, VISITOR_ACTIVITY_TABLE } from "../activity-rollup.js";
+import { activityRollupTo, dayNumberBucket, daysWithin, VISITOR_ACTIVITY_TABLE } from "../activity-rollup.js";
 import { bucketLabels, bucketsUpToNow } from "../buckets.js";
 import type { CompileContext, CompiledQuery } from "../compiled.js";
 import { defaultInterval, resolveDateRange } from "../date-range.js";
@@ -82,7 +82,7 @@ export function compileStickiness(
     const toDay = localDayNumber(ctx.timezone, rollupTo);
     // Days are distinct: a visitor's number of days is their list's length. Weeks and months are
     // counted distinct (list_distinct costs ~5x the length at 10M events, still under a scan).
-    const inRange = `list_filter(days, x -> x >= ${fromDay} AND x < ${toDay})`;
+    const inRange = daysWithin(fromDay, toDay);
     const daily = plan.unit === "day";
     const kept = daily ? inRange : `list_transform(${inRange}, x -> ${bucket("x")})`;
     const rows = `SELECT vkey, ${kept} AS b FROM ${tableRead(s, VISITOR_ACTIVITY_TABLE, [`tz = ${p.add(ctx.timezone)}`, `name = ${p.add(spec.event.event)}`])}`;

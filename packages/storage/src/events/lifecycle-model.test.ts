@@ -137,7 +137,7 @@ describe.each(ENGINES)("runLifecycle on $name", (engine) => {
 
   it.skipIf(skip)("agrees with the model on random traffic and specs", { timeout: 180_000 }, async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(eventArb, { maxLength: 50 }), specArb, async (raw, s) => {
+      fc.asyncProperty(fc.array(eventArb, { minLength: 20, maxLength: 60 }), specArb, async (raw, s) => {
         const property = `lc-${++run}`;
         const events = raw.map((r, i) =>
           event({

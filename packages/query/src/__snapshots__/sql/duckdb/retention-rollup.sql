@@ -10,7 +10,7 @@ WITH members AS MATERIALIZED (
   FROM (
     SELECT coalesce(r.vkey, t.vkey) AS vkey, list_concat(coalesce(r.d, []), coalesce(t.d, [])) AS d
     FROM (
-      SELECT vkey, list_filter(days, x -> x >= 19787 AND x < 19815) AS d
+      SELECT vkey, CASE WHEN days[1] >= 19787 AND days[len(days)] < 19815 THEN days ELSE list_filter(days, x -> x >= 19787 AND x < 19815) END AS d
       FROM visitor_activity
       WHERE pkey = CAST($p1 AS BIGINT)
       AND tz = CAST($p7 AS VARCHAR)

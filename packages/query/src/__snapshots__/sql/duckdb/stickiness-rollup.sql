@@ -8,7 +8,7 @@ SELECT n AS intervals, count(*) AS visitors
 FROM (
   SELECT len(list_distinct(list_concat(coalesce(r.b, []), coalesce(t.b, [])))) AS n
   FROM (
-    SELECT vkey, list_transform(list_filter(days, x -> x >= 19787 AND x < 19816), x -> ((x + 3) // 7)) AS b
+    SELECT vkey, list_transform(CASE WHEN days[1] >= 19787 AND days[len(days)] < 19816 THEN days ELSE list_filter(days, x -> x >= 19787 AND x < 19816) END, x -> ((x + 3) // 7)) AS b
     FROM visitor_activity
     WHERE pkey = CAST($p1 AS BIGINT)
     AND tz = CAST($p5 AS VARCHAR)
