@@ -53,6 +53,8 @@ interface PathsFunctions {
   /** A FROM item of `read`'s rows with `keep` columns, each row once per 1-based position of `array`, as `k`. */
   positions(read: string, keep: readonly string[], array: string): string;
   greatest(a: string, b: string): string;
+  /** Whether the answer walks numbers of the range's distinct items (p_items) instead of the items. */
+  numbersItems: boolean;
 }
 
 const PATHS_FUNCTIONS: Record<SqlDialect, PathsFunctions> = {
@@ -67,6 +69,7 @@ const PATHS_FUNCTIONS: Record<SqlDialect, PathsFunctions> = {
     length: (a) => `len(${a})`,
     positions: (read, keep, a) => `(SELECT ${keep.join(", ")}, unnest(generate_series(1, len(${a}))) AS k FROM ${read})`,
     greatest: (a, b) => `greatest(${a}, ${b})`,
+    numbersItems: true,
   },
   clickhouse: {
     tms: "toUInt64(ts) * 1000 + ts_ms",
@@ -78,6 +81,8 @@ const PATHS_FUNCTIONS: Record<SqlDialect, PathsFunctions> = {
     length: (a) => `toInt64(length(${a}))`,
     positions: (read, keep, a) => `(SELECT ${keep.join(", ")}, toInt64(arrayJoin(arrayEnumerate(${a}))) AS k FROM ${read})`,
     greatest: (a, b) => `greatest(${a}, ${b})`,
+    // 18.16 has no window functions to number them with: it walks the items themselves.
+    numbersItems: false,
   },
 };
 
@@ -154,18 +159,43 @@ export function compilePaths(spec: PathsSpec, property: string, dialect: SqlDial
     ...global.map((f) => eventCondition(f, p, d)),
   ];
   // e_* names: a ClickHouse alias may not reuse a column's name (dialects.ts).
-  const inner = `SELECT ${d.eventSkey} AS e_s, ${d.eventVkey} AS e_v, client_id AS e_c, ${fns.tms} AS e_t, ${item} AS e_i FROM ${tableRead(s, "events", where)}`;
-  const having = plan.required.map((x) => `${d.countIf(`e_i = ${p.add(x)}`)} > 0`);
-  const visits =
-    `SELECT ${d.anyValue("e_v")} AS v, ${d.anyValue("e_c")} AS c, ${fns.orderedItems("e_t", "e_i")} AS items ` +
-    `FROM (${inner}) AS pv GROUP BY e_s${having.length > 0 ? ` HAVING ${having.join(" AND ")}` : ""}`;
-  const actors = done(p, `${visits} ${d.limit(int(PATHS_MAX_VISITS), 0)}`);
+  let events = `SELECT ${d.eventSkey} AS e_s, ${d.eventVkey} AS e_v, client_id AS e_c, ${fns.tms} AS e_t, ${item} AS e_i FROM ${tableRead(s, "events", where)}`;
+  /** Each visit's items in order (`inner` gives e_i); `anchor` prints an anchor point as an item. */
+  const visitsOf = (inner: string, anchor: (x: string) => string) => {
+    const having = plan.required.map((x) => `${d.countIf(`e_i = ${anchor(x)}`)} > 0`);
+    return (
+      `SELECT ${d.anyValue("e_v")} AS v, ${d.anyValue("e_c")} AS c, ${fns.orderedItems("e_t", "e_i")} AS items ` +
+      `FROM (${inner}) AS pv GROUP BY e_s${having.length > 0 ? ` HAVING ${having.join(" AND ")}` : ""}`
+    );
+  };
+  const actors = done(p, `${visitsOf(events, (x) => p.add(x))} ${d.limit(int(PATHS_MAX_VISITS), 0)}`);
+
+  const named = new NamedRows(dialect);
+  // DuckDB numbers the range's distinct items and walks the visits by number: lists and groups of
+  // integers instead of strings halve the statement at 10M events under the 1 GB memory limit
+  // (bench/insights.bench.ts). The numbers are named back to their items in the answer's rows.
+  let anchor = (x: string) => p.add(x);
+  let nameOf = (col: string) => col;
+  let blank = "''";
+  if (fns.numbersItems) {
+    const dict = named.define(
+      "p_items",
+      `SELECT i, CAST(row_number() OVER (ORDER BY i) AS INTEGER) AS id FROM (SELECT DISTINCT ${item} AS i FROM ${tableRead(s, "events", where)}) AS di`,
+    );
+    const numbered = `SELECT e_s, e_v, e_c, e_t, di.id AS e_i FROM (${events}) AS ev JOIN ${dict} AS di ON ev.e_i = di.i`;
+    // An anchor absent from the range has no number: NULL, which no item equals.
+    anchor = (x: string) => `(SELECT id FROM ${dict} AS da WHERE i = ${p.add(x)})`;
+    nameOf = (col: string) => `coalesce((SELECT i FROM ${dict} AS dn WHERE id = t.${col}), '') AS ${col}`;
+    blank = "NULL";
+    events = numbered;
+  }
+  const visits = visitsOf(events, anchor);
 
   // The answer: visitPath() in SQL. fr: the start's position (1 without a start point, 0 when
   // absent); rl: the end's position counted from fr (0 when absent).
   const n = String(int(plan.steps));
-  const startAt = plan.start === null ? "1" : fns.position("cl", p.add(plan.start));
-  const endRel = plan.end === null ? "0" : fns.position(fns.slice("cl", "fr", `${fns.length("cl")} - fr + 1`), p.add(plan.end));
+  const startAt = plan.start === null ? "1" : fns.position("cl", anchor(plan.start));
+  const endRel = plan.end === null ? "0" : fns.position(fns.slice("cl", "fr", `${fns.length("cl")} - fr + 1`), anchor(plan.end));
   const cut =
     plan.end === null
       ? `SELECT v, ${fns.slice("cl", "fr", n)} AS path FROM (SELECT v, cl, fr FROM (SELECT v, cl, ${startAt} AS fr FROM (SELECT v, ${fns.collapse("items")} AS cl FROM (${visits}) AS vs) AS l1) AS l2 WHERE fr > 0) AS l3`
@@ -173,7 +203,6 @@ export function compilePaths(spec: PathsSpec, property: string, dialect: SqlDial
         `SELECT v, ${fns.slice("cl", "st", "fr + rl - st")} AS path FROM (SELECT v, cl, fr, rl, ${fns.greatest("fr", `fr + rl - ${n}`)} AS st ` +
         `FROM (SELECT v, cl, fr, ${endRel} AS rl FROM (SELECT v, cl, ${startAt} AS fr FROM (SELECT v, ${fns.collapse("items")} AS cl FROM (${visits}) AS vs) AS l1) AS l2 WHERE fr > 0) AS l3 ` +
         `WHERE rl > 0${plan.start !== null ? ` AND rl <= ${n}` : ""}) AS l4`;
-  const named = new NamedRows(dialect);
   // The paths are read once, by the positions below (every path has a first position, which
   // counts it), so they are never held whole.
   const paths = `(${cut})`;
@@ -190,10 +219,10 @@ export function compilePaths(spec: PathsSpec, property: string, dialect: SqlDial
   );
   // Nodes of the items the top edges name (at any step; shapePathsCounts keeps the touched ones).
   const mentioned = `source IN (SELECT source FROM ${edges} AS e1) OR source IN (SELECT target FROM ${edges} AS e2)`;
-  const nodes = `SELECT 1 AS kind, k AS step, source, '' AS target, ${d.uniq("v")} AS visitors FROM ${steps} AS s2 WHERE ${mentioned} GROUP BY step, source`;
+  const nodes = `SELECT 1 AS kind, k AS step, source, ${blank} AS target, ${d.uniq("v")} AS visitors FROM ${steps} AS s2 WHERE ${mentioned} GROUP BY step, source`;
   const sql = named.statement(
-    `SELECT kind, step, source, target, visitors FROM (SELECT 0 AS kind, step, source, target, visitors FROM ${edges} AS e0 ` +
-      `UNION ALL ${nodes} UNION ALL SELECT 2 AS kind, 0 AS step, '' AS source, '' AS target, count() AS visitors FROM ${steps} AS p0 WHERE k = 1) AS t ` +
+    `SELECT kind, step, ${nameOf("source")}, ${nameOf("target")}, visitors FROM (SELECT 0 AS kind, step, source, target, visitors FROM ${edges} AS e0 ` +
+      `UNION ALL ${nodes} UNION ALL SELECT 2 AS kind, 0 AS step, ${blank} AS source, ${blank} AS target, count() AS visitors FROM ${steps} AS p0 WHERE k = 1) AS t ` +
       d.limit(int(PATHS_ANSWER_ROWS), 0),
   );
   return { ...done(p, sql), dialect, range, plan, actors, cap: PATHS_MAX_VISITS };
