@@ -231,6 +231,30 @@ describe.each(ENGINES)("runPaths on $name", (engine) => {
   );
 
   it.skipIf(engine.skip !== undefined)(
+    "keeps the top 50 edges with ties cut by target in code-unit order; an anchor absent from the range matches no visit",
+    async () => {
+      const property = `paths-top-${++run}`;
+      // 60 visitors, each "/" then a page of their own: 60 edges of one visitor each. Targets
+      // in mixed case and with an accent, so that their order is the item order, not insertion's.
+      const targets = Array.from({ length: 60 }, (_, i) => `/${["Z", "a", "é", "b"][i % 4]}${String(59 - i).padStart(2, "0")}`);
+      await seed(
+        property,
+        targets.flatMap((t, i): [string, string, string, string][] => [
+          [`u${i}`, "1", "2024-03-08 15:00:00.000", "/"],
+          [`u${i}`, "1", "2024-03-08 15:01:00.000", t],
+        ]),
+      );
+      const a = await runPaths(store, property, spec({ type: "pageview" }), ctx);
+      const cu = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+      expect(a.results.edges.map((e) => e.target)).toEqual([...targets].sort(cu).slice(0, 50));
+      expect(a.results.edges.every((e) => e.step === 1 && e.source === "/" && e.visitors === 1)).toBe(true);
+      expect(a.results.paths).toBe(60);
+      const none = await runPaths(store, property, spec({ type: "pageview", start: "/nowhere" }), ctx);
+      expect(none.results).toEqual({ edges: [], nodes: [], paths: 0 });
+    },
+  );
+
+  it.skipIf(engine.skip !== undefined)(
     "start and end anchors; equal timestamps ordered by item; custom events as nodes",
     async () => {
       const property = `paths-anchor-${++run}`;
