@@ -3,8 +3,9 @@
 // path: consecutive repeats collapsed, cut at its start and/or end point to at most `steps` items;
 // an edge's weight is the distinct visitors who made that transition at that step, the top 50.
 // - The answer's statement does it all in the engine (array functions of both dialects,
-//   PATHS_FUNCTIONS) and sends the top edges, the nodes they may touch and the count of paths:
-//   sending every visit's items to be walked here ran past the 10 s limit at 10M events.
+//   PATHS_FUNCTIONS; on DuckDB over numbers of the items) and sends the top edges, the nodes they
+//   may touch and the count of paths: sending every visit's items to be walked here ran past the
+//   10 s limit at 10M events.
 // - A node's visitors (actors) read the per-visit rows and walk them with the pure functions
 //   below (visitPath, pathsActorIds), which state the definition the statement follows.
 //
@@ -159,7 +160,7 @@ export function compilePaths(spec: PathsSpec, property: string, dialect: SqlDial
     ...global.map((f) => eventCondition(f, p, d)),
   ];
   // e_* names: a ClickHouse alias may not reuse a column's name (dialects.ts).
-  let events = `SELECT ${d.eventSkey} AS e_s, ${d.eventVkey} AS e_v, client_id AS e_c, ${fns.tms} AS e_t, ${item} AS e_i FROM ${tableRead(s, "events", where)}`;
+  const events = `SELECT ${d.eventSkey} AS e_s, ${d.eventVkey} AS e_v, client_id AS e_c, ${fns.tms} AS e_t, ${item} AS e_i FROM ${tableRead(s, "events", where)}`;
   /** Each visit's items in order (`inner` gives e_i); `anchor` prints an anchor point as an item. */
   const visitsOf = (inner: string, anchor: (x: string) => string) => {
     const having = plan.required.map((x) => `${d.countIf(`e_i = ${anchor(x)}`)} > 0`);
@@ -171,25 +172,28 @@ export function compilePaths(spec: PathsSpec, property: string, dialect: SqlDial
   const actors = done(p, `${visitsOf(events, (x) => p.add(x))} ${d.limit(int(PATHS_MAX_VISITS), 0)}`);
 
   const named = new NamedRows(dialect);
-  // DuckDB numbers the range's distinct items and walks the visits by number: lists and groups of
-  // integers instead of strings halve the statement at 10M events under the 1 GB memory limit
-  // (bench/insights.bench.ts). The numbers are named back to their items in the answer's rows.
-  let anchor = (x: string) => p.add(x);
-  let nameOf = (col: string) => col;
-  let blank = "''";
-  if (fns.numbersItems) {
+  // What the answer walks: the items, or (DuckDB) numbers of the range's distinct items in item
+  // order, so that ties break alike: lists and groups of integers instead of strings halve the
+  // statement at 10M events under the 1 GB memory limit (bench/insights.bench.ts). `nameOf` names
+  // an answer's column back; `blank` is the no-item of its rows that have none.
+  const walk = (() => {
+    if (!fns.numbersItems) {
+      return { events, anchor: (x: string) => p.add(x), nameOf: (col: string) => col, blank: "''" };
+    }
     const dict = named.define(
       "p_items",
       `SELECT i, CAST(row_number() OVER (ORDER BY i) AS INTEGER) AS id FROM (SELECT DISTINCT ${item} AS i FROM ${tableRead(s, "events", where)}) AS di`,
     );
-    const numbered = `SELECT e_s, e_v, e_c, e_t, di.id AS e_i FROM (${events}) AS ev JOIN ${dict} AS di ON ev.e_i = di.i`;
-    // An anchor absent from the range has no number: NULL, which no item equals.
-    anchor = (x: string) => `(SELECT id FROM ${dict} AS da WHERE i = ${p.add(x)})`;
-    nameOf = (col: string) => `coalesce((SELECT i FROM ${dict} AS dn WHERE id = t.${col}), '') AS ${col}`;
-    blank = "NULL";
-    events = numbered;
-  }
-  const visits = visitsOf(events, anchor);
+    return {
+      events: `SELECT e_s, e_v, e_c, e_t, di.id AS e_i FROM (${events}) AS ev JOIN ${dict} AS di ON ev.e_i = di.i`,
+      // An anchor absent from the range has no number: NULL, which no item equals.
+      anchor: (x: string) => `(SELECT id FROM ${dict} AS da WHERE i = ${p.add(x)})`,
+      nameOf: (col: string) => `coalesce((SELECT i FROM ${dict} AS dn WHERE id = t.${col}), '') AS ${col}`,
+      blank: "NULL",
+    };
+  })();
+  const { anchor, nameOf, blank } = walk;
+  const visits = visitsOf(walk.events, anchor);
 
   // The answer: visitPath() in SQL. fr: the start's position (1 without a start point, 0 when
   // absent); rl: the end's position counted from fr (0 when absent).
