@@ -399,27 +399,24 @@ export function funnelActorMatches(o: FunnelOutcome, at: FunnelActorSelector): b
 
 /** "t:m:x:hex(bv)" items joined by "," -> events (read in place: a visitor's string can be long). */
 function parseEvents(text: string): FunnelEvent[] {
-  // By character codes: the three numbers need no substring each (a third of the evaluation's
-  // time went to slicing and collecting them at 10M events).
+  // By character codes: no substring and no Number() per field.
   const evs: FunnelEvent[] = [];
   const n = text.length;
   let at = 0;
+  /** The decimal digits from `at` up to the next ":" (bounded by the text's end), and past it. */
+  const field = (): number => {
+    let v = 0;
+    for (let c = text.charCodeAt(at); c !== 58 && at < n; c = text.charCodeAt(++at)) v = v * 10 + (c - 48);
+    at++;
+    return v;
+  };
   while (at < n) {
-    const fields = [0, 0, 0];
-    for (let f = 0; f < 3; f++) {
-      let v = 0;
-      for (let c = text.charCodeAt(at); c !== 58; c = text.charCodeAt(++at)) v = v * 10 + (c - 48); // up to ":"
-      fields[f] = v;
-      at++;
-    }
+    const t = field();
+    const m = field();
+    const x = field();
     let end = text.indexOf(",", at);
     if (end === -1) end = n;
-    evs.push({
-      t: fields[0] as number,
-      m: fields[1] as number,
-      x: fields[2] as number,
-      bv: at === end ? "" : fromHex(text.slice(at, end)),
-    });
+    evs.push({ t, m, x, bv: at >= end ? "" : fromHex(text.slice(at, end)) });
     at = end + 1;
   }
   return evs;

@@ -123,6 +123,13 @@ describe("funnel evaluator (pure)", () => {
     expect(a.results.time_to_convert.average_seconds).toBe(1);
   });
 
+  it("reads each event's fields by character code, and a row without separators ends instead of looping", () => {
+    const p = plan("sequential", 86_400_000);
+    const [o] = funnelOutcomes(p, [{ evs: "1000:1:0:4445,1500:2:0:,1700:4:0:", mcid: "c1" }]);
+    expect(o).toMatchObject({ cid: "c1", o: { reached: 3, times: [1000, 1500, 1700], bv: "DE" } });
+    expect(funnelOutcomes(p, [{ evs: "12345" }])).toEqual([]);
+  });
+
   it("any order: steps matched by distinct events within one window", () => {
     expect(funnelOutcome([ev(0, 4), ev(1, 2), ev(2, 1)], plan("any"))?.reached).toBe(3);
     expect(funnelOutcome([ev(0, 3)], plan("any"))?.reached).toBe(1);
