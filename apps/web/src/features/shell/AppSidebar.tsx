@@ -12,7 +12,7 @@ import {
   CSidebarNav,
   CSidebarToggler,
 } from "@coreui/react";
-import type { ComponentProps, ReactNode } from "react";
+import { type ComponentProps, type ReactNode, useCallback, useEffect, useRef } from "react";
 import { NavLink } from "react-router-dom";
 import SimpleBar from "simplebar-react";
 import { BrandMark } from "../../components/BrandMark";
@@ -30,8 +30,38 @@ function NavScroll({ children, ...props }: ComponentProps<typeof SimpleBar>) {
   );
 }
 
+/**
+ * CoreUI's report of the sidebar's visibility, taken once the frame is done (the frame's last
+ * report wins). CoreUI measures the sidebar after every render and reports when it finds it in or
+ * out of view; during a passing resize (a full-page screenshot resizes the window) that can flip on
+ * each render, and taking each report at once fed the flips back as the `visible` prop until React
+ * stopped at its update depth (error #185, seen once in the screenshot walk's phone sidebar shot).
+ */
+function useSettledVisibility(apply: (value: boolean) => void): (value: boolean) => void {
+  const frame = useRef<number | null>(null);
+  useEffect(
+    () => () => {
+      if (frame.current !== null) cancelAnimationFrame(frame.current);
+    },
+    [],
+  );
+  return useCallback(
+    (value: boolean) => {
+      if (frame.current !== null) cancelAnimationFrame(frame.current);
+      frame.current = requestAnimationFrame(() => {
+        frame.current = null;
+        apply(value);
+      });
+    },
+    [apply],
+  );
+}
+
 export function AppSidebar() {
   const { state, dispatch } = useLayout();
+  const onVisibleChange = useSettledVisibility(
+    useCallback((value: boolean) => dispatch({ type: "sidebarShow", value }), [dispatch]),
+  );
   return (
     <CSidebar
       as="nav"
@@ -40,7 +70,7 @@ export function AppSidebar() {
       position="fixed"
       unfoldable={state.sidebarUnfoldable}
       visible={state.sidebarShow}
-      onVisibleChange={(value) => dispatch({ type: "sidebarShow", value })}
+      onVisibleChange={onVisibleChange}
       aria-label="Main navigation"
       id="app-sidebar"
     >
