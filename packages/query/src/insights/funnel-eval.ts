@@ -326,7 +326,7 @@ function stepResults(plan: FunnelPlan, outcomes: readonly FunnelOutcome[]): Funn
 /** Equal-width bins (whole seconds) over the converted visitors' time from step 1 to the last step. */
 function histogram(seconds: number[]): FunnelAnswer["results"]["time_to_convert"]["bins"] {
   if (seconds.length === 0) return [];
-  // A loop, not Math.min(...seconds): spread arguments overflow the stack past ~100 000 visitors.
+  // A loop, not Math.min(...seconds): spread into arguments, a long list can overflow the stack.
   let lo = Number.POSITIVE_INFINITY;
   let hi = Number.NEGATIVE_INFINITY;
   for (const s of seconds) {
