@@ -8,7 +8,8 @@ import type { SqlDialect } from "../dialects.js";
 import { CTX, MARK, PROPERTY, v } from "../sql-cases.js";
 import { prettySql, sqlProblems } from "../sql-checks.js";
 import { type CompiledFunnel, compileFunnel, FUNNEL_MAX_ROWS, planFunnel } from "./funnel.js";
-import { funnelOutcome, funnelOutcomes, shapeFunnel, unpackFunnelRows } from "./funnel-eval.js";
+import { funnelOutcome, funnelOutcomes, unpackFunnelRows } from "./funnel-eval.js";
+import { shapeFunnel } from "./funnel-shape.js";
 
 const DIALECTS: SqlDialect[] = ["duckdb", "clickhouse"];
 const KEY = `${MARK}k' OR 1 --`;
