@@ -2,6 +2,7 @@
 // Pure: no I/O, no clock (the caller passes "now"), no randomness.
 
 export * from "./activity-rollup.js";
+export * from "./breakdown-rollup.js";
 export {
   compileBillableCounts,
   isBillableEvent,

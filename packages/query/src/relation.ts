@@ -14,6 +14,8 @@ export type TableName =
   | "day_rollup"
   | "activity_rollup"
   | "visitor_activity"
+  | "breakdown_rollup"
+  | "breakdown_multi"
   | DerivedTable
   | VisitorTable
   | VisitStateTable;
@@ -25,6 +27,8 @@ const STORED: readonly TableName[] = [
   "day_rollup",
   "activity_rollup",
   "visitor_activity",
+  "breakdown_rollup",
+  "breakdown_multi",
   "visitor_visits",
   "visitor_summary",
   // ClickHouse's visit states, read under its derived tables (clickhouse-visits.ts).

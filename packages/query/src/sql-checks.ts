@@ -16,6 +16,8 @@ export const READ_TABLES = [
   "day_rollup",
   "activity_rollup",
   "visitor_activity",
+  "breakdown_rollup",
+  "breakdown_multi",
   "visitor_visits",
   "visitor_summary",
   "visits",

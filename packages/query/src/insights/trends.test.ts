@@ -9,6 +9,7 @@ import { QueryError } from "../errors.js";
 import { CTX, MARK, PROPERTY, v } from "../sql-cases.js";
 import { prettySql, sqlProblems } from "../sql-checks.js";
 import { type CompiledTrends, compileTrends } from "./trends.js";
+import { breakdownRollupDim, trendsBreakdownRollupTo } from "./trends-breakdown-rollup.js";
 import { trendsRollupTo } from "./trends-rollup.js";
 
 const DIALECTS: SqlDialect[] = ["duckdb", "clickhouse"];
@@ -91,6 +92,69 @@ describe("trends SQL", () => {
     const c = compileTrends(spec, PROPERTY, "duckdb", { ...CTX, dayRollupThrough: through });
     expect(sqlProblems(c, "duckdb", PROPERTY, 10_000)).toEqual([]);
     await expect(snapshotText(c)).toMatchFileSnapshot("../__snapshots__/sql/duckdb/trends-rollup.sql");
+  });
+
+  it("duckdb: trends-breakdown-rollup (by a visit attribute: the days before the mark from the breakdown rollups, today from events)", async () => {
+    const spec = TrendsSpecSchema.parse({
+      kind: "trends",
+      period: "last_30_days",
+      interval: "day",
+      series: [
+        { event: "pageview", math: "unique_visitors" },
+        { event: "signup", math: "total", filters: "page==/pricing" },
+      ],
+      breakdown: "city",
+      breakdown_limit: 3,
+    });
+    const through = Date.parse("2024-04-02T22:00:00Z");
+    const c = compileTrends(spec, PROPERTY, "duckdb", { ...CTX, dayRollupThrough: through });
+    expect(c.sql).toContain("breakdown_rollup");
+    expect(sqlProblems(c, "duckdb", PROPERTY, 10_000)).toEqual([]);
+    await expect(snapshotText(c)).toMatchFileSnapshot("../__snapshots__/sql/duckdb/trends-breakdown-rollup.sql");
+  });
+
+  it("reads the breakdown rollups for counts of one unfiltered event broken down by a visit attribute, by day or longer", () => {
+    const o = {
+      rollups: true,
+      interval: "week" as const,
+      range: { from: Date.parse("2024-03-04T23:00:00Z"), to: Date.parse("2024-04-03T22:00:00Z") },
+      through: Date.parse("2024-04-02T22:00:00Z"),
+      timezone: "Europe/Berlin",
+    };
+    const series = { math: "avg_per_visitor" as const, event: "pageview" };
+    expect(breakdownRollupDim("device")).toBe("device");
+    for (const dim of [
+      "source",
+      "utm_campaign",
+      "page",
+      "event_name",
+      "entry_page",
+      "exit_page",
+      "prop:plan",
+      undefined,
+    ] as const) {
+      expect(breakdownRollupDim(dim)).toBeNull();
+      expect(trendsBreakdownRollupTo({ breakdown: dim }, series, o)).toBeNull();
+    }
+    expect(trendsBreakdownRollupTo({ breakdown: "country" }, series, o)).toBe(o.through);
+    expect(trendsBreakdownRollupTo({ breakdown: "country" }, { ...series, math: "median" }, o)).toBeNull();
+    expect(trendsBreakdownRollupTo({ breakdown: "country" }, { ...series, event: "engagement" }, o)).toBeNull();
+    expect(trendsBreakdownRollupTo({ breakdown: "country" }, { ...series, event: "signup" }, o)).toBe(o.through);
+    expect(trendsBreakdownRollupTo({ breakdown: "country" }, { ...series, filters: "page==/" }, o)).toBeNull();
+    expect(trendsBreakdownRollupTo({ breakdown: "country", filters: "browser==Firefox" }, series, o)).toBeNull();
+    expect(trendsBreakdownRollupTo({ breakdown: "country", comparison: "year_over_year" }, series, o)).toBeNull();
+    expect(trendsBreakdownRollupTo({ breakdown: "country" }, series, { ...o, interval: "hour" })).toBeNull();
+    expect(trendsBreakdownRollupTo({ breakdown: "country" }, series, { ...o, rollups: false })).toBeNull();
+    // ClickHouse keeps no rollups: the same spec prints its events statement there.
+    const spec = TrendsSpecSchema.parse({
+      kind: "trends",
+      period: "last_30_days",
+      series: [{ event: "pageview" }],
+      breakdown: "country",
+    });
+    expect(compileTrends(spec, PROPERTY, "clickhouse", { ...CTX, dayRollupThrough: o.through }).sql).not.toContain(
+      "breakdown_rollup",
+    );
   });
 
   it("reads the activity rollups for series counting events or visitors, unfiltered, unbroken-down, by day or longer", () => {

@@ -12,7 +12,8 @@
 //
 // Unlike the web-analytics kinds, trends read raw `events` (the unit is the event and its visitor,
 // not the visit; on DuckDB an unfiltered count of events or visitors reads the activity rollups
-// for the days before their mark: trends-rollup.ts), so a filter keeps the events whose own row matches: a session dimension is the
+// for the days before their mark: trends-rollup.ts, or broken down by a visit attribute the
+// breakdown rollups: trends-breakdown-rollup.ts), so a filter keeps the events whose own row matches: a session dimension is the
 // column the event carries, a prop the event's prop. entry_page and exit_page are not on events
 // and are refused. Every table read goes through relation.ts (the property predicate), every value
 // is bound, the statement has a LIMIT.
@@ -49,6 +50,7 @@ import { int, Params } from "../params.js";
 import { Scope } from "../parts.js";
 import { tableRead } from "../relation.js";
 import { SESSION_DIMENSION_COLUMNS } from "../tables.js";
+import { breakdownRollupDim, breakdownRollupSeries, trendsBreakdownRollupTo } from "./trends-breakdown-rollup.js";
 import { rollupSeries, trendsRollupTo } from "./trends-rollup.js";
 
 /** What the trends SQL needs per dialect beyond the shared Dialect table. */
@@ -166,13 +168,21 @@ export function compileTrends(spec: TrendsSpec, property: string, dialect: SqlDi
   const statements: string[] = [];
   const named = new NamedRows(dialect);
   for (const [i, series] of spec.series.entries()) {
-    const rollupTo = trendsRollupTo(spec, series, {
+    const rollupArgs = {
       rollups: d.dayRollups,
       interval,
       range: periods[0] as { from: number; to: number },
       through: ctx.dayRollupThrough,
       timezone: ctx.timezone,
-    });
+    };
+    const rollupDim = breakdownRollupDim(spec.breakdown);
+    const breakdownTo = trendsBreakdownRollupTo(spec, series, rollupArgs);
+    if (breakdownTo !== null && rollupDim !== null) {
+      const o = { s, p, named, i, event: series.event, math: series.math, interval: interval as "day", dim: rollupDim, topN };
+      statements.push(...breakdownRollupSeries(o, rollupArgs.range, breakdownTo, ctx.timezone));
+      continue;
+    }
+    const rollupTo = trendsRollupTo(spec, series, rollupArgs);
     if (rollupTo !== null) {
       const o = { s, p, named, i, event: series.event, math: series.math, interval: interval as "day" };
       statements.push(...rollupSeries(o, periods[0] as { from: number; to: number }, rollupTo, ctx.timezone));

@@ -1,6 +1,6 @@
 // Day rollups (duckdb-day-rollup.ts, @lookout/query day-rollup.ts) must give the numbers the visit
 // rollups give, and lifecycle, stickiness, trends and retention insights from the activity rollups
-// those from events: generated traffic over 40 days that span a DST change, queried in four timezones
+// (trends broken down by a visit attribute from the breakdown rollups) those from events: generated traffic over 40 days that span a DST change, queried in four timezones
 // (one with a half-hour offset), every dashboard query plus comparisons and partial days, with the
 // day rows complete, covering part of the range, and moved back by late events.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -124,12 +124,16 @@ async function compare(tz: string, expectDays: boolean): Promise<void> {
       ...ctx,
       dayRollupThrough: store.dayRollupThrough?.(P, tz),
     });
-    if (expectDays) expect(JSON.stringify(compiled), name).toMatch(/\b(activity_rollup|visitor_activity)\b/);
+    if (expectDays) expect(JSON.stringify(compiled), name).toMatch(/\b(activity_rollup|visitor_activity|breakdown_rollup)\b/);
     const fast = await runInsight(store, P, parsed, ctx);
     const plain = await runInsight(store, P, parsed, { ...ctx, dayRollups: false });
     expect(fast, `${tz} ${name}`).toEqual(plain);
     // Each answer has numbers to compare, not only zeros.
     if (plain.kind === "lifecycle") for (const r of plain.results) for (const k of STATUSES) if (r[k] !== 0) seen.add(k);
+    if (plain.kind === "trends" && spec.kind === "trends" && spec.breakdown) {
+      const other = plain.results.find((r) => r.breakdown_value === "$other");
+      expect(other?.total ?? 0, name).toBeGreaterThan(0);
+    }
     if (plain.kind === "stickiness") expect(plain.results.filter((r) => r.visitors > 0).length, name).toBeGreaterThan(1);
     if (plain.kind === "retention") {
       expect(
@@ -171,6 +175,39 @@ const TRENDS: Record<string, TrendsSpecInput> = {
     date: "2024-02-10,2024-03-24",
     interval: "month",
     series: [{ event: "pageview", math: "unique_visitors" }],
+  },
+  // From the breakdown rollups: "$other" holds several values, and today's visitors come from
+  // events (the model test, trends-model.test.ts, has visitors with several countries).
+  country_day: {
+    kind: "trends",
+    period: "last_30_days",
+    interval: "day",
+    series: [
+      { event: "pageview", math: "unique_visitors" },
+      { event: "signup", math: "total" },
+    ],
+    breakdown: "country",
+    breakdown_limit: 2,
+  },
+  os_week: {
+    kind: "trends",
+    period: "last_30_days",
+    interval: "week",
+    series: [
+      { event: "pageview", math: "unique_visitors" },
+      { event: "pageview", math: "avg_per_visitor" },
+    ],
+    breakdown: "os",
+    breakdown_limit: 1,
+  },
+  browser_month: {
+    kind: "trends",
+    period: "custom",
+    date: "2024-02-10,2024-03-24",
+    interval: "month",
+    series: [{ event: "pageview", math: "unique_visitors" }],
+    breakdown: "browser",
+    breakdown_limit: 3,
   },
 };
 

@@ -6,6 +6,10 @@
 import {
   ACTIVITY_ROLLUP_COLUMNS,
   ACTIVITY_ROLLUP_TABLE,
+  BREAKDOWN_MULTI_COLUMNS,
+  BREAKDOWN_MULTI_TABLE,
+  BREAKDOWN_ROLLUP_COLUMNS,
+  BREAKDOWN_ROLLUP_TABLE,
   DAY_ROLLUP_COLUMNS,
   DAY_ROLLUP_STATE_DDL,
   DAY_ROLLUP_TABLE,
@@ -127,7 +131,7 @@ export function derivedDdl(name: DerivedTable): string {
   return table(name, cols, "");
 }
 
-/** DuckDB: the day and activity rollups and where each property's end (@lookout/query day-rollup.ts, activity-rollup.ts). */
+/** DuckDB: the day, activity and breakdown rollups and where each property's end (@lookout/query day-rollup.ts, activity-rollup.ts). */
 export function dayRollupDdl(): string[] {
   const cols = (c: Record<string, DerivedColumnType>) =>
     Object.entries(c).map(([name, type]) => `${name} ${DERIVED_TYPES[type]} NOT NULL`);
@@ -135,6 +139,8 @@ export function dayRollupDdl(): string[] {
     table(DAY_ROLLUP_TABLE, cols(DAY_ROLLUP_COLUMNS), ""),
     table(ACTIVITY_ROLLUP_TABLE, cols(ACTIVITY_ROLLUP_COLUMNS), ""),
     table(VISITOR_ACTIVITY_TABLE, cols(VISITOR_ACTIVITY_COLUMNS), ""),
+    table(BREAKDOWN_ROLLUP_TABLE, cols(BREAKDOWN_ROLLUP_COLUMNS), ""),
+    table(BREAKDOWN_MULTI_TABLE, cols(BREAKDOWN_MULTI_COLUMNS), ""),
     DAY_ROLLUP_STATE_DDL,
   ];
 }

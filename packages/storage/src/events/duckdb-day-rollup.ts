@@ -1,5 +1,5 @@
-// The DuckDB store's day rollups (@lookout/query day-rollup.ts, and the activity rollups of
-// activity-rollup.ts, filled in the same steps under the same mark): which (property key, timezone)
+// The DuckDB store's day rollups (@lookout/query day-rollup.ts, and the activity and breakdown
+// rollups of activity-rollup.ts and breakdown-rollup.ts, filled in the same steps under the same mark): which (property key, timezone)
 // pairs have them and up to which local midnight, filling them a few days per step, and moving
 // that mark back when a rollup step changes visits before it, and when to fill. Every step runs
 // through the store's rollup runner (its rollups' connection, one at a time with them), so a fill
@@ -14,6 +14,12 @@ import type { DuckDBConnection, DuckDBValue } from "@duckdb/node-api";
 import {
   ACTIVITY_ROLLUP_TABLE,
   activityRollupInsert,
+  BREAKDOWN_MULTI_TABLE,
+  BREAKDOWN_ROLLUP_DIMS,
+  BREAKDOWN_ROLLUP_TABLE,
+  breakdownMultiInsert,
+  breakdownRollupBuild,
+  breakdownRollupInsert,
   dayRollupInsert,
   localDayNumber,
   midnightAtOrBefore,
@@ -27,7 +33,7 @@ import { timestampValue } from "./duckdb-append.js";
 import { rows } from "./duckdb-read.js";
 
 /** Bump when the day rows change shape or meaning: migrate() drops them, and they fill again. */
-export const DAY_ROLLUP_VERSION = "3";
+export const DAY_ROLLUP_VERSION = "4";
 
 /** How long after a local day ends it is filled. */
 const SETTLE_MS = 35 * 60_000;
@@ -62,6 +68,15 @@ interface PairState extends Pair {
 
 /** Events per pass of visitor_activity's first fill by default (each pass groups one share of the visitors). */
 const ACTIVITY_PASS_EVENTS = 5_000_000;
+
+/** Every table filled under the marks. */
+const ROLLUP_TABLES = [
+  "day_rollup",
+  ACTIVITY_ROLLUP_TABLE,
+  VISITOR_ACTIVITY_TABLE,
+  BREAKDOWN_ROLLUP_TABLE,
+  BREAKDOWN_MULTI_TABLE,
+];
 
 const pairKey = (pkey: bigint, tz: string) => `${pkey}\u0000${tz}`;
 
@@ -216,11 +231,32 @@ export class DayRollups {
         for (let part = 0; part < parts; part++) {
           await c.run(visitorActivityBuild(st.tz, first, target, parts, part), { ...base, to: ts(target) });
         }
+        // The breakdown rows of every settled day too, a pass per share of the visitors (their rows add up).
+        for (const t of [BREAKDOWN_ROLLUP_TABLE, BREAKDOWN_MULTI_TABLE])
+          await c.run(`DELETE FROM ${t} WHERE pkey = $pkey AND tz = $tz`, base);
+        const whole: Record<string, DuckDBValue> = { ...base, to: ts(target) };
+        for (let part = 0; part < parts; part++) {
+          for (const step of breakdownRollupBuild(st.tz, first, target, parts, part)) {
+            await c.run(step.sql, Object.fromEntries(step.params.map((k) => [k, whole[k] as DuckDBValue])));
+          }
+        }
       } else if (activityTo < to) {
         activityTo = to;
         for (const step of visitorActivitySteps(st.tz, first, to)) {
           await c.run(step.sql, Object.fromEntries(step.params.map((k) => [k, span[k] as DuckDBValue])));
         }
+        // Days past the step stay until a later step refills them, as visitor_activity's.
+        await c.run(
+          `DELETE FROM ${BREAKDOWN_ROLLUP_TABLE} WHERE pkey = $pkey AND tz = $tz AND lday >= $lday AND lday < $lday_to`,
+          {
+            ...base,
+            lday: span.lday as DuckDBValue,
+            lday_to: span.lday_to as DuckDBValue,
+          },
+        );
+        const days = { ...base, from: ts(from), to: ts(to) };
+        for (const dim of BREAKDOWN_ROLLUP_DIMS) await c.run(breakdownRollupInsert(dim, st.tz, first, to), days);
+        await c.run(breakdownMultiInsert(), days);
       }
       await c.run("INSERT OR REPLACE INTO day_rollup_state VALUES ($pkey, $tz, $through)", { ...base, through: BigInt(to) });
       await c.run("COMMIT");
@@ -268,7 +304,7 @@ export class DayRollups {
       this.#pairs.delete(k);
       this.onMark(st.pkey, st.tz, undefined);
     }
-    for (const t of ["day_rollup", ACTIVITY_ROLLUP_TABLE, VISITOR_ACTIVITY_TABLE, "day_rollup_state"]) {
+    for (const t of [...ROLLUP_TABLES, "day_rollup_state"]) {
       await c.run(`DELETE FROM ${t} WHERE pkey = $pkey`, { pkey });
     }
   }
@@ -277,7 +313,6 @@ export class DayRollups {
   async reset(c: DuckDBConnection): Promise<void> {
     for (const st of this.#pairs.values()) this.onMark(st.pkey, st.tz, undefined);
     this.#pairs.clear();
-    for (const t of ["day_rollup", ACTIVITY_ROLLUP_TABLE, VISITOR_ACTIVITY_TABLE, "day_rollup_state"])
-      await c.run(`DELETE FROM ${t}`);
+    for (const t of [...ROLLUP_TABLES, "day_rollup_state"]) await c.run(`DELETE FROM ${t}`);
   }
 }

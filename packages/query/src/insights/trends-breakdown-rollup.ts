@@ -1,0 +1,145 @@
+// Trends broken down by a visit attribute from the breakdown rollups (DuckDB, breakdown-rollup.ts):
+// which series they can answer (counts of events or visitors of one unfiltered event, by day or
+// longer, broken down by an attribute the rows are kept for) and the statement that answers one.
+//
+// The answer is a sum over visitors: a visitor adds 1 to a cell (value or "$other", bucket) when
+// they did the event with that value (one outside the top N) in the bucket. The rows give that sum
+// for the days before the mark, except that a visitor with several values outside the top N is
+// counted once per value. So the statement takes the rows' sums and, for the visitors whose share
+// they cannot give (those listed in breakdown_multi and those with an event after the mark: the
+// set S), swaps what the rows counted for them (their distinct (visitor, value) pairs before the
+// mark, from their events) for what they add to the answer (their distinct visitors over the whole
+// range). Events are plain sums. S is empty for most ranges that end before today; otherwise its
+// events are found by a semi-join on the visitor key (a scan of the range's keys, no grouping).
+import {
+  type Dimension,
+  OTHER_BREAKDOWN_VALUE,
+  parseFilters,
+  type TrendsMath,
+  type TrendsSeries,
+  type TrendsSpec,
+} from "@lookout/schema";
+import { activityRollupTo } from "../activity-rollup.js";
+import {
+  BREAKDOWN_MULTI_TABLE,
+  BREAKDOWN_ROLLUP_DIMS,
+  BREAKDOWN_ROLLUP_SKIPPED_EVENTS,
+  BREAKDOWN_ROLLUP_TABLE,
+  type BreakdownRollupDim,
+} from "../breakdown-rollup.js";
+import { dayBucket, localDayNumber } from "../day-rollup.js";
+import { DIALECTS } from "../dialects.js";
+import type { NamedRows } from "../named.js";
+import { int, type Params } from "../params.js";
+import type { Scope } from "../parts.js";
+import { tableRead } from "../relation.js";
+import { SESSION_DIMENSION_COLUMNS } from "../tables.js";
+
+const ROLLUP_MATHS: readonly TrendsMath[] = ["total", "unique_visitors", "avg_per_visitor"];
+
+/** The breakdown rollups' column of a dimension, or null when they are not kept for it. */
+export function breakdownRollupDim(dim: Dimension | undefined): BreakdownRollupDim | null {
+  if (dim === undefined || !(dim in SESSION_DIMENSION_COLUMNS)) return null;
+  const column = SESSION_DIMENSION_COLUMNS[dim as keyof typeof SESSION_DIMENSION_COLUMNS];
+  return (BREAKDOWN_ROLLUP_DIMS as readonly string[]).includes(column) ? (column as BreakdownRollupDim) : null;
+}
+
+/**
+ * Up to where (epoch ms, a local midnight) the breakdown rollups answer a series, or null when they
+ * do not: the store keeps none, the spec has no breakdown by a kept attribute, the series is of a
+ * skipped event name or counts anything but events and visitors, a filter or a comparison asks for more, or the interval is
+ * shorter than a day.
+ */
+export function trendsBreakdownRollupTo(
+  spec: Pick<TrendsSpec, "filters" | "breakdown" | "comparison">,
+  series: Pick<TrendsSeries, "math" | "filters" | "event">,
+  o: { rollups: boolean; interval: string; range: { from: number; to: number }; through: number | undefined; timezone: string },
+): number | null {
+  const plain =
+    breakdownRollupDim(spec.breakdown) !== null &&
+    !(BREAKDOWN_ROLLUP_SKIPPED_EVENTS as readonly string[]).includes(series.event) &&
+    ROLLUP_MATHS.includes(series.math) &&
+    parseFilters(spec.filters ?? "").length === 0 &&
+    parseFilters(series.filters ?? "").length === 0 &&
+    !spec.comparison &&
+    (o.interval === "day" || o.interval === "week" || o.interval === "month");
+  return activityRollupTo(o.range, { rollups: o.rollups, filtered: !plain, through: o.through, timezone: o.timezone });
+}
+
+/**
+ * One series' bucket rows and totals per breakdown value (trends.ts TrendsRow) from the breakdown
+ * rollups before `rollupTo` and from events after it, with the top `topN` values by events.
+ */
+export function breakdownRollupSeries(
+  o: {
+    s: Scope;
+    p: Params;
+    named: NamedRows;
+    i: number;
+    event: string;
+    math: TrendsMath;
+    interval: "day" | "week" | "month";
+    dim: BreakdownRollupDim;
+    topN: number;
+  },
+  range: { from: number; to: number },
+  rollupTo: number,
+  timezone: string,
+): string[] {
+  const { s, p, i, named } = o;
+  const d = DIALECTS.duckdb;
+  const dA = localDayNumber(timezone, range.from);
+  const dT = localDayNumber(timezone, rollupTo);
+  const key = (day: string) => dayBucket(o.interval, day);
+  const mine = [`tz = ${p.add(timezone)}`, `name = ${p.add(o.event)}`, `dim = ${p.add(o.dim)}`];
+  const rows = named.define(
+    `brr${int(i)}`,
+    `SELECT value, lday, prev_lday, visitors, events FROM ${tableRead(s, BREAKDOWN_ROLLUP_TABLE, [...mine, `lday >= ${dA}`, `lday < ${dT}`])}`,
+  );
+  const tail = rollupTo < range.to;
+  const tailRead = () =>
+    tableRead(s, "events", [`ts >= ${p.ts(rollupTo)}`, `ts < ${p.ts(range.to)}`, `name = ${p.add(o.event)}`]);
+  // The top N values by events (ties by value), as trends.ts ranks them from events.
+  const counts = [`SELECT value AS v, sum(events) AS n FROM ${rows} AS r GROUP BY v`];
+  if (tail) counts.push(`SELECT ${o.dim} AS v, count(*) AS n FROM ${tailRead()} GROUP BY v`);
+  const top = named.define(
+    `brt${int(i)}`,
+    `SELECT v FROM (${counts.join(" UNION ALL ")}) AS c GROUP BY v ORDER BY sum(n) DESC, v ${d.limit(int(o.topN), 0)}`,
+  );
+  const bv = (x: string) => `CASE WHEN ${x} IN (SELECT v FROM ${top} AS tv) THEN ${x} ELSE ${p.add(OTHER_BREAKDOWN_VALUE)} END`;
+  // S: the visitors whose share the rows cannot give, and their events of the range.
+  const who = [`SELECT vkey FROM ${tableRead(s, BREAKDOWN_MULTI_TABLE, mine)}`];
+  if (tail) who.push(`SELECT vkey FROM ${tailRead()}`);
+  const es = named.define(
+    `bre${int(i)}`,
+    `SELECT vkey, ${o.dim} AS value, ${s.bucket(o.interval, "ts")} AS k, ts < ${p.ts(rollupTo)} AS pre FROM ${tableRead(
+      s,
+      "events",
+      [`ts >= ${p.ts(range.from)}`, `ts < ${p.ts(range.to)}`, `name = ${p.add(o.event)}`, `vkey IN (${who.join(" UNION ALL ")})`],
+    )}`,
+  );
+  // Per (value or "$other", bucket): u visitors (the rows' per-value count, then S's swap), n events,
+  // and ut the same visitors over the whole range (each on their first day of it: prev before it).
+  const swap = (group: string) =>
+    `${d.uniq("vkey")} - count(DISTINCT struct_pack(v := vkey, x := value)) FILTER (WHERE pre)${group}`;
+  const cells = named.define(
+    `brc${int(i)}`,
+    "SELECT bv, k, coalesce(sum(u), 0) AS u, sum(n) AS n FROM (" +
+      `SELECT ${bv("value")} AS bv, ${key("lday")} AS k, sum(visitors) FILTER (WHERE prev_lday < ${dA} OR ${key("prev_lday")} < ${key("lday")}) AS u, sum(events) AS n FROM ${rows} AS r GROUP BY ALL` +
+      ` UNION ALL SELECT ${bv("value")} AS bv, k, ${swap("")} AS u, count(*) FILTER (WHERE NOT pre) AS n FROM ${es} AS e GROUP BY ALL` +
+      ") AS a GROUP BY bv, k",
+  );
+  const totals = named.define(
+    `brs${int(i)}`,
+    "SELECT bv, coalesce(sum(ut), 0) AS ut, sum(n) AS n FROM (" +
+      `SELECT ${bv("value")} AS bv, sum(visitors) FILTER (WHERE prev_lday < ${dA}) AS ut, sum(events) AS n FROM ${rows} AS r GROUP BY ALL` +
+      ` UNION ALL SELECT ${bv("value")} AS bv, ${swap("")} AS ut, count(*) FILTER (WHERE NOT pre) AS n FROM ${es} AS e GROUP BY ALL` +
+      ") AS a GROUP BY bv",
+  );
+  const value = (u: string, n: string) =>
+    o.math === "total" ? `CAST(${n} AS DOUBLE)` : o.math === "unique_visitors" ? `CAST(${u} AS DOUBLE)` : d.div(n, u);
+  return [
+    `SELECT ${int(i)} AS series, bv, 0 AS is_total, ${d.label(o.interval, "k")} AS bucket, ${value("u", "n")} AS value FROM ${cells} AS sb`,
+    `SELECT ${int(i)} AS series, bv, 1 AS is_total, '' AS bucket, ${value("ut", "n")} AS value FROM ${totals} AS st`,
+  ];
+}
