@@ -47,11 +47,12 @@ export function breakdownRollupDim(dim: Dimension | undefined): BreakdownRollupD
 /**
  * Up to where (epoch ms, a local midnight) the breakdown rollups answer a series, or null when they
  * do not: the store keeps none, the spec has no breakdown by a kept attribute, the series is of a
- * skipped event name or counts anything but events and visitors, a filter or a comparison asks for more, or the interval is
- * shorter than a day.
+ * skipped event name or counts anything but events and visitors, a filter asks for more, or the
+ * interval is shorter than a day. A comparison's period is planned apart (trends.ts): its buckets
+ * and its total each read the rows as far as this says of their own range.
  */
 export function trendsBreakdownRollupTo(
-  spec: Pick<TrendsSpec, "filters" | "breakdown" | "comparison">,
+  spec: Pick<TrendsSpec, "filters" | "breakdown">,
   series: Pick<TrendsSeries, "math" | "filters" | "event">,
   o: { rollups: boolean; interval: string; range: { from: number; to: number }; through: number | undefined; timezone: string },
 ): number | null {
@@ -61,14 +62,19 @@ export function trendsBreakdownRollupTo(
     ROLLUP_MATHS.includes(series.math) &&
     parseFilters(spec.filters ?? "").length === 0 &&
     parseFilters(series.filters ?? "").length === 0 &&
-    !spec.comparison &&
     (o.interval === "day" || o.interval === "week" || o.interval === "month");
   return activityRollupTo(o.range, { rollups: o.rollups, filtered: !plain, through: o.through, timezone: o.timezone });
 }
 
+/** What one call prints: the bucket rows, the totals, or both (a comparison's totals may stop earlier than its buckets). */
+export type BreakdownRollupRows = "both" | "buckets" | "totals";
+
 /**
- * One series' bucket rows and totals per breakdown value (trends.ts TrendsRow) from the breakdown
- * rollups before `rollupTo` and from events after it, with the top `topN` values by events.
+ * One series' bucket rows and/or totals per breakdown value (trends.ts TrendsRow) over `range`, from
+ * the breakdown rollups before `rollupTo` and from events after it. The top `topN` values by events
+ * are this range's, unless `o.top` names the row set of another period's (a comparison keeps the
+ * current period's values); `o.tag` keeps the named rows of each call apart; `o.period`, when set,
+ * is printed as the rows' `period` column.
  */
 export function breakdownRollupSeries(
   o: {
@@ -76,42 +82,52 @@ export function breakdownRollupSeries(
     p: Params;
     named: NamedRows;
     i: number;
+    tag?: string;
     event: string;
     math: TrendsMath;
     interval: "day" | "week" | "month";
     dim: BreakdownRollupDim;
     topN: number;
+    top?: string;
+    period?: number;
+    rows?: BreakdownRollupRows;
   },
   range: { from: number; to: number },
   rollupTo: number,
   timezone: string,
-): string[] {
-  const { s, p, i, named } = o;
+): { statements: string[]; top: string } {
+  const { s, p, named } = o;
   const d = DIALECTS.duckdb;
+  const id = `${int(o.i)}${o.tag ?? ""}`;
   const dA = localDayNumber(timezone, range.from);
   const dT = localDayNumber(timezone, rollupTo);
   const key = (day: string) => dayBucket(o.interval, day);
   const mine = [`tz = ${p.add(timezone)}`, `name = ${p.add(o.event)}`, `dim = ${p.add(o.dim)}`];
   const rows = named.define(
-    `brr${int(i)}`,
+    `brr${id}`,
     `SELECT value, lday, prev_lday, visitors, events FROM ${tableRead(s, BREAKDOWN_ROLLUP_TABLE, [...mine, `lday >= ${dA}`, `lday < ${dT}`])}`,
   );
   const tail = rollupTo < range.to;
   const tailRead = () =>
     tableRead(s, "events", [`ts >= ${p.ts(rollupTo)}`, `ts < ${p.ts(range.to)}`, `name = ${p.add(o.event)}`]);
-  // The top N values by events (ties by value), as trends.ts ranks them from events.
-  const counts = [`SELECT value AS v, sum(events) AS n FROM ${rows} AS r GROUP BY v`];
-  if (tail) counts.push(`SELECT ${o.dim} AS v, count(*) AS n FROM ${tailRead()} GROUP BY v`);
-  const top = named.define(
-    `brt${int(i)}`,
-    `SELECT v FROM (${counts.join(" UNION ALL ")}) AS c GROUP BY v ORDER BY sum(n) DESC, v ${d.limit(int(o.topN), 0)}`,
-  );
-  const bv = (x: string) => `CASE WHEN ${x} IN (SELECT v FROM ${top} AS tv) THEN ${x} ELSE ${p.add(OTHER_BREAKDOWN_VALUE)} END`;
+  let top = o.top;
+  if (top === undefined) {
+    // The top N values by events (ties by value), as trends.ts ranks them from events.
+    const counts = [`SELECT value AS v, sum(events) AS n FROM ${rows} AS r GROUP BY v`];
+    if (tail) counts.push(`SELECT ${o.dim} AS v, count(*) AS n FROM ${tailRead()} GROUP BY v`);
+    top = named.define(
+      `brt${id}`,
+      `SELECT v FROM (${counts.join(" UNION ALL ")}) AS c GROUP BY v ORDER BY sum(n) DESC, v ${d.limit(int(o.topN), 0)}`,
+    );
+  }
+  const topRows = top;
+  const bv = (x: string) =>
+    `CASE WHEN ${x} IN (SELECT v FROM ${topRows} AS tv) THEN ${x} ELSE ${p.add(OTHER_BREAKDOWN_VALUE)} END`;
   // S: the visitors whose share the rows cannot give, and their events of the range.
   const who = [`SELECT vkey FROM ${tableRead(s, BREAKDOWN_MULTI_TABLE, mine)}`];
   if (tail) who.push(`SELECT vkey FROM ${tailRead()}`);
   const es = named.define(
-    `bre${int(i)}`,
+    `bre${id}`,
     `SELECT vkey, ${o.dim} AS value, ${s.bucket(o.interval, "ts")} AS k, ts < ${p.ts(rollupTo)} AS pre FROM ${tableRead(
       s,
       "events",
@@ -120,26 +136,34 @@ export function breakdownRollupSeries(
   );
   // Per (value or "$other", bucket): u visitors (the rows' per-value count, then S's swap), n events,
   // and ut the same visitors over the whole range (each on their first day of it: prev before it).
-  const swap = (group: string) =>
-    `${d.uniq("vkey")} - count(DISTINCT struct_pack(v := vkey, x := value)) FILTER (WHERE pre)${group}`;
-  const cells = named.define(
-    `brc${int(i)}`,
-    "SELECT bv, k, coalesce(sum(u), 0) AS u, sum(n) AS n FROM (" +
-      `SELECT ${bv("value")} AS bv, ${key("lday")} AS k, sum(visitors) FILTER (WHERE prev_lday < ${dA} OR ${key("prev_lday")} < ${key("lday")}) AS u, sum(events) AS n FROM ${rows} AS r GROUP BY ALL` +
-      ` UNION ALL SELECT ${bv("value")} AS bv, k, ${swap("")} AS u, count(*) FILTER (WHERE NOT pre) AS n FROM ${es} AS e GROUP BY ALL` +
-      ") AS a GROUP BY bv, k",
-  );
-  const totals = named.define(
-    `brs${int(i)}`,
-    "SELECT bv, coalesce(sum(ut), 0) AS ut, sum(n) AS n FROM (" +
-      `SELECT ${bv("value")} AS bv, sum(visitors) FILTER (WHERE prev_lday < ${dA}) AS ut, sum(events) AS n FROM ${rows} AS r GROUP BY ALL` +
-      ` UNION ALL SELECT ${bv("value")} AS bv, ${swap("")} AS ut, count(*) FILTER (WHERE NOT pre) AS n FROM ${es} AS e GROUP BY ALL` +
-      ") AS a GROUP BY bv",
-  );
+  const swap = `${d.uniq("vkey")} - count(DISTINCT struct_pack(v := vkey, x := value)) FILTER (WHERE pre)`;
   const value = (u: string, n: string) =>
     o.math === "total" ? `CAST(${n} AS DOUBLE)` : o.math === "unique_visitors" ? `CAST(${u} AS DOUBLE)` : d.div(n, u);
-  return [
-    `SELECT ${int(i)} AS series, bv, 0 AS is_total, ${d.label(o.interval, "k")} AS bucket, ${value("u", "n")} AS value FROM ${cells} AS sb`,
-    `SELECT ${int(i)} AS series, bv, 1 AS is_total, '' AS bucket, ${value("ut", "n")} AS value FROM ${totals} AS st`,
-  ];
+  const period = o.period === undefined ? "" : `${int(o.period)} AS period, `;
+  const statements: string[] = [];
+  if (o.rows !== "totals") {
+    const cells = named.define(
+      `brc${id}`,
+      "SELECT bv, k, coalesce(sum(u), 0) AS u, sum(n) AS n FROM (" +
+        `SELECT ${bv("value")} AS bv, ${key("lday")} AS k, sum(visitors) FILTER (WHERE prev_lday < ${dA} OR ${key("prev_lday")} < ${key("lday")}) AS u, sum(events) AS n FROM ${rows} AS r GROUP BY ALL` +
+        ` UNION ALL SELECT ${bv("value")} AS bv, k, ${swap} AS u, count(*) FILTER (WHERE NOT pre) AS n FROM ${es} AS e GROUP BY ALL` +
+        ") AS a GROUP BY bv, k",
+    );
+    statements.push(
+      `SELECT ${int(o.i)} AS series, ${period}bv, 0 AS is_total, ${d.label(o.interval, "k")} AS bucket, ${value("u", "n")} AS value FROM ${cells} AS sb`,
+    );
+  }
+  if (o.rows !== "buckets") {
+    const totals = named.define(
+      `brs${id}`,
+      "SELECT bv, coalesce(sum(ut), 0) AS ut, sum(n) AS n FROM (" +
+        `SELECT ${bv("value")} AS bv, sum(visitors) FILTER (WHERE prev_lday < ${dA}) AS ut, sum(events) AS n FROM ${rows} AS r GROUP BY ALL` +
+        ` UNION ALL SELECT ${bv("value")} AS bv, ${swap} AS ut, count(*) FILTER (WHERE NOT pre) AS n FROM ${es} AS e GROUP BY ALL` +
+        ") AS a GROUP BY bv",
+    );
+    statements.push(
+      `SELECT ${int(o.i)} AS series, ${period}bv, 1 AS is_total, '' AS bucket, ${value("ut", "n")} AS value FROM ${totals} AS st`,
+    );
+  }
+  return { statements, top: topRows };
 }

@@ -142,9 +142,20 @@ describe("trends SQL", () => {
     expect(trendsBreakdownRollupTo({ breakdown: "country" }, { ...series, event: "signup" }, o)).toBe(o.through);
     expect(trendsBreakdownRollupTo({ breakdown: "country" }, { ...series, filters: "page==/" }, o)).toBeNull();
     expect(trendsBreakdownRollupTo({ breakdown: "country", filters: "browser==Firefox" }, series, o)).toBeNull();
-    expect(trendsBreakdownRollupTo({ breakdown: "country", comparison: "year_over_year" }, series, o)).toBeNull();
     expect(trendsBreakdownRollupTo({ breakdown: "country" }, series, { ...o, interval: "hour" })).toBeNull();
     expect(trendsBreakdownRollupTo({ breakdown: "country" }, series, { ...o, rollups: false })).toBeNull();
+    // A comparison reads them for its own period too, with the current period's top values.
+    const compared = TrendsSpecSchema.parse({
+      kind: "trends",
+      period: "last_30_days",
+      series: [{ event: "pageview", math: "unique_visitors" }],
+      breakdown: "country",
+      comparison: "previous_period",
+    });
+    const sql = compileTrends(compared, PROPERTY, "duckdb", { ...CTX, dayRollupThrough: o.through }).sql;
+    expect(sql).toContain("brr0p");
+    expect(sql).toContain("brr0q");
+    expect(sql).not.toContain("brt0p");
     // ClickHouse keeps no rollups: the same spec prints its events statement there.
     const spec = TrendsSpecSchema.parse({
       kind: "trends",

@@ -177,9 +177,29 @@ export function compileTrends(spec: TrendsSpec, property: string, dialect: SqlDi
     };
     const rollupDim = breakdownRollupDim(spec.breakdown);
     const breakdownTo = trendsBreakdownRollupTo(spec, series, rollupArgs);
-    if (breakdownTo !== null && rollupDim !== null) {
+    // A comparison's buckets span its whole period and its total stops at the elapsed cut: each
+    // reads the rollups as far as its own range allows, or the series reads events.
+    const cmpTo = (to: Date) =>
+      cmp
+        ? trendsBreakdownRollupTo(spec, series, { ...rollupArgs, range: { from: cmp.from.getTime(), to: to.getTime() } })
+        : null;
+    const cmpBucketsTo = cmpTo(cmp?.to ?? range.to);
+    const cmpTotalTo = cmpTo(cmp?.elapsedTo ?? range.to);
+    if (breakdownTo !== null && rollupDim !== null && (!cmp || (cmpBucketsTo !== null && cmpTotalTo !== null))) {
       const o = { s, p, named, i, event: series.event, math: series.math, interval: interval as "day", dim: rollupDim, topN };
-      statements.push(...breakdownRollupSeries(o, rollupArgs.range, breakdownTo, ctx.timezone));
+      const period = cmp ? 0 : undefined;
+      const now = breakdownRollupSeries({ ...o, period }, rollupArgs.range, breakdownTo, ctx.timezone);
+      statements.push(...now.statements);
+      if (cmp && cmpBucketsTo !== null && cmpTotalTo !== null) {
+        const earlier = { ...o, top: now.top, period: 1 };
+        const from = cmp.from.getTime();
+        const buckets = { ...earlier, tag: "p", rows: "buckets" as const };
+        const totals = { ...earlier, tag: "q", rows: "totals" as const };
+        statements.push(...breakdownRollupSeries(buckets, { from, to: cmp.to.getTime() }, cmpBucketsTo, ctx.timezone).statements);
+        statements.push(
+          ...breakdownRollupSeries(totals, { from, to: cmp.elapsedTo.getTime() }, cmpTotalTo, ctx.timezone).statements,
+        );
+      }
       continue;
     }
     const rollupTo = trendsRollupTo(spec, series, rollupArgs);

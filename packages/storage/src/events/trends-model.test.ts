@@ -93,7 +93,7 @@ const specArb = fc.record({
   interval: fc.constantFrom(undefined, "week", "month"),
   /** Where the activity rollups end, in days from T0 (DuckDB). */
   mark: fc.integer({ min: 4, max: 12 }),
-  /** A plain spec's breakdown: by country, a visit attribute the breakdown rollups keep (DuckDB). */
+  /** A plain spec's breakdown: by country, a visit attribute the breakdown rollups keep (DuckDB); with or without a comparison. */
   plainBreakdown: fc.constantFrom(undefined, "country", "country"),
 });
 
@@ -358,7 +358,7 @@ describe.each(ENGINES)("runTrends on $name agrees with the plain-TypeScript mode
             ...(s.breakdown && !s.plain ? { breakdown: s.breakdown as "country", breakdown_limit: s.breakdown_limit } : {}),
             ...(s.plainBreakdown && s.plain ? { breakdown: s.plainBreakdown, breakdown_limit: s.breakdown_limit } : {}),
             ...(formula ? { formula } : {}),
-            ...(s.comparison && !s.plain ? { comparison: s.comparison as "previous_period" } : {}),
+            ...(s.comparison && (!s.plain || s.plainBreakdown) ? { comparison: s.comparison as "previous_period" } : {}),
           };
           const ctx = { timezone: TZ, now: s.nowInside ? NOW_INSIDE : NOW };
           const answer = await runTrends(store, property, spec, { ...ctx, dayRollups: false });
