@@ -74,10 +74,18 @@ async function hoverLastPoint(page: Page): Promise<string> {
   await chart.scrollIntoViewIfNeeded();
   const box = await chart.boundingBox();
   if (!box) throw new Error("no chart box");
-  // The grid's right edge is 16 px in; the axis pointer snaps to the nearest category.
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await page.mouse.move(box.x + box.width - 20, box.y + box.height / 2, { steps: 5 });
+  // The last point sits on the grid's right edge, which is 16 px in plus half the last axis label
+  // (containLabel), so its distance from the box edge depends on the date ("Dec 1" put it past a
+  // fixed 20 px). Entering the grid from the right, the first spot that shows a tip snaps to the
+  // nearest category: the last one.
+  const y = box.y + box.height / 2;
   const tip = chart.locator(".chart-tip").last();
+  await page.mouse.move(box.x + box.width + 40, y);
+  await tip.waitFor({ state: "hidden" }).catch(() => undefined);
+  for (let dx = 4; dx < box.width / 2; dx += 6) {
+    await page.mouse.move(box.x + box.width - dx, y);
+    if (await tip.isVisible()) break;
+  }
   await tip.waitFor();
   return (await chart.locator(".chart-tip").allTextContents()).join(" | ");
 }
