@@ -17,11 +17,12 @@ const ROLLUP_MATHS: readonly TrendsMath[] = ["total", "unique_visitors", "avg_pe
 /**
  * Where the activity rollups (activity-rollup.ts) answer a series from, and up to (epoch ms, a local
  * midnight; the rest of the range from events), or null when they do not: the store keeps none,
- * the series counts anything but events and visitors, a filter, a breakdown or a comparison asks
- * for more than an event name per local day, or the interval is shorter than a day.
+ * the series counts anything but events and visitors, a filter or a breakdown asks for more than
+ * an event name per local day, or the interval is shorter than a day. A comparison's period is
+ * planned apart (trends.ts), its buckets and its total each on their own range.
  */
 export function trendsRollupTo(
-  spec: Pick<TrendsSpec, "filters" | "breakdown" | "comparison">,
+  spec: Pick<TrendsSpec, "filters" | "breakdown">,
   series: Pick<TrendsSeries, "math" | "filters">,
   o: { rollups: boolean; interval: Interval; range: { from: number; to: number }; through: number | undefined; timezone: string },
 ): number | null {
@@ -30,7 +31,6 @@ export function trendsRollupTo(
     parseFilters(spec.filters ?? "").length === 0 &&
     parseFilters(series.filters ?? "").length === 0 &&
     !spec.breakdown &&
-    !spec.comparison &&
     (o.interval === "day" || o.interval === "week" || o.interval === "month");
   return activityRollupTo(o.range, { rollups: o.rollups, filtered: !plain, through: o.through, timezone: o.timezone });
 }
@@ -43,12 +43,26 @@ export function trendsRollupTo(
  * and range. Events are summed.
  */
 export function rollupSeries(
-  o: { s: Scope; p: Params; named: NamedRows; i: number; event: string; math: TrendsMath; interval: "day" | "week" | "month" },
+  o: {
+    s: Scope;
+    p: Params;
+    named: NamedRows;
+    i: number;
+    event: string;
+    math: TrendsMath;
+    interval: "day" | "week" | "month";
+    /** Keeps each call's named rows apart (a comparison's period). */
+    tag?: string;
+    /** Printed as the rows' `period` column when set. */
+    period?: number;
+    rows?: "both" | "buckets" | "totals";
+  },
   range: { from: number; to: number },
   rollupTo: number,
   timezone: string,
 ): string[] {
-  const { s, p, i } = o;
+  const { s, p } = o;
+  const i = `${int(o.i)}${o.tag ?? ""}`;
   const d = DIALECTS.duckdb;
   const dA = localDayNumber(timezone, range.from);
   const dT = localDayNumber(timezone, rollupTo);
@@ -62,7 +76,7 @@ export function rollupSeries(
   ];
   if (rollupTo < range.to) {
     const tail = o.named.define(
-      `tail${int(i)}`,
+      `tail${i}`,
       `SELECT vkey, ${s.bucket(o.interval, "ts")} AS k, count(*) AS n FROM ${tableRead(s, "events", [
         `ts >= ${p.ts(rollupTo)}`,
         `ts < ${p.ts(range.to)}`,
@@ -81,13 +95,20 @@ export function rollupSeries(
     );
   }
   const sums = o.named.define(
-    `sums${int(i)}`,
+    `sums${i}`,
     `SELECT k, sum(u) AS u, sum(n) AS n, sum(ut) AS ut FROM (${parts.join(" UNION ALL ")}) AS a GROUP BY k`,
   );
   const value = (u: string, n: string) =>
     o.math === "total" ? `CAST(${n} AS DOUBLE)` : o.math === "unique_visitors" ? `CAST(${u} AS DOUBLE)` : d.div(n, u);
-  return [
-    `SELECT ${int(i)} AS series, '' AS bv, 0 AS is_total, ${d.label(o.interval, "k")} AS bucket, ${value("u", "n")} AS value FROM ${sums} AS sb`,
-    `SELECT ${int(i)} AS series, '' AS bv, 1 AS is_total, '' AS bucket, ${value("coalesce(sum(ut), 0)", "coalesce(sum(n), 0)")} AS value FROM ${sums} AS st HAVING sum(n) > 0`,
-  ];
+  const head = `SELECT ${int(o.i)} AS series, ${o.period === undefined ? "" : `${int(o.period)} AS period, `}'' AS bv`;
+  const out: string[] = [];
+  if (o.rows !== "totals") {
+    out.push(`${head}, 0 AS is_total, ${d.label(o.interval, "k")} AS bucket, ${value("u", "n")} AS value FROM ${sums} AS sb`);
+  }
+  if (o.rows !== "buckets") {
+    out.push(
+      `${head}, 1 AS is_total, '' AS bucket, ${value("coalesce(sum(ut), 0)", "coalesce(sum(n), 0)")} AS value FROM ${sums} AS st HAVING sum(n) > 0`,
+    );
+  }
+  return out;
 }

@@ -183,10 +183,19 @@ describe("trends SQL", () => {
     expect(trendsRollupTo({}, { ...series, filters: "country==DE" }, o)).toBeNull();
     expect(trendsRollupTo({ filters: "page==/" }, series, o)).toBeNull();
     expect(trendsRollupTo({ breakdown: "country" }, series, o)).toBeNull();
-    expect(trendsRollupTo({ comparison: "previous_period" }, series, o)).toBeNull();
     expect(trendsRollupTo({}, series, { ...o, interval: "hour" })).toBeNull();
     expect(trendsRollupTo({}, series, { ...o, rollups: false })).toBeNull();
     expect(trendsRollupTo({}, series, { ...o, through: undefined })).toBeNull();
+    // A comparison reads them for its own period too: its buckets, and its total cut at the elapsed stretch.
+    const compared = TrendsSpecSchema.parse({
+      kind: "trends",
+      period: "last_30_days",
+      series: [{ event: "pageview", math: "unique_visitors" }],
+      comparison: "previous_period",
+    });
+    const sql = compileTrends(compared, PROPERTY, "duckdb", { ...CTX, dayRollupThrough: o.through }).sql;
+    expect(sql).toContain("sums0p");
+    expect(sql).toContain("sums0q");
   });
 
   it("never prints an event name, filter value, prop key or breakdown key into SQL text", () => {

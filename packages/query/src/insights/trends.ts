@@ -203,9 +203,20 @@ export function compileTrends(spec: TrendsSpec, property: string, dialect: SqlDi
       continue;
     }
     const rollupTo = trendsRollupTo(spec, series, rollupArgs);
-    if (rollupTo !== null) {
+    const cmpPlainTo = (to: Date) =>
+      cmp ? trendsRollupTo(spec, series, { ...rollupArgs, range: { from: cmp.from.getTime(), to: to.getTime() } }) : null;
+    const cmpPlainBucketsTo = cmpPlainTo(cmp?.to ?? range.to);
+    const cmpPlainTotalTo = cmpPlainTo(cmp?.elapsedTo ?? range.to);
+    if (rollupTo !== null && (!cmp || (cmpPlainBucketsTo !== null && cmpPlainTotalTo !== null))) {
       const o = { s, p, named, i, event: series.event, math: series.math, interval: interval as "day" };
-      statements.push(...rollupSeries(o, periods[0] as { from: number; to: number }, rollupTo, ctx.timezone));
+      statements.push(...rollupSeries({ ...o, period: cmp ? 0 : undefined }, rollupArgs.range, rollupTo, ctx.timezone));
+      if (cmp && cmpPlainBucketsTo !== null && cmpPlainTotalTo !== null) {
+        const from = cmp.from.getTime();
+        const buckets = { ...o, period: 1, tag: "p", rows: "buckets" as const };
+        const totals = { ...o, period: 1, tag: "q", rows: "totals" as const };
+        statements.push(...rollupSeries(buckets, { from, to: cmp.to.getTime() }, cmpPlainBucketsTo, ctx.timezone));
+        statements.push(...rollupSeries(totals, { from, to: cmp.elapsedTo.getTime() }, cmpPlainTotalTo, ctx.timezone));
+      }
       continue;
     }
     // Bound in this order (the snapshots pin parameter numbers): the range, then the conditions.

@@ -200,6 +200,23 @@ const TRENDS: Record<string, TrendsSpecInput> = {
     breakdown: "os",
     breakdown_limit: 1,
   },
+  // A comparison's period reads them too; today's total is cut at the same time yesterday.
+  day_compared: {
+    kind: "trends",
+    period: "last_30_days",
+    interval: "day",
+    series: [{ event: "pageview", math: "unique_visitors" }],
+    comparison: "previous_period",
+  },
+  country_compared: {
+    kind: "trends",
+    period: "last_30_days",
+    interval: "day",
+    series: [{ event: "pageview", math: "avg_per_visitor" }],
+    breakdown: "country",
+    breakdown_limit: 1,
+    comparison: "previous_period",
+  },
   browser_month: {
     kind: "trends",
     period: "custom",
