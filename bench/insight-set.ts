@@ -23,6 +23,9 @@ const TRENDS: TrendsSpecInput = {
   breakdown: "country",
 };
 
+/** The breakdown trend compared with the previous period (not a budget kind): both periods from the breakdown rollups. */
+const TRENDS_COMPARED: TrendsSpecInput = { ...TRENDS, period: "last_30_days", comparison: "previous_period" };
+
 /** One series, unique visitors with a pageview, daily: the plain trend the activity rollups answer (not a budget kind). */
 const TRENDS_PLAIN: TrendsSpecInput = {
   kind: "trends",
@@ -96,6 +99,13 @@ export function insightRuns(store: EventReader, property: string, ctx: InsightCt
       "trends_plain",
       run(
         () => runTrends(store, property, TRENDS_PLAIN, ctx),
+        (r) => r.length,
+      ),
+    ],
+    [
+      "trends_compared",
+      run(
+        () => runTrends(store, property, TRENDS_COMPARED, ctx),
         (r) => r.length,
       ),
     ],

@@ -1,5 +1,5 @@
 // Insights benchmark (DESIGN.md §8): one property, 90 days of generated traffic in a file DuckDB,
-// and one insight of each kind (bench/insight-set.ts: trends with a breakdown, a 4-step funnel, an
+// and one insight of each kind (bench/insight-set.ts: trends with a breakdown, and compared, a 4-step funnel, an
 // 8-period weekly retention grid, daily stickiness and lifecycle, 5-step paths) run through their
 // runners as the API does. Budget on the p95: < 300 ms at 10M events, < 3 s at 100M (1M is
 // reported, its budget the 10M one). The same set on ClickHouse beside DuckDB:
@@ -116,7 +116,14 @@ async function ensureRollups(store: DuckDbEventStore): Promise<{ build_s: number
 }
 
 /** Kinds that read rollups where they can: also measured from events alone. */
-const FROM_ROLLUPS = new Set(["trends_plain", "retention_8_periods", "stickiness", "lifecycle"]);
+const FROM_ROLLUPS = new Set([
+  "trends_breakdown",
+  "trends_compared",
+  "trends_plain",
+  "retention_8_periods",
+  "stickiness",
+  "lifecycle",
+]);
 
 const results: Record<string, unknown> = {};
 for (const n of sizes) {
