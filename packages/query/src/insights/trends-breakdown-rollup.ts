@@ -34,6 +34,7 @@ import { int, type Params } from "../params.js";
 import type { Scope } from "../parts.js";
 import { tableRead } from "../relation.js";
 import { SESSION_DIMENSION_COLUMNS } from "../tables.js";
+import type { RollupPart } from "./trends-rollup-parts.js";
 
 const ROLLUP_MATHS: readonly TrendsMath[] = ["total", "unique_visitors", "avg_per_visitor"];
 
@@ -66,9 +67,6 @@ export function trendsBreakdownRollupTo(
   return activityRollupTo(o.range, { rollups: o.rollups, filtered: !plain, through: o.through, timezone: o.timezone });
 }
 
-/** What one call prints: the bucket rows, the totals, or both (a comparison's totals may stop earlier than its buckets). */
-export type BreakdownRollupRows = "both" | "buckets" | "totals";
-
 /**
  * One series' bucket rows and/or totals per breakdown value (trends.ts TrendsRow) over `range`, from
  * the breakdown rollups before `rollupTo` and from events after it. The top `topN` values by events
@@ -90,7 +88,8 @@ export function breakdownRollupSeries(
     topN: number;
     top?: string;
     period?: number;
-    rows?: BreakdownRollupRows;
+    /** The bucket rows, the totals, or both (trends-rollup-parts.ts). */
+    rows?: RollupPart["rows"];
   },
   range: { from: number; to: number },
   rollupTo: number,
@@ -140,27 +139,27 @@ export function breakdownRollupSeries(
   const value = (u: string, n: string) =>
     o.math === "total" ? `CAST(${n} AS DOUBLE)` : o.math === "unique_visitors" ? `CAST(${u} AS DOUBLE)` : d.div(n, u);
   const period = o.period === undefined ? "" : `${int(o.period)} AS period, `;
+  // The rows' sums and S's swap, per value or "$other" (and bucket): `u` counts the rows whose
+  // visitor is `counted` there.
+  const summed = (name: string, u: string, byBucket: boolean, counted: string) => {
+    const k = byBucket ? ", k" : "";
+    return named.define(
+      name,
+      `SELECT bv${k}, coalesce(sum(${u}), 0) AS ${u}, sum(n) AS n FROM (` +
+        `SELECT ${bv("value")} AS bv${byBucket ? `, ${key("lday")} AS k` : ""}, sum(visitors) FILTER (WHERE ${counted}) AS ${u}, sum(events) AS n FROM ${rows} AS r GROUP BY ALL` +
+        ` UNION ALL SELECT ${bv("value")} AS bv${k}, ${swap} AS ${u}, count(*) FILTER (WHERE NOT pre) AS n FROM ${es} AS e GROUP BY ALL` +
+        `) AS a GROUP BY bv${k}`,
+    );
+  };
   const statements: string[] = [];
   if (o.rows !== "totals") {
-    const cells = named.define(
-      `brc${id}`,
-      "SELECT bv, k, coalesce(sum(u), 0) AS u, sum(n) AS n FROM (" +
-        `SELECT ${bv("value")} AS bv, ${key("lday")} AS k, sum(visitors) FILTER (WHERE prev_lday < ${dA} OR ${key("prev_lday")} < ${key("lday")}) AS u, sum(events) AS n FROM ${rows} AS r GROUP BY ALL` +
-        ` UNION ALL SELECT ${bv("value")} AS bv, k, ${swap} AS u, count(*) FILTER (WHERE NOT pre) AS n FROM ${es} AS e GROUP BY ALL` +
-        ") AS a GROUP BY bv, k",
-    );
+    const cells = summed(`brc${id}`, "u", true, `prev_lday < ${dA} OR ${key("prev_lday")} < ${key("lday")}`);
     statements.push(
       `SELECT ${int(o.i)} AS series, ${period}bv, 0 AS is_total, ${d.label(o.interval, "k")} AS bucket, ${value("u", "n")} AS value FROM ${cells} AS sb`,
     );
   }
   if (o.rows !== "buckets") {
-    const totals = named.define(
-      `brs${id}`,
-      "SELECT bv, coalesce(sum(ut), 0) AS ut, sum(n) AS n FROM (" +
-        `SELECT ${bv("value")} AS bv, sum(visitors) FILTER (WHERE prev_lday < ${dA}) AS ut, sum(events) AS n FROM ${rows} AS r GROUP BY ALL` +
-        ` UNION ALL SELECT ${bv("value")} AS bv, ${swap} AS ut, count(*) FILTER (WHERE NOT pre) AS n FROM ${es} AS e GROUP BY ALL` +
-        ") AS a GROUP BY bv",
-    );
+    const totals = summed(`brs${id}`, "ut", false, `prev_lday < ${dA}`);
     statements.push(
       `SELECT ${int(o.i)} AS series, ${period}bv, 1 AS is_total, '' AS bucket, ${value("ut", "n")} AS value FROM ${totals} AS st`,
     );

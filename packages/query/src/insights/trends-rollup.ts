@@ -10,6 +10,7 @@ import type { NamedRows } from "../named.js";
 import { int, type Params } from "../params.js";
 import type { Scope } from "../parts.js";
 import { tableRead } from "../relation.js";
+import type { RollupPart } from "./trends-rollup-parts.js";
 
 /** The maths a series can have answered by the activity rollups: counts of events and of visitors. */
 const ROLLUP_MATHS: readonly TrendsMath[] = ["total", "unique_visitors", "avg_per_visitor"];
@@ -55,7 +56,8 @@ export function rollupSeries(
     tag?: string;
     /** Printed as the rows' `period` column when set. */
     period?: number;
-    rows?: "both" | "buckets" | "totals";
+    /** The bucket rows, the totals, or both (trends-rollup-parts.ts). */
+    rows?: RollupPart["rows"];
   },
   range: { from: number; to: number },
   rollupTo: number,

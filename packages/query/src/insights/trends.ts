@@ -52,6 +52,7 @@ import { tableRead } from "../relation.js";
 import { SESSION_DIMENSION_COLUMNS } from "../tables.js";
 import { breakdownRollupDim, breakdownRollupSeries, trendsBreakdownRollupTo } from "./trends-breakdown-rollup.js";
 import { rollupSeries, trendsRollupTo } from "./trends-rollup.js";
+import { rollupParts } from "./trends-rollup-parts.js";
 
 /** What the trends SQL needs per dialect beyond the shared Dialect table. */
 interface TrendsFunctions {
@@ -176,47 +177,25 @@ export function compileTrends(spec: TrendsSpec, property: string, dialect: SqlDi
       timezone: ctx.timezone,
     };
     const rollupDim = breakdownRollupDim(spec.breakdown);
-    const breakdownTo = trendsBreakdownRollupTo(spec, series, rollupArgs);
-    // A comparison's buckets span its whole period and its total stops at the elapsed cut: each
-    // reads the rollups as far as its own range allows, or the series reads events.
-    const cmpTo = (to: Date) =>
-      cmp
-        ? trendsBreakdownRollupTo(spec, series, { ...rollupArgs, range: { from: cmp.from.getTime(), to: to.getTime() } })
-        : null;
-    const cmpBucketsTo = cmpTo(cmp?.to ?? range.to);
-    const cmpTotalTo = cmpTo(cmp?.elapsedTo ?? range.to);
-    if (breakdownTo !== null && rollupDim !== null && (!cmp || (cmpBucketsTo !== null && cmpTotalTo !== null))) {
+    const at = (r: { from: number; to: number }) => ({ ...rollupArgs, range: r });
+    const breakdownParts =
+      rollupDim === null ? null : rollupParts((r) => trendsBreakdownRollupTo(spec, series, at(r)), rollupArgs.range, cmp);
+    if (breakdownParts !== null && rollupDim !== null) {
       const o = { s, p, named, i, event: series.event, math: series.math, interval: interval as "day", dim: rollupDim, topN };
-      const period = cmp ? 0 : undefined;
-      const now = breakdownRollupSeries({ ...o, period }, rollupArgs.range, breakdownTo, ctx.timezone);
-      statements.push(...now.statements);
-      if (cmp && cmpBucketsTo !== null && cmpTotalTo !== null) {
-        const earlier = { ...o, top: now.top, period: 1 };
-        const from = cmp.from.getTime();
-        const buckets = { ...earlier, tag: "p", rows: "buckets" as const };
-        const totals = { ...earlier, tag: "q", rows: "totals" as const };
-        statements.push(...breakdownRollupSeries(buckets, { from, to: cmp.to.getTime() }, cmpBucketsTo, ctx.timezone).statements);
-        statements.push(
-          ...breakdownRollupSeries(totals, { from, to: cmp.elapsedTo.getTime() }, cmpTotalTo, ctx.timezone).statements,
-        );
+      // The earlier period keeps the current period's top values (the first part's).
+      let top: string | undefined;
+      for (const { range: r, rollupTo, ...part } of breakdownParts) {
+        const out = breakdownRollupSeries({ ...o, ...part, top }, r, rollupTo, ctx.timezone);
+        top ??= out.top;
+        statements.push(...out.statements);
       }
       continue;
     }
-    const rollupTo = trendsRollupTo(spec, series, rollupArgs);
-    const cmpPlainTo = (to: Date) =>
-      cmp ? trendsRollupTo(spec, series, { ...rollupArgs, range: { from: cmp.from.getTime(), to: to.getTime() } }) : null;
-    const cmpPlainBucketsTo = cmpPlainTo(cmp?.to ?? range.to);
-    const cmpPlainTotalTo = cmpPlainTo(cmp?.elapsedTo ?? range.to);
-    if (rollupTo !== null && (!cmp || (cmpPlainBucketsTo !== null && cmpPlainTotalTo !== null))) {
+    const plainParts = rollupParts((r) => trendsRollupTo(spec, series, at(r)), rollupArgs.range, cmp);
+    if (plainParts !== null) {
       const o = { s, p, named, i, event: series.event, math: series.math, interval: interval as "day" };
-      statements.push(...rollupSeries({ ...o, period: cmp ? 0 : undefined }, rollupArgs.range, rollupTo, ctx.timezone));
-      if (cmp && cmpPlainBucketsTo !== null && cmpPlainTotalTo !== null) {
-        const from = cmp.from.getTime();
-        const buckets = { ...o, period: 1, tag: "p", rows: "buckets" as const };
-        const totals = { ...o, period: 1, tag: "q", rows: "totals" as const };
-        statements.push(...rollupSeries(buckets, { from, to: cmp.to.getTime() }, cmpPlainBucketsTo, ctx.timezone));
-        statements.push(...rollupSeries(totals, { from, to: cmp.elapsedTo.getTime() }, cmpPlainTotalTo, ctx.timezone));
-      }
+      for (const { range: r, rollupTo, ...part } of plainParts)
+        statements.push(...rollupSeries({ ...o, ...part }, r, rollupTo, ctx.timezone));
       continue;
     }
     // Bound in this order (the snapshots pin parameter numbers): the range, then the conditions.
