@@ -2,7 +2,6 @@
 // Pure: no I/O, no clock (the caller passes "now"), no randomness.
 
 export * from "./activity-rollup.js";
-export * from "./breakdown-rollup.js";
 export {
   compileBillableCounts,
   isBillableEvent,
@@ -10,6 +9,7 @@ export {
   NON_BILLABLE_EVENT_NAMES,
   readBillableCounts,
 } from "./billing.js";
+export * from "./breakdown-rollup.js";
 export { bucketLabels, bucketOf, bucketsUpToNow, formatBucket, MAX_BUCKETS } from "./buckets.js";
 export { DIMENSION_LEVELS, METRIC_SQL } from "./catalog.js";
 export * from "./clickhouse-visits.js";
@@ -37,6 +37,7 @@ export * from "./insights/stickiness.js";
 export { type CompiledTrends, compileTrends, shapeTrends, type TrendsRow } from "./insights/trends.js";
 export type { Compiler } from "./kinds/compiler.js";
 export { COMPILERS, type CompilerRegistry, compileQuery } from "./kinds/index.js";
+export * from "./paths-rollup.js";
 export { type GroupKey, type PlanInput, planQuery, type QueryPlan } from "./plan.js";
 export * from "./tables.js";
 export * from "./tz.js";

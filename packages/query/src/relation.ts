@@ -16,6 +16,7 @@ export type TableName =
   | "visitor_activity"
   | "breakdown_rollup"
   | "breakdown_multi"
+  | "paths_rollup"
   | DerivedTable
   | VisitorTable
   | VisitStateTable;
@@ -29,6 +30,7 @@ const STORED: readonly TableName[] = [
   "visitor_activity",
   "breakdown_rollup",
   "breakdown_multi",
+  "paths_rollup",
   "visitor_visits",
   "visitor_summary",
   // ClickHouse's visit states, read under its derived tables (clickhouse-visits.ts).

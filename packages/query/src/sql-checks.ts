@@ -18,6 +18,7 @@ export const READ_TABLES = [
   "visitor_activity",
   "breakdown_rollup",
   "breakdown_multi",
+  "paths_rollup",
   "visitor_visits",
   "visitor_summary",
   "visits",

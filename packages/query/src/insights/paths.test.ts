@@ -18,6 +18,7 @@ import {
   shapePaths,
   visitPath,
 } from "./paths.js";
+import { pathsRollupTo } from "./paths-rollup.js";
 
 const DIALECTS: SqlDialect[] = ["duckdb", "clickhouse"];
 const parse = (s: Omit<PathsSpecInput, "kind">) => PathsSpecSchema.parse({ kind: "paths", ...s });
@@ -38,6 +39,26 @@ function snapshotText(c: CompiledPaths): string {
 }
 
 describe("paths planner", () => {
+  it("reads the paths rollups for pages without a start, an end or a filter, from a local midnight before the mark", () => {
+    const range = { from: Date.parse("2024-03-04T23:00:00Z"), to: Date.parse("2024-04-03T22:00:00Z") };
+    const o = { rollups: true, range, through: Date.parse("2024-04-01T22:00:00Z"), timezone: "Europe/Berlin" };
+    const pages = parse({ type: "pageview" });
+    expect(pathsRollupTo(pages, o)).toBe(o.through);
+    // The range's end when the mark is past it, its last midnight when the range ends mid-day.
+    expect(pathsRollupTo(pages, { ...o, through: Date.parse("2024-05-01T22:00:00Z") })).toBe(range.to);
+    const midDay = { ...o, through: Date.parse("2024-05-01T22:00:00Z"), range: { ...range, to: range.to - 3_600_000 } };
+    expect(pathsRollupTo(pages, midDay)).toBe(Date.parse("2024-04-02T22:00:00Z"));
+    expect(pathsRollupTo(parse({ type: "event" }), o)).toBeNull();
+    expect(pathsRollupTo(parse({ type: "all" }), o)).toBeNull();
+    expect(pathsRollupTo(parse({ start: "/" }), o)).toBeNull();
+    expect(pathsRollupTo(parse({ end: "/" }), o)).toBeNull();
+    expect(pathsRollupTo(parse({ filters: "country==DE" }), o)).toBeNull();
+    expect(pathsRollupTo(pages, { ...o, rollups: false })).toBeNull();
+    expect(pathsRollupTo(pages, { ...o, through: undefined })).toBeNull();
+    // Not from a local midnight (an hour into the day in Berlin), or no whole day before the mark.
+    expect(pathsRollupTo(pages, { ...o, range: { ...range, from: range.from + 3_600_000 } })).toBeNull();
+    expect(pathsRollupTo(pages, { ...o, through: range.from })).toBeNull();
+  });
   it("reads only the visits that hold the anchor points", () => {
     expect(planPaths(parse({ start: "/a" }))).toEqual({ items: "pageview", start: "/a", end: null, steps: 5, required: ["/a"] });
     expect(planPaths(parse({ type: "event", start: "x", end: "y", steps: 3 })).required).toEqual(["x", "y"]);
@@ -64,6 +85,16 @@ describe("paths SQL", () => {
       });
     }
   }
+  it("duckdb: paths-rollup (pages without anchors: the days before the mark from the paths rollups, S's share swapped from events)", async () => {
+    const c = compilePaths(parse({ period: "last_30_days", type: "pageview", steps: 5 }), PROPERTY, "duckdb", {
+      ...CTX,
+      dayRollupThrough: Date.parse("2024-04-02T22:00:00Z"),
+    });
+    expect(c.rollupTo).toBe(Date.parse("2024-04-02T22:00:00Z"));
+    expect(c.sql).toContain("paths_rollup");
+    expect(sqlProblems(c, "duckdb", PROPERTY, PATHS_MAX_VISITS)).toEqual([]);
+    await expect(snapshotText(c)).toMatchFileSnapshot("../__snapshots__/sql/duckdb/paths-rollup.sql");
+  });
   it("never prints a start, end or filter value into SQL text", () => {
     for (const dialect of DIALECTS) {
       const c = compile({ type: "all", start: v("s"), end: v("e"), filters: `page==${v("p")};prop:${MARK}k~${v("x")}` }, dialect);

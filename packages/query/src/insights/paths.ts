@@ -32,6 +32,7 @@ import { int, Params } from "../params.js";
 import { Scope } from "../parts.js";
 import { tableRead } from "../relation.js";
 import { NON_CUSTOM_EVENT_NAMES } from "../tables.js";
+import { pathsRollupStatement, pathsRollupTo } from "./paths-rollup.js";
 import { eventCondition } from "./trends.js";
 
 /** Visits read per answer at most; past it the answer would not be exact, so it is refused. */
@@ -117,6 +118,8 @@ export interface CompiledPaths extends CompiledQuery {
   actors: CompiledQuery;
   /** The actors' row cap (a full page means the list could not be exact). */
   cap: number;
+  /** Up to where the answer read the paths rollups (insights/paths-rollup.ts), null: from events alone. */
+  rollupTo: number | null;
 }
 
 /** A row of the answer's statement: an edge (kind 0), a node's visitors (1, target ''), or the count of paths (2, in visitors). */
@@ -143,6 +146,12 @@ export function compilePaths(spec: PathsSpec, property: string, dialect: SqlDial
   const range = resolveDateRange(insightDateRange(spec), ctx);
   const s = new Scope(d, p, property, [{ from: range.from.getTime(), to: range.to.getTime() }], ctx.timezone);
   const global: Filter[] = parseFilters(spec.filters ?? "");
+  const rollupTo = pathsRollupTo(spec, {
+    rollups: d.dayRollups,
+    range: { from: range.from.getTime(), to: range.to.getTime() },
+    through: ctx.dayRollupThrough,
+    timezone: ctx.timezone,
+  });
   const pageview = "name = 'pageview'";
   const notIn = (names: readonly string[]) => `name NOT IN (${names.map((n) => `'${n}'`).join(", ")})`;
   const kept =
@@ -170,6 +179,15 @@ export function compilePaths(spec: PathsSpec, property: string, dialect: SqlDial
     );
   };
   const actors = done(p, `${visitsOf(events, (x) => p.add(x))} ${d.limit(int(PATHS_MAX_VISITS), 0)}`);
+  if (rollupTo !== null) {
+    const sql = pathsRollupStatement(s, d, p, {
+      from: range.from.getTime(),
+      to: range.to.getTime(),
+      rollupTo,
+      steps: plan.steps,
+    });
+    return { ...done(p, sql), dialect, range, plan, actors, cap: PATHS_MAX_VISITS, rollupTo };
+  }
 
   const named = new NamedRows(dialect);
   // What the answer walks: the items, or (DuckDB) numbers of the range's distinct items in item
@@ -229,7 +247,7 @@ export function compilePaths(spec: PathsSpec, property: string, dialect: SqlDial
       `UNION ALL ${nodes} UNION ALL SELECT 2 AS kind, 0 AS step, ${blank} AS source, ${blank} AS target, count() AS visitors FROM ${steps} AS p0 WHERE k = 1) AS t ` +
       d.limit(int(PATHS_ANSWER_ROWS), 0),
   );
-  return { ...done(p, sql), dialect, range, plan, actors, cap: PATHS_MAX_VISITS };
+  return { ...done(p, sql), dialect, range, plan, actors, cap: PATHS_MAX_VISITS, rollupTo: null };
 }
 
 /** The answer's rows at most: the top edges, the nodes of their items at every step, the count. */

@@ -11,6 +11,7 @@ import { INSIGHT_COMPILERS } from "@lookout/query";
 import {
   type InsightSpecInput,
   InsightSpecSchema,
+  type PathsSpecInput,
   type QuerySpecInput,
   type RetentionSpecInput,
   type TrendsSpecInput,
@@ -97,6 +98,20 @@ beforeAll(async () => {
       await store.append(batch);
     }
   }
+  // Two visits of days, a pageview each half hour, over local midnights: a paths range's start
+  // (2024-03-05, every zone), its end (2024-03-13 in Los Angeles, two pageviews into the visit: its
+  // path is cut short) and the mark the late events move back (2024-03-15).
+  const long = (visitor: string, fromIso: string, days: number) =>
+    Array.from({ length: days * 48 }, (_, i) =>
+      event({
+        property: P,
+        ts: new Date(Date.parse(fromIso) + i * 1_800_000),
+        visitor_id: visitor,
+        session_id: `${visitor}-1`,
+        path: ["/", "/pricing", "/docs", "/pricing"][i % 4] as string,
+      }),
+    );
+  await store.append([...long("long-a", "2024-03-04T00:00:00Z", 2), ...long("long-b", "2024-03-13T06:15:00Z", 3)]);
 }, 120_000);
 
 afterAll(async () => {
@@ -124,7 +139,8 @@ async function compare(tz: string, expectDays: boolean): Promise<void> {
       ...ctx,
       dayRollupThrough: store.dayRollupThrough?.(P, tz),
     });
-    if (expectDays) expect(JSON.stringify(compiled), name).toMatch(/\b(activity_rollup|visitor_activity|breakdown_rollup)\b/);
+    if (expectDays)
+      expect(JSON.stringify(compiled), name).toMatch(/\b(activity_rollup|visitor_activity|breakdown_rollup|paths_rollup)\b/);
     const fast = await runInsight(store, P, parsed, ctx);
     const plain = await runInsight(store, P, parsed, { ...ctx, dayRollups: false });
     expect(fast, `${tz} ${name}`).toEqual(plain);
@@ -134,6 +150,7 @@ async function compare(tz: string, expectDays: boolean): Promise<void> {
       const other = plain.results.find((r) => r.breakdown_value === "$other");
       expect(other?.total ?? 0, name).toBeGreaterThan(0);
     }
+    if (plain.kind === "paths") expect(plain.results.edges.length, name).toBeGreaterThan(10);
     if (plain.kind === "stickiness") expect(plain.results.filter((r) => r.visitors > 0).length, name).toBeGreaterThan(1);
     if (plain.kind === "retention") {
       expect(
@@ -265,6 +282,16 @@ const BY_UNIT = {
   month: { period: "custom", date: "2024-02-10,2024-03-24", interval: "month" },
 } as const;
 
+/**
+ * Page paths from the paths rollups: a range to today (today's visitors from events), one that
+ * ends days ago (visits over both of its ends are cut), every step count's cut of the same rows.
+ */
+const PATHS: Record<string, PathsSpecInput> = {
+  last_30_days: { kind: "paths", period: "last_30_days", type: "pageview", steps: 5 },
+  past_week: { kind: "paths", period: "custom", date: "2024-03-05,2024-03-12", type: "pageview", steps: 3 },
+  ten_steps: { kind: "paths", period: "custom", date: "2024-03-01,2024-03-24", type: "pageview", steps: 10 },
+};
+
 /** Every insight compared from the activity rollups and from events, by "kind name". */
 const INSIGHTS: Record<string, InsightSpecInput> = Object.fromEntries([
   ...Object.entries(BY_UNIT).flatMap(([unit, range]) =>
@@ -272,6 +299,7 @@ const INSIGHTS: Record<string, InsightSpecInput> = Object.fromEntries([
   ),
   ...Object.entries(TRENDS).map(([name, spec]) => [`trends ${name}`, spec]),
   ...Object.entries(RETENTIONS).map(([name, spec]) => [`retention ${name}`, spec]),
+  ...Object.entries(PATHS).map(([name, spec]) => [`paths ${name}`, spec]),
 ]);
 
 describe("day rollups", () => {
@@ -288,7 +316,7 @@ describe("day rollups", () => {
   it("stay exact when late events change old days, and are filled again", async () => {
     const tz = "America/Los_Angeles";
     const before = store.dayRollupThrough?.(P, tz) as number;
-    // A new visit ten days back, and one more event in an existing visit five days back.
+    // A new visit ten days back, and two more events in an existing visit five days back.
     const [old] = await store.events(P, { from: new Date(END.getTime() - 5 * 86_400_000), limit: 1 });
     if (!old) throw new Error("no event five days back");
     await store.append([
@@ -300,6 +328,8 @@ describe("day rollups", () => {
         path: "/late",
       }),
       { ...old, ts: new Date(old.ts.getTime() + 60_000), name: "signup", props: {} },
+      // A page more in that visit: its path changes.
+      { ...old, ts: new Date(old.ts.getTime() + 30_000), name: "pageview", path: "/late-page", props: {} },
     ]);
     const moved = store.dayRollupThrough?.(P, tz) as number;
     expect(moved).toBeLessThanOrEqual(END.getTime() - 10 * 86_400_000);

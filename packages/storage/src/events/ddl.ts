@@ -16,6 +16,8 @@ import {
   DERIVED_TABLES,
   type DerivedColumnType,
   type DerivedTable,
+  PATHS_ROLLUP_COLUMNS,
+  PATHS_ROLLUP_TABLE,
   type SqlDialect,
   VISITOR_ACTIVITY_COLUMNS,
   VISITOR_ACTIVITY_TABLE,
@@ -141,6 +143,7 @@ export function dayRollupDdl(): string[] {
     table(VISITOR_ACTIVITY_TABLE, cols(VISITOR_ACTIVITY_COLUMNS), ""),
     table(BREAKDOWN_ROLLUP_TABLE, cols(BREAKDOWN_ROLLUP_COLUMNS), ""),
     table(BREAKDOWN_MULTI_TABLE, cols(BREAKDOWN_MULTI_COLUMNS), ""),
+    table(PATHS_ROLLUP_TABLE, cols(PATHS_ROLLUP_COLUMNS), ""),
     DAY_ROLLUP_STATE_DDL,
   ];
 }

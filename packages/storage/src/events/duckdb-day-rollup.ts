@@ -24,6 +24,8 @@ import {
   localDayNumber,
   midnightAtOrBefore,
   midnightOfDayNumber,
+  PATHS_ROLLUP_TABLE,
+  pathsRollupInsert,
   VISITOR_ACTIVITY_TABLE,
   visitorActivityBuild,
   visitorActivitySteps,
@@ -33,7 +35,7 @@ import { timestampValue } from "./duckdb-append.js";
 import { rows } from "./duckdb-read.js";
 
 /** Bump when the day rows change shape or meaning: migrate() drops them, and they fill again. */
-export const DAY_ROLLUP_VERSION = "4";
+export const DAY_ROLLUP_VERSION = "5";
 
 /** How long after a local day ends it is filled. */
 const SETTLE_MS = 35 * 60_000;
@@ -76,6 +78,7 @@ const ROLLUP_TABLES = [
   VISITOR_ACTIVITY_TABLE,
   BREAKDOWN_ROLLUP_TABLE,
   BREAKDOWN_MULTI_TABLE,
+  PATHS_ROLLUP_TABLE,
 ];
 
 const pairKey = (pkey: bigint, tz: string) => `${pkey}\u0000${tz}`;
@@ -240,6 +243,9 @@ export class DayRollups {
             await c.run(step.sql, Object.fromEntries(step.params.map((k) => [k, whole[k] as DuckDBValue])));
           }
         }
+        // The paths rows of every visit that started before the mark, by the same shares.
+        await c.run(`DELETE FROM ${PATHS_ROLLUP_TABLE} WHERE pkey = $pkey AND tz = $tz`, base);
+        for (let part = 0; part < parts; part++) await c.run(pathsRollupInsert(st.tz, first, target, { parts, part }), whole);
       } else if (activityTo < to) {
         activityTo = to;
         for (const step of visitorActivitySteps(st.tz, first, to)) {
@@ -257,6 +263,13 @@ export class DayRollups {
         const days = { ...base, from: ts(from), to: ts(to) };
         for (const dim of BREAKDOWN_ROLLUP_DIMS) await c.run(breakdownRollupInsert(dim, st.tz, first, to), days);
         await c.run(breakdownMultiInsert(), days);
+        // Visits are keyed by their start: the step's own, whatever day their events are on.
+        await c.run(`DELETE FROM ${PATHS_ROLLUP_TABLE} WHERE pkey = $pkey AND tz = $tz AND lday >= $lday AND lday < $lday_to`, {
+          ...base,
+          lday: span.lday as DuckDBValue,
+          lday_to: span.lday_to as DuckDBValue,
+        });
+        await c.run(pathsRollupInsert(st.tz, first, to), { ...days, lday: span.lday as DuckDBValue });
       }
       await c.run("INSERT OR REPLACE INTO day_rollup_state VALUES ($pkey, $tz, $through)", { ...base, through: BigInt(to) });
       await c.run("COMMIT");

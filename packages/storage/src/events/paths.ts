@@ -21,6 +21,7 @@ function compile(store: EventReader, property: string, spec: PathsSpec | PathsSp
     timezone: ctx.timezone,
     now: ctx.now ?? new Date(),
     earliest: ctx.earliest,
+    dayRollupThrough: ctx.dayRollups === false ? undefined : store.dayRollupThrough?.(property, ctx.timezone),
   });
 }
 
