@@ -123,6 +123,7 @@ const FROM_ROLLUPS = new Set([
   "retention_8_periods",
   "stickiness",
   "lifecycle",
+  "paths_5_steps",
 ]);
 
 const results: Record<string, unknown> = {};

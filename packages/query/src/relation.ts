@@ -17,6 +17,7 @@ export type TableName =
   | "breakdown_rollup"
   | "breakdown_multi"
   | "paths_rollup"
+  | "paths_pages"
   | DerivedTable
   | VisitorTable
   | VisitStateTable;
@@ -31,6 +32,7 @@ const STORED: readonly TableName[] = [
   "breakdown_rollup",
   "breakdown_multi",
   "paths_rollup",
+  "paths_pages",
   "visitor_visits",
   "visitor_summary",
   // ClickHouse's visit states, read under its derived tables (clickhouse-visits.ts).

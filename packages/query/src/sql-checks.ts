@@ -19,6 +19,7 @@ export const READ_TABLES = [
   "breakdown_rollup",
   "breakdown_multi",
   "paths_rollup",
+  "paths_pages",
   "visitor_visits",
   "visitor_summary",
   "visits",

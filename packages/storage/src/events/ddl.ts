@@ -16,6 +16,8 @@ import {
   DERIVED_TABLES,
   type DerivedColumnType,
   type DerivedTable,
+  PATHS_PAGES_COLUMNS,
+  PATHS_PAGES_TABLE,
   PATHS_ROLLUP_COLUMNS,
   PATHS_ROLLUP_TABLE,
   type SqlDialect,
@@ -144,6 +146,7 @@ export function dayRollupDdl(): string[] {
     table(BREAKDOWN_ROLLUP_TABLE, cols(BREAKDOWN_ROLLUP_COLUMNS), ""),
     table(BREAKDOWN_MULTI_TABLE, cols(BREAKDOWN_MULTI_COLUMNS), ""),
     table(PATHS_ROLLUP_TABLE, cols(PATHS_ROLLUP_COLUMNS), ""),
+    table(PATHS_PAGES_TABLE, cols(PATHS_PAGES_COLUMNS), ""),
     DAY_ROLLUP_STATE_DDL,
   ];
 }

@@ -24,7 +24,9 @@ import {
   localDayNumber,
   midnightAtOrBefore,
   midnightOfDayNumber,
+  PATHS_PAGES_TABLE,
   PATHS_ROLLUP_TABLE,
+  pathsPagesInsert,
   pathsRollupInsert,
   VISITOR_ACTIVITY_TABLE,
   visitorActivityBuild,
@@ -35,7 +37,7 @@ import { timestampValue } from "./duckdb-append.js";
 import { rows } from "./duckdb-read.js";
 
 /** Bump when the day rows change shape or meaning: migrate() drops them, and they fill again. */
-export const DAY_ROLLUP_VERSION = "5";
+export const DAY_ROLLUP_VERSION = "6";
 
 /** How long after a local day ends it is filled. */
 const SETTLE_MS = 35 * 60_000;
@@ -71,14 +73,15 @@ interface PairState extends Pair {
 /** Events per pass of visitor_activity's first fill by default (each pass groups one share of the visitors). */
 const ACTIVITY_PASS_EVENTS = 5_000_000;
 
-/** Every table filled under the marks. */
-const ROLLUP_TABLES = [
+/** Every table filled under the marks (paths_pages: numbers of the pages the paths rows name). */
+export const ROLLUP_TABLES = [
   "day_rollup",
   ACTIVITY_ROLLUP_TABLE,
   VISITOR_ACTIVITY_TABLE,
   BREAKDOWN_ROLLUP_TABLE,
   BREAKDOWN_MULTI_TABLE,
   PATHS_ROLLUP_TABLE,
+  PATHS_PAGES_TABLE,
 ];
 
 const pairKey = (pkey: bigint, tz: string) => `${pkey}\u0000${tz}`;
@@ -245,6 +248,7 @@ export class DayRollups {
         }
         // The paths rows of every visit that started before the mark, by the same shares.
         await c.run(`DELETE FROM ${PATHS_ROLLUP_TABLE} WHERE pkey = $pkey AND tz = $tz`, base);
+        await c.run(pathsPagesInsert(false), { pkey: st.pkey });
         for (let part = 0; part < parts; part++) await c.run(pathsRollupInsert(st.tz, first, target, { parts, part }), whole);
       } else if (activityTo < to) {
         activityTo = to;
@@ -269,6 +273,7 @@ export class DayRollups {
           lday: span.lday as DuckDBValue,
           lday_to: span.lday_to as DuckDBValue,
         });
+        await c.run(pathsPagesInsert(true), { pkey: st.pkey, from: ts(from) });
         await c.run(pathsRollupInsert(st.tz, first, to), { ...days, lday: span.lday as DuckDBValue });
       }
       await c.run("INSERT OR REPLACE INTO day_rollup_state VALUES ($pkey, $tz, $through)", { ...base, through: BigInt(to) });

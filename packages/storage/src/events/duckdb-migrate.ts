@@ -3,9 +3,9 @@
 // rollup marks, the last batch), and rebuilds or catches up the rollups: recreated from `events`
 // when ROLLUP_VERSION changed, else rolled up past the batches a crash left behind.
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { allDdl, derivedDdl } from "./ddl.js";
+import { allDdl, dayRollupDdl, derivedDdl } from "./ddl.js";
 import type { BatchCommitter } from "./duckdb-batches.js";
-import { DAY_ROLLUP_VERSION } from "./duckdb-day-rollup.js";
+import { DAY_ROLLUP_VERSION, ROLLUP_TABLES } from "./duckdb-day-rollup.js";
 import type { DuckDbOptions } from "./duckdb-options.js";
 import { addPropertyKeys, type PropertyKeys } from "./duckdb-property-keys.js";
 import { rows } from "./duckdb-read.js";
@@ -46,6 +46,9 @@ export async function migrateStore({ writer, keys, rollups, batches, opts }: Mig
   if (meta.day_rollup_version !== DAY_ROLLUP_VERSION) {
     await transaction(writer, async () => {
       await days.reset(writer);
+      // A new version may change the tables' columns: they are made again (they are empty now).
+      for (const t of ROLLUP_TABLES) await writer.run(`DROP TABLE IF EXISTS ${t}`);
+      for (const ddl of dayRollupDdl()) await writer.run(ddl);
       await writer.run("INSERT OR REPLACE INTO lookout_meta VALUES ('day_rollup_version', $v)", { v: DAY_ROLLUP_VERSION });
     });
   }
