@@ -7,6 +7,7 @@
 //
 //   tsx bench/insights.bench.ts                    1M and 10M events
 //   tsx bench/insights.bench.ts --events 1000000 [--runs 20] [--seed 42] [--fresh]
+//   tsx bench/insights.bench.ts --events 100M --runs 5  opt-in: the 10M database's events copied ten times
 //
 // The databases are loaded with rollups deferred and cached under bench/.cache (keyed by size, seed
 // and the generator's source); the visit, day and activity rollups a server keeps are then built
@@ -14,17 +15,20 @@
 // events alone (`<kind>_from_events`: what a store without them, or a filtered spec, costs).
 // Writes bench/results/insights.json.
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { type DuckDbEventStore, openDuckDbEventStore } from "@lookout/storage";
 import { EVENTS_PER_VISITOR, generateEvents } from "@lookout/traffic";
 import { type InsightRun, insightRuns } from "./insight-set.js";
+import { replicate } from "./replicate.js";
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(BENCH, "..");
 const CACHE = join(BENCH, ".cache");
+/** Larger sizes are copies of this one's events (opt-in: --events 100M). */
+const REPLICATE_BASE = 10_000_000;
 const BUDGET_MS: [number, number][] = [
   [10_000_000, 300],
   [100_000_000, 3000],
@@ -72,6 +76,22 @@ async function ensureDb(n: number): Promise<string> {
   // Loaded under another name and renamed once whole: a load that stops leaves no database that looks cached.
   const tmp = `${path}.loading`;
   for (const f of [path, `${path}.wal`, tmp, `${tmp}.wal`]) rmSync(f, { force: true });
+  if (n > REPLICATE_BASE) {
+    // Past 10M: the 10M database's events copied in SQL (bench/replicate.ts: new visitors and
+    // visits per copy), its visit rollups rebuilt; the insights' rollups are built after.
+    const base = await ensureDb(REPLICATE_BASE);
+    const copies = Math.ceil(n / REPLICATE_BASE);
+    console.log(`replicating ${base} x${copies} -> ${path}`);
+    const t0 = performance.now();
+    copyFileSync(base, tmp);
+    const store = await openDuckDbEventStore(tmp, { rollupDelayMs: 2_000_000_000 });
+    await replicate(store, copies);
+    await store.rebuildRollups();
+    await store.close();
+    renameSync(tmp, path);
+    console.log(`  replicated and rolled up in ${r1((performance.now() - t0) / 1000)} s`);
+    return path;
+  }
   console.log(`generating ${n.toLocaleString("en")} events -> ${path}`);
   const t0 = performance.now();
   const store = await openDuckDbEventStore(tmp, { rollupDelayMs: 2_000_000_000 });
