@@ -39,22 +39,25 @@ export interface FunnelOutcome {
 /** A DFS gives up after this many steps per chain start (ties are rare; this bounds a pathological visitor). */
 const DFS_BUDGET = 20_000;
 
+/** nextMatches()'s arrays, kept from visitor to visitor (an array per step per visitor made most of the evaluation's garbage). */
+const nextPool: Int32Array[] = [];
+
 /**
  * Per step (bit s), the index of the first event at or after each index that matches it (n when
  * none): a sequential chain's next step is found without walking the events in between, which
- * made a visitor with many step-1 events quadratic in their events.
+ * made a visitor with many step-1 events quadratic in their events. The arrays are shared: valid
+ * until the next call, and longer than n + 1.
  */
 function nextMatches(evs: readonly FunnelEvent[], steps: number): Int32Array[] {
   const n = evs.length;
-  const out: Int32Array[] = [];
   for (let s = 0; s < steps; s++) {
-    const next = new Int32Array(n + 1);
+    if ((nextPool[s]?.length ?? 0) < n + 1) nextPool[s] = new Int32Array(Math.max(64, 2 * (n + 1)));
+    const next = nextPool[s] as Int32Array;
     next[n] = n;
     const bit = 1 << s;
     for (let i = n - 1; i >= 0; i--) next[i] = ((evs[i] as FunnelEvent).m & bit) !== 0 ? i : (next[i + 1] as number);
-    out.push(next);
   }
-  return out;
+  return nextPool;
 }
 
 /** One chain search (module-level functions over it: no closures made per step-1 event). */
@@ -277,27 +280,31 @@ export function funnelOutcomes(
   return out;
 }
 
+/** parseEvents()'s cursor (module-level: no closure made per visitor). */
+let parseAt = 0;
+
+/** The decimal digits of `text` from parseAt up to the next ":" (bounded by the text's end), and past it. */
+function field(text: string, n: number): number {
+  let v = 0;
+  for (let c = text.charCodeAt(parseAt); c !== 58 && parseAt < n; c = text.charCodeAt(++parseAt)) v = v * 10 + (c - 48);
+  parseAt++;
+  return v;
+}
+
 /** "t:m:x:hex(bv)" items joined by "," -> events (read in place: a visitor's string can be long). */
 function parseEvents(text: string): FunnelEvent[] {
   // By character codes: no substring and no Number() per field.
   const evs: FunnelEvent[] = [];
   const n = text.length;
-  let at = 0;
-  /** The decimal digits from `at` up to the next ":" (bounded by the text's end), and past it. */
-  const field = (): number => {
-    let v = 0;
-    for (let c = text.charCodeAt(at); c !== 58 && at < n; c = text.charCodeAt(++at)) v = v * 10 + (c - 48);
-    at++;
-    return v;
-  };
-  while (at < n) {
-    const t = field();
-    const m = field();
-    const x = field();
-    let end = text.indexOf(",", at);
+  parseAt = 0;
+  while (parseAt < n) {
+    const t = field(text, n);
+    const m = field(text, n);
+    const x = field(text, n);
+    let end = text.indexOf(",", parseAt);
     if (end === -1) end = n;
-    evs.push({ t, m, x, bv: at >= end ? "" : fromHex(text.slice(at, end)) });
-    at = end + 1;
+    evs.push({ t, m, x, bv: parseAt >= end ? "" : fromHex(text.slice(parseAt, end)) });
+    parseAt = end + 1;
   }
   return evs;
 }
