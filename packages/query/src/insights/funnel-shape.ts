@@ -92,7 +92,12 @@ export function shapeFunnel(plan: FunnelPlan, outcomes: readonly { o: FunnelOutc
   let breakdowns: FunnelAnswer["results"]["breakdowns"];
   if (plan.breakdown !== null) {
     const groups = new Map<string, FunnelOutcome[]>();
-    for (const o of all) groups.set(o.bv, [...(groups.get(o.bv) ?? []), o]);
+    // Pushed, not copied per visitor (a copy made the grouping quadratic in a value's visitors).
+    for (const o of all) {
+      const g = groups.get(o.bv);
+      if (g === undefined) groups.set(o.bv, [o]);
+      else g.push(o);
+    }
     breakdowns = [...groups.entries()]
       .sort(
         (a, b) =>
