@@ -13,7 +13,8 @@
 // of paths is swapped the same way, as a count of visits. S is the day's visitors at most for a
 // range that ends today, and the visits over A or R otherwise.
 import { PATHS_LIMITS, type PathsSpec, parseFilters } from "@lookout/schema";
-import { localDayNumber, midnightAtOrBefore } from "../day-rollup.js";
+import { activityRollupTo } from "../activity-rollup.js";
+import { localDayNumber } from "../day-rollup.js";
 import type { Dialect } from "../dialects.js";
 import { NamedRows } from "../named.js";
 import { int, type Params } from "../params.js";
@@ -24,17 +25,15 @@ import { tableRead } from "../relation.js";
 /**
  * Up to where (epoch ms, a local midnight) the paths rollups answer a spec over `range`, or null
  * when they do not: the store keeps none, the spec walks events or has a start, an end or a
- * filter, the range does not start at a local midnight, or no whole day of it is before the mark.
+ * filter, the range does not start at a local midnight, or no whole day of it is before the mark
+ * (the activity rollups' rule: activityRollupTo).
  */
 export function pathsRollupTo(
   spec: Pick<PathsSpec, "type" | "start" | "end" | "filters">,
   o: { rollups: boolean; range: { from: number; to: number }; through: number | undefined; timezone: string },
 ): number | null {
-  if (!o.rollups || o.through === undefined || spec.type !== "pageview") return null;
-  if (spec.start !== undefined || spec.end !== undefined || parseFilters(spec.filters ?? "").length > 0) return null;
-  if (midnightAtOrBefore(o.timezone, o.range.from) !== o.range.from) return null;
-  const to = Math.min(o.through, midnightAtOrBefore(o.timezone, o.range.to));
-  return to > o.range.from ? to : null;
+  if (spec.type !== "pageview" || spec.start !== undefined || spec.end !== undefined) return null;
+  return activityRollupTo(o.range, { ...o, filtered: parseFilters(spec.filters ?? "").length > 0 });
 }
 
 /**
@@ -45,7 +44,7 @@ export function pathsRollupStatement(
   s: Scope,
   d: Dialect,
   p: Params,
-  o: { from: number; to: number; rollupTo: number; steps: number },
+  o: { from: number; to: number; rollupTo: number; steps: number; rowCap: number },
 ): string {
   const n = int(o.steps);
   const A = p.ts(o.from);
@@ -134,6 +133,6 @@ export function pathsRollupStatement(
     `SELECT ${PATHS_KIND.edge} AS kind, step, source, target, visitors FROM ${edges} AS e0 ` +
       `UNION ALL SELECT ${PATHS_KIND.node}, step, source, '', visitors FROM (${nodes}) AS n0 ` +
       `UNION ALL SELECT ${PATHS_KIND.paths}, 0, '', '', coalesce(sum(visitors), 0) FROM (${count}) AS c0 ` +
-      d.limit(int(2 * PATHS_LIMITS.maxEdges * 10 + PATHS_LIMITS.maxEdges + 1), 0),
+      d.limit(int(o.rowCap), 0),
   );
 }

@@ -30,6 +30,7 @@ import { DIALECTS, type SqlDialect } from "../dialects.js";
 import { NamedRows } from "../named.js";
 import { int, Params } from "../params.js";
 import { Scope } from "../parts.js";
+import { collapseList, PATHS_KIND } from "../paths-rollup.js";
 import { tableRead } from "../relation.js";
 import { NON_CUSTOM_EVENT_NAMES } from "../tables.js";
 import { pathsRollupStatement, pathsRollupTo } from "./paths-rollup.js";
@@ -65,7 +66,7 @@ const PATHS_FUNCTIONS: Record<SqlDialect, PathsFunctions> = {
     // Sorting each group's (time, item) structs is 3-4x faster than an ordered aggregate, which
     // DuckDB runs as a sort per group (bench/insights.bench.ts: 240 000 visits at 1M events).
     orderedItems: (t, i) => `list_transform(list_sort(list(struct_pack(t := ${t}, i := ${i}))), x -> x.i)`,
-    collapse: (a) => `list_filter(${a}, (x, i) -> i = 1 OR x <> ${a}[i - 1])`,
+    collapse: collapseList,
     position: (a, x) => `coalesce(list_position(${a}, ${x}), 0)`,
     slice: (a, from, n) => `list_slice(${a}, ${from}, ${from} + ${n} - 1)`,
     length: (a) => `len(${a})`,
@@ -185,6 +186,7 @@ export function compilePaths(spec: PathsSpec, property: string, dialect: SqlDial
       to: range.to.getTime(),
       rollupTo,
       steps: plan.steps,
+      rowCap: PATHS_ANSWER_ROWS,
     });
     return { ...done(p, sql), dialect, range, plan, actors, cap: PATHS_MAX_VISITS, rollupTo };
   }
@@ -241,10 +243,10 @@ export function compilePaths(spec: PathsSpec, property: string, dialect: SqlDial
   );
   // Nodes of the items the top edges name (at any step; shapePathsCounts keeps the touched ones).
   const mentioned = `source IN (SELECT source FROM ${edges} AS e1) OR source IN (SELECT target FROM ${edges} AS e2)`;
-  const nodes = `SELECT 1 AS kind, k AS step, source, ${blank} AS target, ${d.uniq("v")} AS visitors FROM ${steps} AS s2 WHERE ${mentioned} GROUP BY step, source`;
+  const nodes = `SELECT ${PATHS_KIND.node} AS kind, k AS step, source, ${blank} AS target, ${d.uniq("v")} AS visitors FROM ${steps} AS s2 WHERE ${mentioned} GROUP BY step, source`;
   const sql = named.statement(
-    `SELECT kind, step, ${nameOf("source")}, ${nameOf("target")}, visitors FROM (SELECT 0 AS kind, step, source, target, visitors FROM ${edges} AS e0 ` +
-      `UNION ALL ${nodes} UNION ALL SELECT 2 AS kind, 0 AS step, ${blank} AS source, ${blank} AS target, count() AS visitors FROM ${steps} AS p0 WHERE k = 1) AS t ` +
+    `SELECT kind, step, ${nameOf("source")}, ${nameOf("target")}, visitors FROM (SELECT ${PATHS_KIND.edge} AS kind, step, source, target, visitors FROM ${edges} AS e0 ` +
+      `UNION ALL ${nodes} UNION ALL SELECT ${PATHS_KIND.paths} AS kind, 0 AS step, ${blank} AS source, ${blank} AS target, count() AS visitors FROM ${steps} AS p0 WHERE k = 1) AS t ` +
       d.limit(int(PATHS_ANSWER_ROWS), 0),
   );
   return { ...done(p, sql), dialect, range, plan, actors, cap: PATHS_MAX_VISITS, rollupTo: null };
@@ -262,13 +264,15 @@ function done(p: Params, sql: string): CompiledQuery {
 /** The answer from the statement's rows: the top edges in their order, the nodes they touch, the count of paths. */
 export function shapePathsCounts(rows: readonly PathsCountRow[]): PathsAnswer {
   const edges: PathsEdge[] = rows
-    .filter((r) => Number(r.kind) === 0)
+    .filter((r) => Number(r.kind) === PATHS_KIND.edge)
     .map((r) => ({ step: Number(r.step), source: String(r.source), target: String(r.target), visitors: Number(r.visitors) }))
     .sort((a, b) => b.visitors - a.visitors || a.step - b.step || cmp(a.source, b.source) || cmp(a.target, b.target));
   const nodeVisitors = new Map(
-    rows.filter((r) => Number(r.kind) === 1).map((r) => [key(Number(r.step), String(r.source)), Number(r.visitors)]),
+    rows
+      .filter((r) => Number(r.kind) === PATHS_KIND.node)
+      .map((r) => [key(Number(r.step), String(r.source)), Number(r.visitors)]),
   );
-  const paths = Number(rows.find((r) => Number(r.kind) === 2)?.visitors ?? 0);
+  const paths = Number(rows.find((r) => Number(r.kind) === PATHS_KIND.paths)?.visitors ?? 0);
   return { kind: "paths", results: { edges, nodes: touchedNodes(edges, (nk) => nodeVisitors.get(nk) ?? 0), paths } };
 }
 
