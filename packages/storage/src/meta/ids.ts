@@ -22,3 +22,14 @@ export const newSecret = (): string => randomBytes(32).toString("base64url");
 export const hashSecret = (secret: string): string => createHash("sha256").update(secret).digest("hex");
 
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
+
+let lastStamp = 0;
+/**
+ * A change time for "last changed first" lists: the wall clock, but strictly increasing within
+ * this process, so two changes in one millisecond still sort in the order they were made (a create
+ * and an update in the same millisecond tied, and the list then fell back to the random id).
+ */
+export function changeStamp(): Date {
+  lastStamp = Math.max(Date.now(), lastStamp + 1);
+  return new Date(lastStamp);
+}

@@ -4,7 +4,7 @@
 // deleted rows: a foreign or deleted short id finds nothing.
 import { randomInt } from "node:crypto";
 import { type Kysely, type Selectable, sql } from "kysely";
-import { newId } from "../ids.js";
+import { changeStamp, newId } from "../ids.js";
 import type { InsightsTable, MetaDatabase } from "../tables.js";
 
 export type InsightRow = Selectable<InsightsTable>;
@@ -173,7 +173,7 @@ export function insightsRepo(db: Kysely<MetaDatabase>) {
             created_by: createdBy,
             favourite: input.favourite,
             tags: JSON.stringify(input.tags),
-            updated_at: new Date(),
+            updated_at: changeStamp(),
             deleted_at: null,
           })
           .onConflict((oc) => oc.column("short_id").doNothing())
@@ -194,7 +194,7 @@ export function insightsRepo(db: Kysely<MetaDatabase>) {
           ...(change.spec !== undefined ? { query: JSON.stringify(change.spec) } : {}),
           ...(change.favourite !== undefined ? { favourite: change.favourite } : {}),
           ...(change.tags !== undefined ? { tags: JSON.stringify(change.tags) } : {}),
-          updated_at: new Date(),
+          updated_at: changeStamp(),
         })
         .where("id", "=", id)
         .where("deleted_at", "is", null)
