@@ -30,13 +30,18 @@ function meanSeconds(ms: number[]): number | null {
   return sum / ms.length / 1000;
 }
 
+/** Per step: visitors, conversion, drop-off and the times from the previous step, in one pass over the outcomes. */
 function stepResults(plan: FunnelPlan, outcomes: readonly FunnelOutcome[]): FunnelStepResult[] {
-  const visitors = plan.labels.map((_, k) => outcomes.filter((o) => o.reached > k).length);
+  const steps = plan.labels.length;
+  const visitors = new Array<number>(steps).fill(0);
+  const gaps: number[][] = plan.labels.map(() => []);
+  const timed = plan.order !== "any";
+  for (const o of outcomes) {
+    for (let k = 0; k < o.reached; k++) visitors[k] = (visitors[k] as number) + 1;
+    if (timed)
+      for (let k = 1; k < o.reached; k++) (gaps[k] as number[]).push((o.times[k] as number) - (o.times[k - 1] as number));
+  }
   return plan.labels.map((label, k) => {
-    const gaps =
-      k === 0 || plan.order === "any"
-        ? []
-        : outcomes.filter((o) => o.reached > k).map((o) => (o.times[k] as number) - (o.times[k - 1] as number));
     const here = visitors[k] as number;
     const prev = k === 0 ? here : (visitors[k - 1] as number);
     return {
@@ -46,8 +51,8 @@ function stepResults(plan: FunnelPlan, outcomes: readonly FunnelOutcome[]): Funn
       conversion: k === 0 ? (here === 0 ? 0 : 100) : pct(here, visitors[0] as number),
       conversion_from_previous: k === 0 ? (here === 0 ? 0 : 100) : pct(here, prev),
       dropped: prev - here,
-      median_seconds: medianSeconds(gaps),
-      average_seconds: meanSeconds(gaps),
+      median_seconds: medianSeconds(gaps[k] as number[]),
+      average_seconds: meanSeconds(gaps[k] as number[]),
     };
   });
 }

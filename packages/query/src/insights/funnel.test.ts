@@ -8,7 +8,7 @@ import type { SqlDialect } from "../dialects.js";
 import { CTX, MARK, PROPERTY, v } from "../sql-cases.js";
 import { prettySql, sqlProblems } from "../sql-checks.js";
 import { type CompiledFunnel, compileFunnel, FUNNEL_MAX_ROWS, planFunnel } from "./funnel.js";
-import { funnelOutcome, funnelOutcomes, unpackFunnelRows } from "./funnel-eval.js";
+import { funnelOutcome, funnelOutcomes, funnelOutcomesOfPacks } from "./funnel-eval.js";
 import { shapeFunnel } from "./funnel-shape.js";
 
 const DIALECTS: SqlDialect[] = ["duckdb", "clickhouse"];
@@ -115,7 +115,7 @@ describe("funnel evaluator (pure)", () => {
     // Gaps whose sums in seconds depend on their order as doubles (0.1 + 0.2 + 0.3 is not 0.3 + 0.2 + 0.1).
     const visitors = ["0:1:0:,100:2:0:,400:4:0:", "0:1:0:,200:2:0:,300:4:0:", "0:1:0:,300:2:0:,2300:4:0:", "5:1:0:"];
     const packs = (order: string[]) => [{ evs: order.slice(0, 2).join(";") }, { evs: order.slice(2).join(";") }];
-    const answer = (order: string[]) => shapeFunnel(p, funnelOutcomes(p, unpackFunnelRows(packs(order))));
+    const answer = (order: string[]) => shapeFunnel(p, funnelOutcomesOfPacks(p, packs(order)));
     const a = answer(visitors);
     expect(answer([...visitors].reverse())).toEqual(a);
     expect(answer([visitors[2], visitors[0], visitors[3], visitors[1]] as string[])).toEqual(a);

@@ -7,9 +7,9 @@ import {
   type FunnelRow,
   funnelActorMatches,
   funnelOutcomes,
+  funnelOutcomesOfPacks,
   INSIGHT_COMPILERS,
   shapeFunnel,
-  unpackFunnelRows,
 } from "@lookout/query";
 import {
   type FunnelActorSelector,
@@ -36,10 +36,10 @@ async function outcomes(
     now: ctx.now ?? new Date(),
     earliest: ctx.earliest,
   });
-  const rows = withClientIds
-    ? await queryInsight<FunnelRow>(store, compiled.actors)
-    : unpackFunnelRows(await queryInsight<FunnelPackRow>(store, compiled));
-  return { plan: compiled.plan, outcomes: funnelOutcomes(compiled.plan, rows) };
+  const outcomes = withClientIds
+    ? funnelOutcomes(compiled.plan, await queryInsight<FunnelRow>(store, compiled.actors))
+    : funnelOutcomesOfPacks(compiled.plan, await queryInsight<FunnelPackRow>(store, compiled));
+  return { plan: compiled.plan, outcomes };
 }
 
 export async function runFunnel(

@@ -8,11 +8,8 @@
 -- p8 = "cancel"
 -- p9 = "2024-03-04 23:00:00"
 -- p10 = "2024-04-03 22:00:00"
--- p11 = "engagement"
--- p12 = "pageleave"
--- p13 = "identify"
--- p14 = "DE"
--- p15 = "FR"
+-- p11 = "DE"
+-- p12 = "FR"
 SELECT arrayStringConcat(groupArray(evs), ';') AS evs
 FROM (
   SELECT cityHash64(k) % 32 AS part, arrayStringConcat(groupArray(concat(toString(t), ':', toString(m), ':', toString(x), ':', hex(''))), ',') AS evs
@@ -22,9 +19,8 @@ FROM (
     WHERE property = {p1:String}
     AND ts >= toDateTime({p9:String}, 'UTC')
     AND ts < toDateTime({p10:String}, 'UTC')
-    AND name NOT IN ({p11:String}, {p12:String}, {p13:String})
-    AND (country IN ({p14:String}, {p15:String}))
-    AND ((name = {p2:String} AND (path = {p3:String})) OR (name = {p4:String}) OR (name = {p5:String} AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String})) OR (name = {p8:String}))
+    AND (name IN ({p4:String}, {p8:String}) OR (name = {p2:String} AND (path = {p3:String})) OR (name = {p5:String} AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String})))
+    AND (country IN ({p11:String}, {p12:String}))
   ) AS f
   ANY INNER JOIN (
     SELECT k, min(t) AS f1, max(t) AS l1
@@ -34,9 +30,8 @@ FROM (
       WHERE property = {p1:String}
       AND ts >= toDateTime({p9:String}, 'UTC')
       AND ts < toDateTime({p10:String}, 'UTC')
-      AND name NOT IN ({p11:String}, {p12:String}, {p13:String})
-      AND (country IN ({p14:String}, {p15:String}))
-      AND ((name = {p2:String} AND (path = {p3:String})) OR (name = {p4:String}) OR (name = {p5:String} AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String})) OR (name = {p8:String}))
+      AND (name IN ({p4:String}, {p8:String}) OR (name = {p2:String} AND (path = {p3:String})) OR (name = {p5:String} AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String})))
+      AND (country IN ({p11:String}, {p12:String}))
     ) AS g
     WHERE m % 2 = 1
     GROUP BY k
@@ -57,9 +52,8 @@ FROM (
   WHERE property = {p1:String}
   AND ts >= toDateTime({p9:String}, 'UTC')
   AND ts < toDateTime({p10:String}, 'UTC')
-  AND name NOT IN ({p11:String}, {p12:String}, {p13:String})
-  AND (country IN ({p14:String}, {p15:String}))
-  AND ((name = {p2:String} AND (path = {p3:String})) OR (name = {p4:String}) OR (name = {p5:String} AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String})) OR (name = {p8:String}))
+  AND (name IN ({p4:String}, {p8:String}) OR (name = {p2:String} AND (path = {p3:String})) OR (name = {p5:String} AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String})))
+  AND (country IN ({p11:String}, {p12:String}))
 ) AS f
 ANY INNER JOIN (
   SELECT k, min(t) AS f1, max(t) AS l1
@@ -69,9 +63,8 @@ ANY INNER JOIN (
     WHERE property = {p1:String}
     AND ts >= toDateTime({p9:String}, 'UTC')
     AND ts < toDateTime({p10:String}, 'UTC')
-    AND name NOT IN ({p11:String}, {p12:String}, {p13:String})
-    AND (country IN ({p14:String}, {p15:String}))
-    AND ((name = {p2:String} AND (path = {p3:String})) OR (name = {p4:String}) OR (name = {p5:String} AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String})) OR (name = {p8:String}))
+    AND (name IN ({p4:String}, {p8:String}) OR (name = {p2:String} AND (path = {p3:String})) OR (name = {p5:String} AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String})))
+    AND (country IN ({p11:String}, {p12:String}))
   ) AS g
   WHERE m % 2 = 1
   GROUP BY k

@@ -8,20 +8,16 @@
 -- p8 = "cancel"
 -- p9 = "2024-03-04 23:00:00"
 -- p10 = "2024-04-03 22:00:00"
--- p11 = "engagement"
--- p12 = "pageleave"
--- p13 = "identify"
--- p14 = "DE"
--- p15 = "FR"
+-- p11 = "DE"
+-- p12 = "FR"
 WITH fe AS MATERIALIZED (
   SELECT vkey AS k, epoch_ms(ts) AS t, CASE WHEN (name = CAST($p2 AS VARCHAR) AND (path = CAST($p3 AS VARCHAR))) THEN 1 ELSE 0 END + CASE WHEN (name = CAST($p4 AS VARCHAR)) THEN 2 ELSE 0 END + CASE WHEN (name = CAST($p5 AS VARCHAR) AND (map_contains(props, CAST($p6 AS VARCHAR)) AND coalesce(props[CAST($p6 AS VARCHAR)], '') = CAST($p7 AS VARCHAR))) THEN 4 ELSE 0 END AS m, CASE WHEN (name = CAST($p8 AS VARCHAR)) THEN 1 ELSE 0 END AS x, '' AS bv
   FROM events
   WHERE pkey = CAST($p1 AS BIGINT)
   AND ts >= CAST($p9 AS TIMESTAMP)
   AND ts < CAST($p10 AS TIMESTAMP)
-  AND name NOT IN (CAST($p11 AS VARCHAR), CAST($p12 AS VARCHAR), CAST($p13 AS VARCHAR))
-  AND (country IN (CAST($p14 AS VARCHAR), CAST($p15 AS VARCHAR)))
-  AND ((name = CAST($p2 AS VARCHAR) AND (path = CAST($p3 AS VARCHAR))) OR (name = CAST($p4 AS VARCHAR)) OR (name = CAST($p5 AS VARCHAR) AND (map_contains(props, CAST($p6 AS VARCHAR)) AND coalesce(props[CAST($p6 AS VARCHAR)], '') = CAST($p7 AS VARCHAR))) OR (name = CAST($p8 AS VARCHAR)))
+  AND (name IN (CAST($p4 AS VARCHAR), CAST($p8 AS VARCHAR)) OR (name = CAST($p2 AS VARCHAR) AND (path = CAST($p3 AS VARCHAR))) OR (name = CAST($p5 AS VARCHAR) AND (map_contains(props, CAST($p6 AS VARCHAR)) AND coalesce(props[CAST($p6 AS VARCHAR)], '') = CAST($p7 AS VARCHAR))))
+  AND (country IN (CAST($p11 AS VARCHAR), CAST($p12 AS VARCHAR)))
 ) SELECT string_agg(evs, ';') AS evs
 FROM (
   SELECT hash(k) % 32 AS part, string_agg(concat(CAST(t AS VARCHAR), ':', CAST(m AS VARCHAR), ':', CAST(x AS VARCHAR), ':', hex('')), ',') AS evs
@@ -47,9 +43,8 @@ WITH fe AS MATERIALIZED (
   WHERE pkey = CAST($p1 AS BIGINT)
   AND ts >= CAST($p9 AS TIMESTAMP)
   AND ts < CAST($p10 AS TIMESTAMP)
-  AND name NOT IN (CAST($p11 AS VARCHAR), CAST($p12 AS VARCHAR), CAST($p13 AS VARCHAR))
-  AND (country IN (CAST($p14 AS VARCHAR), CAST($p15 AS VARCHAR)))
-  AND ((name = CAST($p2 AS VARCHAR) AND (path = CAST($p3 AS VARCHAR))) OR (name = CAST($p4 AS VARCHAR)) OR (name = CAST($p5 AS VARCHAR) AND (map_contains(props, CAST($p6 AS VARCHAR)) AND coalesce(props[CAST($p6 AS VARCHAR)], '') = CAST($p7 AS VARCHAR))) OR (name = CAST($p8 AS VARCHAR)))
+  AND (name IN (CAST($p4 AS VARCHAR), CAST($p8 AS VARCHAR)) OR (name = CAST($p2 AS VARCHAR) AND (path = CAST($p3 AS VARCHAR))) OR (name = CAST($p5 AS VARCHAR) AND (map_contains(props, CAST($p6 AS VARCHAR)) AND coalesce(props[CAST($p6 AS VARCHAR)], '') = CAST($p7 AS VARCHAR))))
+  AND (country IN (CAST($p11 AS VARCHAR), CAST($p12 AS VARCHAR)))
 ) SELECT CAST(k AS VARCHAR) AS v, max(cid) AS mcid, string_agg(concat(CAST(t AS VARCHAR), ':', CAST(m AS VARCHAR), ':', CAST(x AS VARCHAR), ':', hex('')), ',') FILTER (WHERE t >= f1 AND t <= l1 + 1209600000) AS evs
 FROM fe AS f
 JOIN (
