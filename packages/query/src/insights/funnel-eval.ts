@@ -36,6 +36,65 @@ export interface FunnelOutcome {
   bv: string;
 }
 
+/**
+ * The visitors' outcomes in columns: an object and an array per visitor made much of the garbage
+ * collector's work (280 681 visitors at 10M events, bench/insights.bench.ts).
+ */
+export class FunnelOutcomes {
+  count = 0;
+  /** Visitor i's reached steps' epoch ms are times[i * steps .. i * steps + reached) (unset in an any-order funnel). */
+  times: Float64Array;
+  reached: Uint8Array;
+  start: Float64Array;
+  bv: string[] = [];
+  /** Client ids ("" without one, and in the answer's rows, which do not carry them). */
+  cid: string[] = [];
+
+  constructor(
+    readonly steps: number,
+    /** Whether the steps have times (not in an any-order funnel). */
+    readonly timed: boolean,
+  ) {
+    this.reached = new Uint8Array(1024);
+    this.start = new Float64Array(1024);
+    this.times = new Float64Array(1024 * steps);
+  }
+
+  push(reached: number, start: number, times: Float64Array, bv: string, cid: string): void {
+    const i = this.count++;
+    if (i === this.reached.length) {
+      const grow = <A extends Uint8Array | Float64Array>(a: A, size: number): A => {
+        const b = new (a.constructor as new (n: number) => A)(size);
+        b.set(a);
+        return b;
+      };
+      this.reached = grow(this.reached, 2 * i);
+      this.start = grow(this.start, 2 * i);
+      this.times = grow(this.times, 2 * i * this.steps);
+    }
+    this.reached[i] = reached;
+    this.start[i] = start;
+    if (this.timed) {
+      const at = i * this.steps;
+      for (let k = 0; k < reached; k++) this.times[at + k] = times[k] as number;
+    }
+    this.bv[i] = bv;
+    this.cid[i] = cid;
+  }
+
+  /** Visitor i's outcome as one object (tests, and a look at one visitor). */
+  at(i: number): FunnelOutcome {
+    const reached = this.reached[i] as number;
+    const from = i * this.steps;
+    return {
+      reached,
+      times: this.timed ? Array.from(this.times.subarray(from, from + reached)) : [],
+      start: this.start[i] as number,
+      bv: this.bv[i] as string,
+    };
+  }
+}
+
 /** A DFS gives up after this many steps per chain start (ties are rare; this bounds a pathological visitor). */
 const DFS_BUDGET = 20_000;
 
@@ -207,8 +266,8 @@ function countsOver(i: number, start: number): boolean {
   return (BV[i] as string) < bestBv;
 }
 
-/** Sequential and strict: the counted chain over every step-1 event, latest first. */
-function orderedOutcome(plan: FunnelPlan): FunnelOutcome | null {
+/** Sequential and strict: the counted chain over every step-1 event, latest first, into best*; false when none counts. */
+function orderedOutcome(plan: FunnelPlan): boolean {
   steps = plan.labels.length;
   strict = plan.order === "strict";
   if (!strict) nextMatches(steps);
@@ -233,15 +292,16 @@ function orderedOutcome(plan: FunnelPlan): FunnelOutcome | null {
       bestBv = BV[i] as string;
     }
   }
-  if (bestReached === 0) return null;
-  for (const [k, [a, b]] of plan.exclusions.entries()) {
+  if (bestReached === 0) return false;
+  for (let k = 0; k < plan.exclusions.length; k++) {
+    const [a, b] = plan.exclusions[k] as [number, number];
     if (bestReached < b) continue;
     const from = bestTimes[a - 1] as number;
     const to = bestTimes[b - 1] as number;
     for (let i = 0; i < n; i++)
-      if (((X[i] as number) & (1 << k)) !== 0 && (T[i] as number) > from && (T[i] as number) < to) return null;
+      if (((X[i] as number) & (1 << k)) !== 0 && (T[i] as number) > from && (T[i] as number) < to) return false;
   }
-  return { reached: bestReached, times: Array.from(bestTimes.subarray(0, bestReached)), start: bestStart, bv: bestBv };
+  return true;
 }
 
 /** The loaded visitor's events as objects (the any-order search, rare, works on them). */
@@ -288,10 +348,16 @@ function matchedPrefix(evs: readonly FunnelEvent[], steps: number): number {
   return steps;
 }
 
-/** The loaded visitor's outcome (null: never entered, or left out by an exclusion). */
-function loadedOutcome(plan: FunnelPlan): FunnelOutcome | null {
+/** The loaded visitor's outcome into best* (false: never entered, or left out by an exclusion). */
+function loadedOutcome(plan: FunnelPlan): boolean {
   sortEvents();
-  return plan.order === "any" ? anyOrderOutcome(loadedEvents(), plan) : orderedOutcome(plan);
+  if (plan.order !== "any") return orderedOutcome(plan);
+  const o = anyOrderOutcome(loadedEvents(), plan);
+  if (o === null) return false;
+  bestReached = o.reached;
+  bestStart = o.start;
+  bestBv = o.bv;
+  return true;
 }
 
 /** One visitor's outcome from their events, in any order (null: never entered, or left out by an exclusion). */
@@ -299,50 +365,50 @@ export function funnelOutcome(evs: readonly FunnelEvent[], plan: FunnelPlan): Fu
   n = 0;
   reserve(evs.length);
   for (const e of evs) pushEvent(e.t, e.m, e.x, e.bv);
-  return loadedOutcome(plan);
+  if (!loadedOutcome(plan)) return null;
+  const times = plan.order === "any" ? [] : Array.from(bestTimes.subarray(0, bestReached));
+  return { reached: bestReached, times, start: bestStart, bv: bestBv };
 }
 
 /** The breakdown's top N applied to the outcomes: the other values become OTHER_BREAKDOWN_VALUE. */
-function keepTopValues(plan: FunnelPlan, out: { o: FunnelOutcome }[]): void {
-  if (plan.breakdown === null) return;
+function keepTopValues(plan: FunnelPlan, out: FunnelOutcomes): FunnelOutcomes {
+  if (plan.breakdown === null) return out;
   const counts = new Map<string, number>();
-  for (const { o } of out) counts.set(o.bv, (counts.get(o.bv) ?? 0) + 1);
+  for (let i = 0; i < out.count; i++) counts.set(out.bv[i] as string, (counts.get(out.bv[i] as string) ?? 0) + 1);
   const top = new Set(
     [...counts.entries()]
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
       .slice(0, plan.breakdownLimit)
       .map(([k]) => k),
   );
-  for (const x of out) if (!top.has(x.o.bv)) x.o.bv = OTHER_BREAKDOWN_VALUE;
+  for (let i = 0; i < out.count; i++) if (!top.has(out.bv[i] as string)) out.bv[i] = OTHER_BREAKDOWN_VALUE;
+  return out;
 }
 
 function tooManyVisitors(): never {
   throw new QueryError("too_many_events", "too many events for one funnel; choose a shorter range or narrower steps", "period");
 }
 
-/** Each visitor's row (the visitors' statement) -> their client id ("" without one) and outcome; the breakdown's top N applied. */
-export function funnelOutcomes(
-  plan: FunnelPlan,
-  rows: readonly { mcid?: string; evs: string }[],
-): { cid: string; o: FunnelOutcome }[] {
+const outcomesFor = (plan: FunnelPlan) => new FunnelOutcomes(plan.labels.length, plan.order !== "any");
+
+/** Each visitor's row (the visitors' statement) -> their client ids ("" without one) and outcomes; the breakdown's top N applied. */
+export function funnelOutcomes(plan: FunnelPlan, rows: readonly { mcid?: string; evs: string }[]): FunnelOutcomes {
   if (rows.length >= FUNNEL_MAX_ROWS) tooManyVisitors();
-  const out: { cid: string; o: FunnelOutcome }[] = [];
+  const out = outcomesFor(plan);
   for (const r of rows) {
     n = 0;
     parseVisitor(r.evs, 0, r.evs.length);
-    const o = loadedOutcome(plan);
-    if (o !== null) out.push({ cid: r.mcid ?? "", o });
+    if (loadedOutcome(plan)) out.push(bestReached, bestStart, bestTimes, bestBv, r.mcid ?? "");
   }
-  keepTopValues(plan, out);
-  return out;
+  return keepTopValues(plan, out);
 }
 
 /**
  * The answer's packed rows (each visitor's events joined by ";") -> the outcomes, read in place:
  * no string per visitor. The client ids are not in them ("").
  */
-export function funnelOutcomesOfPacks(plan: FunnelPlan, packs: readonly FunnelPackRow[]): { cid: string; o: FunnelOutcome }[] {
-  const out: { cid: string; o: FunnelOutcome }[] = [];
+export function funnelOutcomesOfPacks(plan: FunnelPlan, packs: readonly FunnelPackRow[]): FunnelOutcomes {
+  const out = outcomesFor(plan);
   let visitors = 0;
   for (const { evs } of packs) {
     for (let from = 0; from <= evs.length; ) {
@@ -351,13 +417,11 @@ export function funnelOutcomesOfPacks(plan: FunnelPlan, packs: readonly FunnelPa
       if (++visitors >= FUNNEL_MAX_ROWS) tooManyVisitors();
       n = 0;
       parseVisitor(evs, from, end);
-      const o = loadedOutcome(plan);
-      if (o !== null) out.push({ cid: "", o });
+      if (loadedOutcome(plan)) out.push(bestReached, bestStart, bestTimes, bestBv, "");
       from = end + 1;
     }
   }
-  keepTopValues(plan, out);
-  return out;
+  return keepTopValues(plan, out);
 }
 
 /** parseVisitor()'s cursor (module-level: no closure made per visitor). */

@@ -11,7 +11,7 @@ import {
 } from "@lookout/schema";
 import { bucketLabeller } from "../buckets.js";
 import type { FunnelPlan } from "./funnel.js";
-import type { FunnelOutcome } from "./funnel-eval.js";
+import type { FunnelOutcomes } from "./funnel-eval.js";
 
 const pct = (a: number, b: number) => (b === 0 ? 0 : (a / b) * 100);
 
@@ -30,16 +30,20 @@ function meanSeconds(ms: number[]): number | null {
   return sum / ms.length / 1000;
 }
 
-/** Per step: visitors, conversion, drop-off and the times from the previous step, in one pass over the outcomes. */
-function stepResults(plan: FunnelPlan, outcomes: readonly FunnelOutcome[]): FunnelStepResult[] {
+/** Per step of the visitors `which` (indices into `outs`; null for all): visitors, conversion, drop-off and the times from the previous step. */
+function stepResults(plan: FunnelPlan, outs: FunnelOutcomes, which: readonly number[] | null): FunnelStepResult[] {
   const steps = plan.labels.length;
   const visitors = new Array<number>(steps).fill(0);
   const gaps: number[][] = plan.labels.map(() => []);
-  const timed = plan.order !== "any";
-  for (const o of outcomes) {
-    for (let k = 0; k < o.reached; k++) visitors[k] = (visitors[k] as number) + 1;
-    if (timed)
-      for (let k = 1; k < o.reached; k++) (gaps[k] as number[]).push((o.times[k] as number) - (o.times[k - 1] as number));
+  const { reached, times } = outs;
+  const count = which === null ? outs.count : which.length;
+  for (let w = 0; w < count; w++) {
+    const i = which === null ? w : (which[w] as number);
+    const r = reached[i] as number;
+    for (let k = 0; k < r; k++) visitors[k] = (visitors[k] as number) + 1;
+    if (!outs.timed) continue;
+    const at = i * steps;
+    for (let k = 1; k < r; k++) (gaps[k] as number[]).push((times[at + k] as number) - (times[at + k - 1] as number));
   }
   return plan.labels.map((label, k) => {
     const here = visitors[k] as number;
@@ -80,28 +84,28 @@ function histogram(seconds: number[]): FunnelAnswer["results"]["time_to_convert"
 }
 
 /** The outcomes -> the funnel answer (DESIGN.md §5). */
-export function shapeFunnel(plan: FunnelPlan, outcomes: readonly { o: FunnelOutcome }[]): FunnelAnswer {
-  const all = outcomes.map((x) => x.o);
+export function shapeFunnel(plan: FunnelPlan, outs: FunnelOutcomes): FunnelAnswer {
   const last = plan.labels.length;
-  const converted = all.filter((o) => o.reached === last);
-  const toConvert = plan.order === "any" ? [] : converted.map((o) => (o.times[last - 1] as number) - (o.times[0] as number));
+  const toConvert: number[] = [];
   const byBucket = new Map<string, { entered: number; converted: number }>();
   const bucketOfStart = bucketLabeller(plan.interval, plan.timezone);
-  for (const o of all) {
-    const b = bucketOfStart(o.start);
-    const cell = byBucket.get(b) ?? { entered: 0, converted: 0 };
+  for (let i = 0; i < outs.count; i++) {
+    const done = outs.reached[i] === last;
+    if (done && outs.timed) toConvert.push((outs.times[i * last + last - 1] as number) - (outs.times[i * last] as number));
+    const b = bucketOfStart(outs.start[i] as number);
+    let cell = byBucket.get(b);
+    if (cell === undefined) byBucket.set(b, (cell = { entered: 0, converted: 0 }));
     cell.entered++;
-    if (o.reached === last) cell.converted++;
-    byBucket.set(b, cell);
+    if (done) cell.converted++;
   }
   let breakdowns: FunnelAnswer["results"]["breakdowns"];
   if (plan.breakdown !== null) {
-    const groups = new Map<string, FunnelOutcome[]>();
+    const groups = new Map<string, number[]>();
     // Pushed, not copied per visitor (a copy made the grouping quadratic in a value's visitors).
-    for (const o of all) {
-      const g = groups.get(o.bv);
-      if (g === undefined) groups.set(o.bv, [o]);
-      else g.push(o);
+    for (let i = 0; i < outs.count; i++) {
+      const g = groups.get(outs.bv[i] as string);
+      if (g === undefined) groups.set(outs.bv[i] as string, [i]);
+      else g.push(i);
     }
     breakdowns = [...groups.entries()]
       .sort(
@@ -110,12 +114,12 @@ export function shapeFunnel(plan: FunnelPlan, outcomes: readonly { o: FunnelOutc
           b[1].length - a[1].length ||
           (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0),
       )
-      .map(([breakdown_value, os]) => ({ breakdown_value, steps: stepResults(plan, os) }));
+      .map(([breakdown_value, which]) => ({ breakdown_value, steps: stepResults(plan, outs, which) }));
   }
   return {
     kind: "funnel",
     results: {
-      steps: stepResults(plan, all),
+      steps: stepResults(plan, outs, null),
       ...(breakdowns ? { breakdowns } : {}),
       time_to_convert: {
         bins: histogram(toConvert.map((ms) => ms / 1000)),
@@ -130,8 +134,9 @@ export function shapeFunnel(plan: FunnelPlan, outcomes: readonly { o: FunnelOutc
   };
 }
 
-/** Whether a visitor is behind a step's point: converted = got there; dropped = reached the step before and not it. */
-export function funnelActorMatches(o: FunnelOutcome, at: FunnelActorSelector): boolean {
-  if (at.breakdown_value !== undefined && o.bv !== at.breakdown_value) return false;
-  return at.status === "converted" ? o.reached >= at.step : at.step >= 2 && o.reached === at.step - 1;
+/** Whether visitor i is behind a step's point: converted = got there; dropped = reached the step before and not it. */
+export function funnelActorMatches(outs: FunnelOutcomes, i: number, at: FunnelActorSelector): boolean {
+  if (at.breakdown_value !== undefined && outs.bv[i] !== at.breakdown_value) return false;
+  const reached = outs.reached[i] as number;
+  return at.status === "converted" ? reached >= at.step : at.step >= 2 && reached === at.step - 1;
 }

@@ -126,9 +126,10 @@ describe("funnel evaluator (pure)", () => {
 
   it("reads each event's fields by character code, and a row without separators ends instead of looping", () => {
     const p = plan("sequential", 86_400_000);
-    const [o] = funnelOutcomes(p, [{ evs: "1000:1:0:4445,1500:2:0:,1700:4:0:", mcid: "c1" }]);
-    expect(o).toMatchObject({ cid: "c1", o: { reached: 3, times: [1000, 1500, 1700], bv: "DE" } });
-    expect(funnelOutcomes(p, [{ evs: "12345" }])).toEqual([]);
+    const os = funnelOutcomes(p, [{ evs: "1000:1:0:4445,1500:2:0:,1700:4:0:", mcid: "c1" }]);
+    expect([os.count, os.cid[0]]).toEqual([1, "c1"]);
+    expect(os.at(0)).toMatchObject({ reached: 3, times: [1000, 1500, 1700], bv: "DE" });
+    expect(funnelOutcomes(p, [{ evs: "12345" }]).count).toBe(0);
   });
 
   it("any order: steps matched by distinct events within one window", () => {

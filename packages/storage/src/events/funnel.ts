@@ -62,7 +62,9 @@ export async function runFunnelActors(
   ctx: StatsContext,
 ): Promise<InsightActorIds> {
   const { outcomes: os } = await outcomes(store, property, spec, ctx, true);
-  const ids = [...new Set(os.filter((x) => x.cid !== "" && funnelActorMatches(x.o, at)).map((x) => x.cid))].sort();
+  const matched = new Set<string>();
+  for (let i = 0; i < os.count; i++) if (os.cid[i] !== "" && funnelActorMatches(os, i, at)) matched.add(os.cid[i] as string);
+  const ids = [...matched].sort();
   const client_ids = ids.slice(page.offset, page.offset + page.limit);
   return { client_ids, has_more: page.offset + page.limit < ids.length };
 }
