@@ -128,7 +128,7 @@ export function sessionsRead(d: Dialect, b: EventBounds): string {
   const cols = [
     "property",
     "session_id AS skey",
-    `${m("s_visitor")} AS vkey`,
+    `cityHash64(${m("s_visitor")}) AS vkey`,
     `${m("s_start")} AS start_ts`,
     `${m("s_end")} AS end_ts`,
     `(${m("s_end_tms")} - ${m("s_start_tms")}) / 1000 AS duration`,
@@ -152,7 +152,7 @@ function startsRead(d: Dialect, b: EventBounds): string {
 export function sessionPagesRead(d: Dialect, b: EventBounds): string {
   const m = (name: string) => merge("visit_pages", name);
   const pages =
-    `(SELECT property, session_id AS skey, ${m("s_visitor")} AS vkey, path, ${m("s_pageviews")} AS pageviews, ` +
+    `(SELECT property, session_id AS skey, cityHash64(${m("s_visitor")}) AS vkey, path, ${m("s_pageviews")} AS pageviews, ` +
     `${m("s_engaged_ms")} AS engaged_ms FROM ${read(d, "visit_pages", b)} GROUP BY property, session_id, path HAVING pageviews > 0)`;
   return `(SELECT property, skey, vkey, start_ts, path, pageviews, engaged_ms FROM ${pages} ANY INNER JOIN ${startsRead(d, b)} USING (skey))`;
 }
@@ -161,7 +161,7 @@ export function sessionPagesRead(d: Dialect, b: EventBounds): string {
 export function sessionEventsRead(d: Dialect, b: EventBounds): string {
   const m = (name: string) => merge("visit_events", name);
   const evs =
-    `(SELECT property, session_id AS skey, ${m("s_visitor")} AS vkey, name, ${m("s_events")} AS events, ` +
+    `(SELECT property, session_id AS skey, cityHash64(${m("s_visitor")}) AS vkey, name, ${m("s_events")} AS events, ` +
     `${m("s_revenue")} AS revenue FROM ${read(d, "visit_events", b)} GROUP BY property, session_id, name)`;
   return `(SELECT property, skey, vkey, start_ts, name, events, revenue FROM ${evs} ANY INNER JOIN ${startsRead(d, b)} USING (skey))`;
 }

@@ -12,7 +12,7 @@ FROM (
     FROM (
       SELECT property, skey, vkey, start_ts, name, events, revenue
       FROM (
-        SELECT property, session_id AS skey, anyMerge(s_visitor) AS vkey, name, countMerge(s_events) AS events, sumMerge(s_revenue) AS revenue
+        SELECT property, session_id AS skey, cityHash64(anyMerge(s_visitor)) AS vkey, name, countMerge(s_events) AS events, sumMerge(s_revenue) AS revenue
         FROM visit_events
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p4:String}, 'UTC'))
@@ -36,7 +36,7 @@ FROM (
     FROM (
       SELECT property, skey, vkey, start_ts, name, events, revenue
       FROM (
-        SELECT property, session_id AS skey, anyMerge(s_visitor) AS vkey, name, countMerge(s_events) AS events, sumMerge(s_revenue) AS revenue
+        SELECT property, session_id AS skey, cityHash64(anyMerge(s_visitor)) AS vkey, name, countMerge(s_events) AS events, sumMerge(s_revenue) AS revenue
         FROM visit_events
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p4:String}, 'UTC'))

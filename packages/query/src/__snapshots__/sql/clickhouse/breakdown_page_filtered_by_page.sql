@@ -11,7 +11,7 @@ FROM (
   FROM (
     SELECT property, skey, vkey, start_ts, path, pageviews, engaged_ms
     FROM (
-      SELECT property, session_id AS skey, anyMerge(s_visitor) AS vkey, path, sumMerge(s_pageviews) AS pageviews, sumMerge(s_engaged_ms) AS engaged_ms
+      SELECT property, session_id AS skey, cityHash64(anyMerge(s_visitor)) AS vkey, path, sumMerge(s_pageviews) AS pageviews, sumMerge(s_engaged_ms) AS engaged_ms
       FROM visit_pages
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p5:String}, 'UTC'))
@@ -36,7 +36,7 @@ FROM (
     FROM (
       SELECT property, skey, vkey, start_ts, path, pageviews, engaged_ms
       FROM (
-        SELECT property, session_id AS skey, anyMerge(s_visitor) AS vkey, path, sumMerge(s_pageviews) AS pageviews, sumMerge(s_engaged_ms) AS engaged_ms
+        SELECT property, session_id AS skey, cityHash64(anyMerge(s_visitor)) AS vkey, path, sumMerge(s_pageviews) AS pageviews, sumMerge(s_engaged_ms) AS engaged_ms
         FROM visit_pages
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p5:String}, 'UTC'))

@@ -10,7 +10,7 @@ SELECT arrayStringConcat(groupArray(evs), ';') AS evs
 FROM (
   SELECT cityHash64(k) % 32 AS part, arrayStringConcat(groupArray(concat(toString(t), ':', toString(m), ':', toString(0), ':', hex(bv))), ',') AS evs
   FROM (
-    SELECT visitor_id AS k, (toInt64(toUInt32(ts)) * 1000 + ts_ms) AS t, CASE WHEN (name = {p2:String}) THEN 1 ELSE 0 END + CASE WHEN (name = {p3:String}) THEN 2 ELSE 0 END AS m, 0 AS x, channel AS bv
+    SELECT cityHash64(visitor_id) AS k, (toInt64(toUInt32(ts)) * 1000 + ts_ms) AS t, CASE WHEN (name = {p2:String}) THEN 1 ELSE 0 END + CASE WHEN (name = {p3:String}) THEN 2 ELSE 0 END AS m, 0 AS x, channel AS bv
     FROM events
     WHERE property = {p1:String}
     AND ts >= toDateTime({p4:String}, 'UTC')
@@ -20,7 +20,7 @@ FROM (
   ANY INNER JOIN (
     SELECT k, min(t) AS f1, max(t) AS l1
     FROM (
-      SELECT visitor_id AS k, (toInt64(toUInt32(ts)) * 1000 + ts_ms) AS t, CASE WHEN (name = {p2:String}) THEN 1 ELSE 0 END + CASE WHEN (name = {p3:String}) THEN 2 ELSE 0 END AS m, 0 AS x, channel AS bv
+      SELECT cityHash64(visitor_id) AS k, (toInt64(toUInt32(ts)) * 1000 + ts_ms) AS t, CASE WHEN (name = {p2:String}) THEN 1 ELSE 0 END + CASE WHEN (name = {p3:String}) THEN 2 ELSE 0 END AS m, 0 AS x, channel AS bv
       FROM events
       WHERE property = {p1:String}
       AND ts >= toDateTime({p4:String}, 'UTC')
@@ -41,7 +41,7 @@ LIMIT 0, 32
 -- the visitors' statement (a step's visitors)
 SELECT toString(k) AS v, max(cid) AS mcid, arrayStringConcat(groupArrayIf(concat(toString(t), ':', toString(m), ':', toString(0), ':', hex(bv)), t >= f1 AND t <= l1 + 1800000), ',') AS evs
 FROM (
-  SELECT visitor_id AS k, client_id AS cid, (toInt64(toUInt32(ts)) * 1000 + ts_ms) AS t, CASE WHEN (name = {p2:String}) THEN 1 ELSE 0 END + CASE WHEN (name = {p3:String}) THEN 2 ELSE 0 END AS m, 0 AS x, channel AS bv
+  SELECT cityHash64(visitor_id) AS k, client_id AS cid, (toInt64(toUInt32(ts)) * 1000 + ts_ms) AS t, CASE WHEN (name = {p2:String}) THEN 1 ELSE 0 END + CASE WHEN (name = {p3:String}) THEN 2 ELSE 0 END AS m, 0 AS x, channel AS bv
   FROM events
   WHERE property = {p1:String}
   AND ts >= toDateTime({p4:String}, 'UTC')
@@ -51,7 +51,7 @@ FROM (
 ANY INNER JOIN (
   SELECT k, min(t) AS f1, max(t) AS l1
   FROM (
-    SELECT visitor_id AS k, client_id AS cid, (toInt64(toUInt32(ts)) * 1000 + ts_ms) AS t, CASE WHEN (name = {p2:String}) THEN 1 ELSE 0 END + CASE WHEN (name = {p3:String}) THEN 2 ELSE 0 END AS m, 0 AS x, channel AS bv
+    SELECT cityHash64(visitor_id) AS k, client_id AS cid, (toInt64(toUInt32(ts)) * 1000 + ts_ms) AS t, CASE WHEN (name = {p2:String}) THEN 1 ELSE 0 END + CASE WHEN (name = {p3:String}) THEN 2 ELSE 0 END AS m, 0 AS x, channel AS bv
     FROM events
     WHERE property = {p1:String}
     AND ts >= toDateTime({p4:String}, 'UTC')

@@ -14,7 +14,7 @@ SELECT arrayStringConcat(groupArray(evs), ';') AS evs
 FROM (
   SELECT cityHash64(k) % 32 AS part, arrayStringConcat(groupArray(concat(toString(t), ':', toString(m), ':', toString(x), ':', hex(''))), ',') AS evs
   FROM (
-    SELECT visitor_id AS k, (toInt64(toUInt32(ts)) * 1000 + ts_ms) AS t, CASE WHEN (name = {p2:String} AND (path = {p3:String})) THEN 1 ELSE 0 END + CASE WHEN (name = {p4:String}) THEN 2 ELSE 0 END + CASE WHEN (name = {p5:String} AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String})) THEN 4 ELSE 0 END AS m, CASE WHEN (name = {p8:String}) THEN 1 ELSE 0 END AS x, '' AS bv
+    SELECT cityHash64(visitor_id) AS k, (toInt64(toUInt32(ts)) * 1000 + ts_ms) AS t, CASE WHEN (name = {p2:String} AND (path = {p3:String})) THEN 1 ELSE 0 END + CASE WHEN (name = {p4:String}) THEN 2 ELSE 0 END + CASE WHEN (name = {p5:String} AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String})) THEN 4 ELSE 0 END AS m, CASE WHEN (name = {p8:String}) THEN 1 ELSE 0 END AS x, '' AS bv
     FROM events
     WHERE property = {p1:String}
     AND ts >= toDateTime({p9:String}, 'UTC')
@@ -25,7 +25,7 @@ FROM (
   ANY INNER JOIN (
     SELECT k, min(t) AS f1, max(t) AS l1
     FROM (
-      SELECT visitor_id AS k, (toInt64(toUInt32(ts)) * 1000 + ts_ms) AS t, CASE WHEN (name = {p2:String} AND (path = {p3:String})) THEN 1 ELSE 0 END + CASE WHEN (name = {p4:String}) THEN 2 ELSE 0 END + CASE WHEN (name = {p5:String} AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String})) THEN 4 ELSE 0 END AS m, CASE WHEN (name = {p8:String}) THEN 1 ELSE 0 END AS x, '' AS bv
+      SELECT cityHash64(visitor_id) AS k, (toInt64(toUInt32(ts)) * 1000 + ts_ms) AS t, CASE WHEN (name = {p2:String} AND (path = {p3:String})) THEN 1 ELSE 0 END + CASE WHEN (name = {p4:String}) THEN 2 ELSE 0 END + CASE WHEN (name = {p5:String} AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String})) THEN 4 ELSE 0 END AS m, CASE WHEN (name = {p8:String}) THEN 1 ELSE 0 END AS x, '' AS bv
       FROM events
       WHERE property = {p1:String}
       AND ts >= toDateTime({p9:String}, 'UTC')
@@ -47,7 +47,7 @@ LIMIT 0, 32
 -- the visitors' statement (a step's visitors)
 SELECT toString(k) AS v, max(cid) AS mcid, arrayStringConcat(groupArrayIf(concat(toString(t), ':', toString(m), ':', toString(x), ':', hex('')), t >= f1 AND t <= l1 + 1209600000), ',') AS evs
 FROM (
-  SELECT visitor_id AS k, client_id AS cid, (toInt64(toUInt32(ts)) * 1000 + ts_ms) AS t, CASE WHEN (name = {p2:String} AND (path = {p3:String})) THEN 1 ELSE 0 END + CASE WHEN (name = {p4:String}) THEN 2 ELSE 0 END + CASE WHEN (name = {p5:String} AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String})) THEN 4 ELSE 0 END AS m, CASE WHEN (name = {p8:String}) THEN 1 ELSE 0 END AS x, '' AS bv
+  SELECT cityHash64(visitor_id) AS k, client_id AS cid, (toInt64(toUInt32(ts)) * 1000 + ts_ms) AS t, CASE WHEN (name = {p2:String} AND (path = {p3:String})) THEN 1 ELSE 0 END + CASE WHEN (name = {p4:String}) THEN 2 ELSE 0 END + CASE WHEN (name = {p5:String} AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String})) THEN 4 ELSE 0 END AS m, CASE WHEN (name = {p8:String}) THEN 1 ELSE 0 END AS x, '' AS bv
   FROM events
   WHERE property = {p1:String}
   AND ts >= toDateTime({p9:String}, 'UTC')
@@ -58,7 +58,7 @@ FROM (
 ANY INNER JOIN (
   SELECT k, min(t) AS f1, max(t) AS l1
   FROM (
-    SELECT visitor_id AS k, client_id AS cid, (toInt64(toUInt32(ts)) * 1000 + ts_ms) AS t, CASE WHEN (name = {p2:String} AND (path = {p3:String})) THEN 1 ELSE 0 END + CASE WHEN (name = {p4:String}) THEN 2 ELSE 0 END + CASE WHEN (name = {p5:String} AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String})) THEN 4 ELSE 0 END AS m, CASE WHEN (name = {p8:String}) THEN 1 ELSE 0 END AS x, '' AS bv
+    SELECT cityHash64(visitor_id) AS k, client_id AS cid, (toInt64(toUInt32(ts)) * 1000 + ts_ms) AS t, CASE WHEN (name = {p2:String} AND (path = {p3:String})) THEN 1 ELSE 0 END + CASE WHEN (name = {p4:String}) THEN 2 ELSE 0 END + CASE WHEN (name = {p5:String} AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String})) THEN 4 ELSE 0 END AS m, CASE WHEN (name = {p8:String}) THEN 1 ELSE 0 END AS x, '' AS bv
     FROM events
     WHERE property = {p1:String}
     AND ts >= toDateTime({p9:String}, 'UTC')

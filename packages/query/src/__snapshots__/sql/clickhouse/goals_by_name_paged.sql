@@ -15,7 +15,7 @@ FROM (
     FROM (
       SELECT property, skey, vkey, start_ts, name, events, revenue
       FROM (
-        SELECT property, session_id AS skey, anyMerge(s_visitor) AS vkey, name, countMerge(s_events) AS events, sumMerge(s_revenue) AS revenue
+        SELECT property, session_id AS skey, cityHash64(anyMerge(s_visitor)) AS vkey, name, countMerge(s_events) AS events, sumMerge(s_revenue) AS revenue
         FROM visit_events
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p6:String}, 'UTC'))
@@ -41,7 +41,7 @@ FROM (
     FROM (
       SELECT property, skey, vkey, start_ts, path, pageviews, engaged_ms
       FROM (
-        SELECT property, session_id AS skey, anyMerge(s_visitor) AS vkey, path, sumMerge(s_pageviews) AS pageviews, sumMerge(s_engaged_ms) AS engaged_ms
+        SELECT property, session_id AS skey, cityHash64(anyMerge(s_visitor)) AS vkey, path, sumMerge(s_pageviews) AS pageviews, sumMerge(s_engaged_ms) AS engaged_ms
         FROM visit_pages
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p6:String}, 'UTC'))

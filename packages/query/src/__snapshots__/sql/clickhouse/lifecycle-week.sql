@@ -9,7 +9,7 @@ FROM (
   FROM (
     SELECT visitor, i AS k, 1 AS act, 0 AS was, 0 AS fst
     FROM (
-      SELECT visitor_id AS visitor, toInt64(toRelativeWeekNum(toDateTime(toMonday(addMinutes(ts, CASE WHEN ts < toDateTime({p5:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC'), 'UTC')) AS i
+      SELECT cityHash64(visitor_id) AS visitor, toInt64(toRelativeWeekNum(toDateTime(toMonday(addMinutes(ts, CASE WHEN ts < toDateTime({p5:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC'), 'UTC')) AS i
       FROM events
       WHERE property = {p1:String}
       AND ts >= toDateTime({p3:String}, 'UTC')
@@ -19,7 +19,7 @@ FROM (
     ) AS a
     UNION ALL SELECT visitor, i + 1 AS k, 0 AS act, 1 AS was, 0 AS fst
     FROM (
-      SELECT visitor_id AS visitor, toInt64(toRelativeWeekNum(toDateTime(toMonday(addMinutes(ts, CASE WHEN ts < toDateTime({p5:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC'), 'UTC')) AS i
+      SELECT cityHash64(visitor_id) AS visitor, toInt64(toRelativeWeekNum(toDateTime(toMonday(addMinutes(ts, CASE WHEN ts < toDateTime({p5:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC'), 'UTC')) AS i
       FROM events
       WHERE property = {p1:String}
       AND ts >= toDateTime({p3:String}, 'UTC')
@@ -31,14 +31,14 @@ FROM (
     FROM (
       SELECT visitor, toInt64(toRelativeWeekNum(toDateTime(toMonday(addMinutes(first_ts, CASE WHEN first_ts < toDateTime({p5:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC'), 'UTC')) AS i
       FROM (
-        SELECT visitor_id AS visitor, min(ts) AS first_ts
+        SELECT cityHash64(visitor_id) AS visitor, min(ts) AS first_ts
         FROM events
         WHERE property = {p1:String}
         AND ts < toDateTime({p4:String}, 'UTC')
-        AND visitor_id IN (
+        AND cityHash64(visitor_id) IN (
           SELECT visitor
           FROM (
-            SELECT visitor_id AS visitor, toInt64(toRelativeWeekNum(toDateTime(toMonday(addMinutes(ts, CASE WHEN ts < toDateTime({p5:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC'), 'UTC')) AS i
+            SELECT cityHash64(visitor_id) AS visitor, toInt64(toRelativeWeekNum(toDateTime(toMonday(addMinutes(ts, CASE WHEN ts < toDateTime({p5:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC'), 'UTC')) AS i
             FROM events
             WHERE property = {p1:String}
             AND ts >= toDateTime({p3:String}, 'UTC')

@@ -12,7 +12,7 @@ FROM (
   FROM (
     SELECT visitor, min(i) AS c
     FROM (
-      SELECT visitor_id AS visitor, toInt64(toRelativeDayNum(toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p8:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC')) - toInt64(toRelativeDayNum(toStartOfDay(addMinutes(toDateTime({p6:String}, 'UTC'), CASE WHEN toDateTime({p6:String}, 'UTC') < toDateTime({p8:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC')) AS i, countIf((name = {p3:String} AND ts < toDateTime({p2:String}, 'UTC'))) AS st, countIf((name = {p4:String} AND (path = {p5:String}))) AS rt
+      SELECT cityHash64(visitor_id) AS visitor, toInt64(toRelativeDayNum(toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p8:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC')) - toInt64(toRelativeDayNum(toStartOfDay(addMinutes(toDateTime({p6:String}, 'UTC'), CASE WHEN toDateTime({p6:String}, 'UTC') < toDateTime({p8:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC')) AS i, countIf((name = {p3:String} AND ts < toDateTime({p2:String}, 'UTC'))) AS st, countIf((name = {p4:String} AND (path = {p5:String}))) AS rt
       FROM events
       WHERE property = {p1:String}
       AND ts >= toDateTime({p6:String}, 'UTC')
@@ -32,7 +32,7 @@ FROM (
     FROM (
       SELECT visitor, min(i) AS c
       FROM (
-        SELECT visitor_id AS visitor, toInt64(toRelativeDayNum(toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p8:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC')) - toInt64(toRelativeDayNum(toStartOfDay(addMinutes(toDateTime({p6:String}, 'UTC'), CASE WHEN toDateTime({p6:String}, 'UTC') < toDateTime({p8:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC')) AS i, countIf((name = {p3:String} AND ts < toDateTime({p2:String}, 'UTC'))) AS st, countIf((name = {p4:String} AND (path = {p5:String}))) AS rt
+        SELECT cityHash64(visitor_id) AS visitor, toInt64(toRelativeDayNum(toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p8:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC')) - toInt64(toRelativeDayNum(toStartOfDay(addMinutes(toDateTime({p6:String}, 'UTC'), CASE WHEN toDateTime({p6:String}, 'UTC') < toDateTime({p8:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC')) AS i, countIf((name = {p3:String} AND ts < toDateTime({p2:String}, 'UTC'))) AS st, countIf((name = {p4:String} AND (path = {p5:String}))) AS rt
         FROM events
         WHERE property = {p1:String}
         AND ts >= toDateTime({p6:String}, 'UTC')
@@ -47,7 +47,7 @@ FROM (
     ) ALL INNER JOIN (
       SELECT visitor, i AS r
       FROM (
-        SELECT visitor_id AS visitor, toInt64(toRelativeDayNum(toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p8:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC')) - toInt64(toRelativeDayNum(toStartOfDay(addMinutes(toDateTime({p6:String}, 'UTC'), CASE WHEN toDateTime({p6:String}, 'UTC') < toDateTime({p8:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC')) AS i, countIf((name = {p3:String} AND ts < toDateTime({p2:String}, 'UTC'))) AS st, countIf((name = {p4:String} AND (path = {p5:String}))) AS rt
+        SELECT cityHash64(visitor_id) AS visitor, toInt64(toRelativeDayNum(toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p8:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC')) - toInt64(toRelativeDayNum(toStartOfDay(addMinutes(toDateTime({p6:String}, 'UTC'), CASE WHEN toDateTime({p6:String}, 'UTC') < toDateTime({p8:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC')) AS i, countIf((name = {p3:String} AND ts < toDateTime({p2:String}, 'UTC'))) AS st, countIf((name = {p4:String} AND (path = {p5:String}))) AS rt
         FROM events
         WHERE property = {p1:String}
         AND ts >= toDateTime({p6:String}, 'UTC')

@@ -14,7 +14,7 @@ FROM (
   FROM (
     SELECT visitor, i AS c
     FROM (
-      SELECT visitor_id AS visitor, toInt64(toRelativeWeekNum(toDateTime(toMonday(addMinutes(ts, CASE WHEN ts < toDateTime({p10:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC'), 'UTC')) - toInt64(toRelativeWeekNum(toDateTime(toMonday(addMinutes(toDateTime({p8:String}, 'UTC'), CASE WHEN toDateTime({p8:String}, 'UTC') < toDateTime({p10:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC'), 'UTC')) AS i, countIf((name = {p5:String} AND ts < toDateTime({p4:String}, 'UTC') AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String}))) AS st, countIf((name = {p5:String})) AS rt
+      SELECT cityHash64(visitor_id) AS visitor, toInt64(toRelativeWeekNum(toDateTime(toMonday(addMinutes(ts, CASE WHEN ts < toDateTime({p10:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC'), 'UTC')) - toInt64(toRelativeWeekNum(toDateTime(toMonday(addMinutes(toDateTime({p8:String}, 'UTC'), CASE WHEN toDateTime({p8:String}, 'UTC') < toDateTime({p10:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC'), 'UTC')) AS i, countIf((name = {p5:String} AND ts < toDateTime({p4:String}, 'UTC') AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String}))) AS st, countIf((name = {p5:String})) AS rt
       FROM events
       WHERE property = {p1:String}
       AND ts >= toDateTime({p8:String}, 'UTC')
@@ -36,7 +36,7 @@ FROM (
       FROM (
         SELECT visitor, i AS c
         FROM (
-          SELECT visitor_id AS visitor, toInt64(toRelativeWeekNum(toDateTime(toMonday(addMinutes(ts, CASE WHEN ts < toDateTime({p10:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC'), 'UTC')) - toInt64(toRelativeWeekNum(toDateTime(toMonday(addMinutes(toDateTime({p8:String}, 'UTC'), CASE WHEN toDateTime({p8:String}, 'UTC') < toDateTime({p10:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC'), 'UTC')) AS i, countIf((name = {p5:String} AND ts < toDateTime({p4:String}, 'UTC') AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String}))) AS st, countIf((name = {p5:String})) AS rt
+          SELECT cityHash64(visitor_id) AS visitor, toInt64(toRelativeWeekNum(toDateTime(toMonday(addMinutes(ts, CASE WHEN ts < toDateTime({p10:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC'), 'UTC')) - toInt64(toRelativeWeekNum(toDateTime(toMonday(addMinutes(toDateTime({p8:String}, 'UTC'), CASE WHEN toDateTime({p8:String}, 'UTC') < toDateTime({p10:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC'), 'UTC')) AS i, countIf((name = {p5:String} AND ts < toDateTime({p4:String}, 'UTC') AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String}))) AS st, countIf((name = {p5:String})) AS rt
           FROM events
           WHERE property = {p1:String}
           AND ts >= toDateTime({p8:String}, 'UTC')
@@ -51,7 +51,7 @@ FROM (
       ) ALL INNER JOIN (
         SELECT visitor, i AS r
         FROM (
-          SELECT visitor_id AS visitor, toInt64(toRelativeWeekNum(toDateTime(toMonday(addMinutes(ts, CASE WHEN ts < toDateTime({p10:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC'), 'UTC')) - toInt64(toRelativeWeekNum(toDateTime(toMonday(addMinutes(toDateTime({p8:String}, 'UTC'), CASE WHEN toDateTime({p8:String}, 'UTC') < toDateTime({p10:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC'), 'UTC')) AS i, countIf((name = {p5:String} AND ts < toDateTime({p4:String}, 'UTC') AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String}))) AS st, countIf((name = {p5:String})) AS rt
+          SELECT cityHash64(visitor_id) AS visitor, toInt64(toRelativeWeekNum(toDateTime(toMonday(addMinutes(ts, CASE WHEN ts < toDateTime({p10:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC'), 'UTC')) - toInt64(toRelativeWeekNum(toDateTime(toMonday(addMinutes(toDateTime({p8:String}, 'UTC'), CASE WHEN toDateTime({p8:String}, 'UTC') < toDateTime({p10:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC'), 'UTC')) AS i, countIf((name = {p5:String} AND ts < toDateTime({p4:String}, 'UTC') AND (has(props.key, {p6:String}) AND props.value[indexOf(props.key, {p6:String})] = {p7:String}))) AS st, countIf((name = {p5:String})) AS rt
           FROM events
           WHERE property = {p1:String}
           AND ts >= toDateTime({p8:String}, 'UTC')

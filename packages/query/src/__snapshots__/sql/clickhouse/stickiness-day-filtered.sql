@@ -6,14 +6,14 @@
 -- p6 = "2024-03-31 01:00:00"
 SELECT n AS intervals, count(*) AS visitors
 FROM (
-  SELECT visitor_id AS visitor, uniqExact(toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p6:String}, 'UTC') THEN 60 ELSE 120 END))) AS n
+  SELECT cityHash64(visitor_id) AS visitor, uniqExact(toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p6:String}, 'UTC') THEN 60 ELSE 120 END))) AS n
   FROM events
   WHERE property = {p1:String}
   AND ts >= toDateTime({p2:String}, 'UTC')
   AND ts < toDateTime({p3:String}, 'UTC')
   AND name = {p4:String}
   AND (country = {p5:String})
-  GROUP BY visitor_id
+  GROUP BY cityHash64(visitor_id)
 ) AS v
 GROUP BY n
 ORDER BY n

@@ -15,7 +15,7 @@ FROM (
       SELECT v FROM (
         SELECT country AS v FROM events WHERE property = {p1:String} AND ts >= toDateTime({p2:String}, 'UTC') AND ts < toDateTime({p3:String}, 'UTC') AND name = {p4:String} GROUP BY v ORDER BY count(*) DESC, v LIMIT 0, 3
       ) AS tv
-    ) THEN country ELSE {p5:String} END AS bv, formatDateTime(toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p6:String}, 'UTC') THEN 60 ELSE 120 END)), '%Y-%m-%d', 'UTC') AS bucket, toNullable(toFloat64(uniqExact(visitor_id))) AS value
+    ) THEN country ELSE {p5:String} END AS bv, formatDateTime(toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p6:String}, 'UTC') THEN 60 ELSE 120 END)), '%Y-%m-%d', 'UTC') AS bucket, toNullable(toFloat64(uniqExact(cityHash64(visitor_id)))) AS value
     FROM events
     WHERE property = {p1:String}
     AND ts >= toDateTime({p2:String}, 'UTC')
@@ -29,7 +29,7 @@ FROM (
       SELECT v FROM (
         SELECT country AS v FROM events WHERE property = {p1:String} AND ts >= toDateTime({p2:String}, 'UTC') AND ts < toDateTime({p3:String}, 'UTC') AND name = {p4:String} GROUP BY v ORDER BY count(*) DESC, v LIMIT 0, 3
       ) AS tv
-    ) THEN country ELSE {p5:String} END AS bv, toNullable(toFloat64(uniqExact(visitor_id))) AS value
+    ) THEN country ELSE {p5:String} END AS bv, toNullable(toFloat64(uniqExact(cityHash64(visitor_id)))) AS value
     FROM events
     WHERE property = {p1:String}
     AND ts >= toDateTime({p2:String}, 'UTC')
@@ -43,7 +43,7 @@ FROM (
       SELECT v FROM (
         SELECT country AS v FROM events WHERE property = {p1:String} AND ts >= toDateTime({p2:String}, 'UTC') AND ts < toDateTime({p3:String}, 'UTC') AND name = {p4:String} GROUP BY v ORDER BY count(*) DESC, v LIMIT 0, 3
       ) AS tv
-    ) THEN country ELSE {p5:String} END AS bv, formatDateTime(toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p6:String}, 'UTC') THEN 60 ELSE 120 END)), '%Y-%m-%d', 'UTC') AS bucket, toNullable(toFloat64(uniqExact(visitor_id))) AS value
+    ) THEN country ELSE {p5:String} END AS bv, formatDateTime(toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p6:String}, 'UTC') THEN 60 ELSE 120 END)), '%Y-%m-%d', 'UTC') AS bucket, toNullable(toFloat64(uniqExact(cityHash64(visitor_id)))) AS value
     FROM events
     WHERE property = {p1:String}
     AND ts >= toDateTime({p7:String}, 'UTC')
@@ -57,7 +57,7 @@ FROM (
       SELECT v FROM (
         SELECT country AS v FROM events WHERE property = {p1:String} AND ts >= toDateTime({p2:String}, 'UTC') AND ts < toDateTime({p3:String}, 'UTC') AND name = {p4:String} GROUP BY v ORDER BY count(*) DESC, v LIMIT 0, 3
       ) AS tv
-    ) THEN country ELSE {p5:String} END AS bv, toNullable(toFloat64(uniqExact(visitor_id))) AS value
+    ) THEN country ELSE {p5:String} END AS bv, toNullable(toFloat64(uniqExact(cityHash64(visitor_id)))) AS value
     FROM events
     WHERE property = {p1:String}
     AND ts >= toDateTime({p7:String}, 'UTC')

@@ -11,7 +11,7 @@ SELECT *
 FROM (
   SELECT 0 AS series, bv, 0 AS is_total, bucket, value
   FROM (
-    SELECT '' AS bv, formatDateTime(toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p8:String}, 'UTC') THEN 60 ELSE 120 END)), '%Y-%m-%d', 'UTC') AS bucket, toNullable(toFloat64(uniqExact(visitor_id))) AS value
+    SELECT '' AS bv, formatDateTime(toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p8:String}, 'UTC') THEN 60 ELSE 120 END)), '%Y-%m-%d', 'UTC') AS bucket, toNullable(toFloat64(uniqExact(cityHash64(visitor_id)))) AS value
     FROM events
     WHERE property = {p1:String}
     AND ts >= toDateTime({p2:String}, 'UTC')
@@ -23,7 +23,7 @@ FROM (
   ) AS s0b
   UNION ALL SELECT 0 AS series, bv, 1 AS is_total, '' AS bucket, value
   FROM (
-    SELECT '' AS bv, toNullable(toFloat64(uniqExact(visitor_id))) AS value
+    SELECT '' AS bv, toNullable(toFloat64(uniqExact(cityHash64(visitor_id)))) AS value
     FROM events
     WHERE property = {p1:String}
     AND ts >= toDateTime({p2:String}, 'UTC')
