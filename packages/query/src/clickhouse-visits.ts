@@ -11,7 +11,8 @@
 //
 // AggregatingMergeTree merges rows of one key in the background, but never all of them by the time
 // a query runs (a visit spans inserts, and a visit past midnight has a row per day), so every read
-// merges with the -Merge combinators under GROUP BY visit: exact whatever the merges did. The day
+// merges with the -Merge combinators under GROUP BY visit (the 64-bit hash of its id that every
+// ClickHouse read keys visits by: dialects.ts): exact whatever the merges did. The day
 // in the key is what a read narrows by (the primary index): the days of the query's event bounds,
 // a day either side of its range, as the derivation from events read them.
 import type { Dialect, EventBounds } from "./dialects.js";
@@ -127,7 +128,7 @@ export function sessionsRead(d: Dialect, b: EventBounds): string {
   const attrs = SESSION_ATTRIBUTE_COLUMNS.map((c) => `${m(`s_${c}`)} AS ${c}`);
   const cols = [
     "property",
-    "session_id AS skey",
+    "cityHash64(session_id) AS skey",
     `cityHash64(${m("s_visitor")}) AS vkey`,
     `${m("s_start")} AS start_ts`,
     `${m("s_end")} AS end_ts`,
@@ -140,20 +141,20 @@ export function sessionsRead(d: Dialect, b: EventBounds): string {
     `if(${pv} > 0, ${m("s_exit")}, '') AS exit_page`,
     ...attrs,
   ];
-  return `(SELECT ${cols.join(", ")} FROM ${read(d, "visits", b)} GROUP BY property, session_id)`;
+  return `(SELECT ${cols.join(", ")} FROM ${read(d, "visits", b)} GROUP BY property, skey)`;
 }
 
 /** Each visit's start, the time its pages and events count at. */
 function startsRead(d: Dialect, b: EventBounds): string {
-  return `(SELECT session_id AS skey, ${merge("visits", "s_start")} AS start_ts FROM ${read(d, "visits", b)} GROUP BY session_id)`;
+  return `(SELECT cityHash64(session_id) AS skey, ${merge("visits", "s_start")} AS start_ts FROM ${read(d, "visits", b)} GROUP BY skey)`;
 }
 
 /** `session_pages`: one row per visit and viewed path. */
 export function sessionPagesRead(d: Dialect, b: EventBounds): string {
   const m = (name: string) => merge("visit_pages", name);
   const pages =
-    `(SELECT property, session_id AS skey, cityHash64(${m("s_visitor")}) AS vkey, path, ${m("s_pageviews")} AS pageviews, ` +
-    `${m("s_engaged_ms")} AS engaged_ms FROM ${read(d, "visit_pages", b)} GROUP BY property, session_id, path HAVING pageviews > 0)`;
+    `(SELECT property, cityHash64(session_id) AS skey, cityHash64(${m("s_visitor")}) AS vkey, path, ${m("s_pageviews")} AS pageviews, ` +
+    `${m("s_engaged_ms")} AS engaged_ms FROM ${read(d, "visit_pages", b)} GROUP BY property, skey, path HAVING pageviews > 0)`;
   return `(SELECT property, skey, vkey, start_ts, path, pageviews, engaged_ms FROM ${pages} ANY INNER JOIN ${startsRead(d, b)} USING (skey))`;
 }
 
@@ -161,7 +162,7 @@ export function sessionPagesRead(d: Dialect, b: EventBounds): string {
 export function sessionEventsRead(d: Dialect, b: EventBounds): string {
   const m = (name: string) => merge("visit_events", name);
   const evs =
-    `(SELECT property, session_id AS skey, cityHash64(${m("s_visitor")}) AS vkey, name, ${m("s_events")} AS events, ` +
-    `${m("s_revenue")} AS revenue FROM ${read(d, "visit_events", b)} GROUP BY property, session_id, name)`;
+    `(SELECT property, cityHash64(session_id) AS skey, cityHash64(${m("s_visitor")}) AS vkey, name, ${m("s_events")} AS events, ` +
+    `${m("s_revenue")} AS revenue FROM ${read(d, "visit_events", b)} GROUP BY property, skey, name)`;
   return `(SELECT property, skey, vkey, start_ts, name, events, revenue FROM ${evs} ANY INNER JOIN ${startsRead(d, b)} USING (skey))`;
 }

@@ -180,10 +180,13 @@ export const clickhouse: Dialect = {
     return read(clickhouse, b);
   },
   derivesTables: true,
-  eventSkey: "session_id",
-  // Visitors grouped and counted by a 64-bit hash of the id, as DuckDB's vkey is: GROUP BY and
-  // uniqExact over UInt64 instead of String took the insights bench at 1M events from 740 to 580 ms
-  // (retention), 790 to 620 (lifecycle), 2 040 to 1 840 (paths).
+  // Visits and visitors grouped, joined and counted by a 64-bit hash of their ids, as DuckDB's
+  // stored skey and vkey are (storage's hash.ts: the same collision odds, computed per query here,
+  // so no stored value depends on the engine's hash); the visit tables' merged rows use the same
+  // keys (clickhouse-visits.ts). GROUP BY, joins and uniqExact over UInt64 instead of String, at
+  // 1M events (bench/clickhouse.bench.ts): the dashboard set 2.93 -> 2.35 s, retention 740 -> 570
+  // ms, lifecycle 790 -> 610, paths 2 040 -> 1 710.
+  eventSkey: "cityHash64(session_id)",
   eventVkey: "cityHash64(visitor_id)",
   prevColumns: false,
   dayRollups: false,

@@ -12,20 +12,20 @@ FROM (
     FROM (
       SELECT property, skey, vkey, start_ts, name, events, revenue
       FROM (
-        SELECT property, session_id AS skey, cityHash64(anyMerge(s_visitor)) AS vkey, name, countMerge(s_events) AS events, sumMerge(s_revenue) AS revenue
+        SELECT property, cityHash64(session_id) AS skey, cityHash64(anyMerge(s_visitor)) AS vkey, name, countMerge(s_events) AS events, sumMerge(s_revenue) AS revenue
         FROM visit_events
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p4:String}, 'UTC'))
         AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-        GROUP BY property, session_id, name
+        GROUP BY property, skey, name
       )
       ANY INNER JOIN (
-        SELECT session_id AS skey, minMerge(s_start) AS start_ts
+        SELECT cityHash64(session_id) AS skey, minMerge(s_start) AS start_ts
         FROM visits
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p4:String}, 'UTC'))
         AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-        GROUP BY session_id
+        GROUP BY skey
       ) USING (skey)
     )
     WHERE property = {p1:String}
@@ -36,20 +36,20 @@ FROM (
     FROM (
       SELECT property, skey, vkey, start_ts, name, events, revenue
       FROM (
-        SELECT property, session_id AS skey, cityHash64(anyMerge(s_visitor)) AS vkey, name, countMerge(s_events) AS events, sumMerge(s_revenue) AS revenue
+        SELECT property, cityHash64(session_id) AS skey, cityHash64(anyMerge(s_visitor)) AS vkey, name, countMerge(s_events) AS events, sumMerge(s_revenue) AS revenue
         FROM visit_events
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p4:String}, 'UTC'))
         AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-        GROUP BY property, session_id, name
+        GROUP BY property, skey, name
       )
       ANY INNER JOIN (
-        SELECT session_id AS skey, minMerge(s_start) AS start_ts
+        SELECT cityHash64(session_id) AS skey, minMerge(s_start) AS start_ts
         FROM visits
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p4:String}, 'UTC'))
         AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-        GROUP BY session_id
+        GROUP BY skey
       ) USING (skey)
     )
     WHERE property = {p1:String}

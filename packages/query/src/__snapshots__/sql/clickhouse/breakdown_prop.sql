@@ -8,24 +8,24 @@ SELECT dim_value AS dim, uniqExact(vkey) AS visitors, sum(x_events) AS events, s
 FROM (
   SELECT skey, vkey, dim_value, x_events, bounce, duration, s_pageviews, s_engaged, start_ts
   FROM (
-    SELECT session_id AS skey, any(cityHash64(visitor_id)) AS vkey, props.value[indexOf(props.key, {p2:String})] AS dim_value, count(*) AS x_events
+    SELECT cityHash64(session_id) AS skey, any(cityHash64(visitor_id)) AS vkey, props.value[indexOf(props.key, {p2:String})] AS dim_value, count(*) AS x_events
     FROM events
     WHERE property = {p1:String}
     AND ts >= toDateTime({p3:String}, 'UTC')
     AND ts < toDateTime({p4:String}, 'UTC')
     AND name NOT IN ('pageview', 'engagement', 'pageleave', 'identify')
     AND has(props.key, {p2:String})
-    GROUP BY session_id, dim_value
+    GROUP BY cityHash64(session_id), dim_value
   ) AS r0
   ANY INNER JOIN (
     SELECT skey, bounce, duration, pageviews AS s_pageviews, engaged_ms AS s_engaged, start_ts
     FROM (
-      SELECT property, session_id AS skey, cityHash64(anyMerge(s_visitor)) AS vkey, minMerge(s_start) AS start_ts, maxMerge(s_end) AS end_ts, (maxMerge(s_end_tms) - minMerge(s_start_tms)) / 1000 AS duration, sumMerge(s_pageviews) AS pageviews, sumMerge(s_events) AS events, (sumMerge(s_pageviews) = 1 AND sumMerge(s_events) = 0) AS bounce, sumMerge(s_engaged_ms) AS engaged_ms, if(sumMerge(s_pageviews) > 0, argMinMerge(s_entry), '') AS entry_page, if(sumMerge(s_pageviews) > 0, argMaxMerge(s_exit), '') AS exit_page, argMinMerge(s_hostname) AS hostname, argMinMerge(s_referrer_source) AS referrer_source, argMinMerge(s_referrer) AS referrer, argMinMerge(s_channel) AS channel, argMinMerge(s_utm_source) AS utm_source, argMinMerge(s_utm_medium) AS utm_medium, argMinMerge(s_utm_campaign) AS utm_campaign, argMinMerge(s_utm_term) AS utm_term, argMinMerge(s_utm_content) AS utm_content, argMinMerge(s_country) AS country, argMinMerge(s_region) AS region, argMinMerge(s_city) AS city, argMinMerge(s_browser) AS browser, argMinMerge(s_browser_version) AS browser_version, argMinMerge(s_os) AS os, argMinMerge(s_os_version) AS os_version, argMinMerge(s_device) AS device, argMinMerge(s_screen) AS screen
+      SELECT property, cityHash64(session_id) AS skey, cityHash64(anyMerge(s_visitor)) AS vkey, minMerge(s_start) AS start_ts, maxMerge(s_end) AS end_ts, (maxMerge(s_end_tms) - minMerge(s_start_tms)) / 1000 AS duration, sumMerge(s_pageviews) AS pageviews, sumMerge(s_events) AS events, (sumMerge(s_pageviews) = 1 AND sumMerge(s_events) = 0) AS bounce, sumMerge(s_engaged_ms) AS engaged_ms, if(sumMerge(s_pageviews) > 0, argMinMerge(s_entry), '') AS entry_page, if(sumMerge(s_pageviews) > 0, argMaxMerge(s_exit), '') AS exit_page, argMinMerge(s_hostname) AS hostname, argMinMerge(s_referrer_source) AS referrer_source, argMinMerge(s_referrer) AS referrer, argMinMerge(s_channel) AS channel, argMinMerge(s_utm_source) AS utm_source, argMinMerge(s_utm_medium) AS utm_medium, argMinMerge(s_utm_campaign) AS utm_campaign, argMinMerge(s_utm_term) AS utm_term, argMinMerge(s_utm_content) AS utm_content, argMinMerge(s_country) AS country, argMinMerge(s_region) AS region, argMinMerge(s_city) AS city, argMinMerge(s_browser) AS browser, argMinMerge(s_browser_version) AS browser_version, argMinMerge(s_os) AS os, argMinMerge(s_os_version) AS os_version, argMinMerge(s_device) AS device, argMinMerge(s_screen) AS screen
       FROM visits
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p5:String}, 'UTC'))
       AND day <= toDate(toDateTime({p4:String}, 'UTC'))
-      GROUP BY property, session_id
+      GROUP BY property, skey
     )
     WHERE property = {p1:String}
     AND (start_ts >= toDateTime({p3:String}, 'UTC') AND start_ts < toDateTime({p6:String}, 'UTC'))

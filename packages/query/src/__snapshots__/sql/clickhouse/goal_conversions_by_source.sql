@@ -10,12 +10,12 @@ FROM (
   FROM (
     SELECT skey, vkey, start_ts, referrer_source
     FROM (
-      SELECT property, session_id AS skey, cityHash64(anyMerge(s_visitor)) AS vkey, minMerge(s_start) AS start_ts, maxMerge(s_end) AS end_ts, (maxMerge(s_end_tms) - minMerge(s_start_tms)) / 1000 AS duration, sumMerge(s_pageviews) AS pageviews, sumMerge(s_events) AS events, (sumMerge(s_pageviews) = 1 AND sumMerge(s_events) = 0) AS bounce, sumMerge(s_engaged_ms) AS engaged_ms, if(sumMerge(s_pageviews) > 0, argMinMerge(s_entry), '') AS entry_page, if(sumMerge(s_pageviews) > 0, argMaxMerge(s_exit), '') AS exit_page, argMinMerge(s_hostname) AS hostname, argMinMerge(s_referrer_source) AS referrer_source, argMinMerge(s_referrer) AS referrer, argMinMerge(s_channel) AS channel, argMinMerge(s_utm_source) AS utm_source, argMinMerge(s_utm_medium) AS utm_medium, argMinMerge(s_utm_campaign) AS utm_campaign, argMinMerge(s_utm_term) AS utm_term, argMinMerge(s_utm_content) AS utm_content, argMinMerge(s_country) AS country, argMinMerge(s_region) AS region, argMinMerge(s_city) AS city, argMinMerge(s_browser) AS browser, argMinMerge(s_browser_version) AS browser_version, argMinMerge(s_os) AS os, argMinMerge(s_os_version) AS os_version, argMinMerge(s_device) AS device, argMinMerge(s_screen) AS screen
+      SELECT property, cityHash64(session_id) AS skey, cityHash64(anyMerge(s_visitor)) AS vkey, minMerge(s_start) AS start_ts, maxMerge(s_end) AS end_ts, (maxMerge(s_end_tms) - minMerge(s_start_tms)) / 1000 AS duration, sumMerge(s_pageviews) AS pageviews, sumMerge(s_events) AS events, (sumMerge(s_pageviews) = 1 AND sumMerge(s_events) = 0) AS bounce, sumMerge(s_engaged_ms) AS engaged_ms, if(sumMerge(s_pageviews) > 0, argMinMerge(s_entry), '') AS entry_page, if(sumMerge(s_pageviews) > 0, argMaxMerge(s_exit), '') AS exit_page, argMinMerge(s_hostname) AS hostname, argMinMerge(s_referrer_source) AS referrer_source, argMinMerge(s_referrer) AS referrer, argMinMerge(s_channel) AS channel, argMinMerge(s_utm_source) AS utm_source, argMinMerge(s_utm_medium) AS utm_medium, argMinMerge(s_utm_campaign) AS utm_campaign, argMinMerge(s_utm_term) AS utm_term, argMinMerge(s_utm_content) AS utm_content, argMinMerge(s_country) AS country, argMinMerge(s_region) AS region, argMinMerge(s_city) AS city, argMinMerge(s_browser) AS browser, argMinMerge(s_browser_version) AS browser_version, argMinMerge(s_os) AS os, argMinMerge(s_os_version) AS os_version, argMinMerge(s_device) AS device, argMinMerge(s_screen) AS screen
       FROM visits
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p4:String}, 'UTC'))
       AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-      GROUP BY property, session_id
+      GROUP BY property, skey
     )
     WHERE property = {p1:String}
     AND (start_ts >= toDateTime({p2:String}, 'UTC') AND start_ts < toDateTime({p3:String}, 'UTC'))
@@ -25,20 +25,20 @@ FROM (
     FROM (
       SELECT property, skey, vkey, start_ts, name, events, revenue
       FROM (
-        SELECT property, session_id AS skey, cityHash64(anyMerge(s_visitor)) AS vkey, name, countMerge(s_events) AS events, sumMerge(s_revenue) AS revenue
+        SELECT property, cityHash64(session_id) AS skey, cityHash64(anyMerge(s_visitor)) AS vkey, name, countMerge(s_events) AS events, sumMerge(s_revenue) AS revenue
         FROM visit_events
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p4:String}, 'UTC'))
         AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-        GROUP BY property, session_id, name
+        GROUP BY property, skey, name
       )
       ANY INNER JOIN (
-        SELECT session_id AS skey, minMerge(s_start) AS start_ts
+        SELECT cityHash64(session_id) AS skey, minMerge(s_start) AS start_ts
         FROM visits
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p4:String}, 'UTC'))
         AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-        GROUP BY session_id
+        GROUP BY skey
       ) USING (skey)
     )
     WHERE property = {p1:String}

@@ -25,7 +25,7 @@ FROM (
                   FROM (
                     SELECT any(e_v) AS v, any(e_c) AS c, arrayMap(x -> x.2, arraySort(groupArray((e_t, e_i)))) AS items
                     FROM (
-                      SELECT session_id AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, CASE WHEN name = 'pageview' THEN path ELSE name END AS e_i
+                      SELECT cityHash64(session_id) AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, CASE WHEN name = 'pageview' THEN path ELSE name END AS e_i
                       FROM events
                       WHERE property = {p1:String}
                       AND ts >= toDateTime({p2:String}, 'UTC')
@@ -69,7 +69,7 @@ FROM (
                 FROM (
                   SELECT any(e_v) AS v, any(e_c) AS c, arrayMap(x -> x.2, arraySort(groupArray((e_t, e_i)))) AS items
                   FROM (
-                    SELECT session_id AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, CASE WHEN name = 'pageview' THEN path ELSE name END AS e_i
+                    SELECT cityHash64(session_id) AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, CASE WHEN name = 'pageview' THEN path ELSE name END AS e_i
                     FROM events
                     WHERE property = {p1:String}
                     AND ts >= toDateTime({p2:String}, 'UTC')
@@ -111,7 +111,7 @@ FROM (
                     FROM (
                       SELECT any(e_v) AS v, any(e_c) AS c, arrayMap(x -> x.2, arraySort(groupArray((e_t, e_i)))) AS items
                       FROM (
-                        SELECT session_id AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, CASE WHEN name = 'pageview' THEN path ELSE name END AS e_i
+                        SELECT cityHash64(session_id) AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, CASE WHEN name = 'pageview' THEN path ELSE name END AS e_i
                         FROM events
                         WHERE property = {p1:String}
                         AND ts >= toDateTime({p2:String}, 'UTC')
@@ -159,7 +159,7 @@ FROM (
                     FROM (
                       SELECT any(e_v) AS v, any(e_c) AS c, arrayMap(x -> x.2, arraySort(groupArray((e_t, e_i)))) AS items
                       FROM (
-                        SELECT session_id AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, CASE WHEN name = 'pageview' THEN path ELSE name END AS e_i
+                        SELECT cityHash64(session_id) AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, CASE WHEN name = 'pageview' THEN path ELSE name END AS e_i
                         FROM events
                         WHERE property = {p1:String}
                         AND ts >= toDateTime({p2:String}, 'UTC')
@@ -205,7 +205,7 @@ FROM (
                 FROM (
                   SELECT any(e_v) AS v, any(e_c) AS c, arrayMap(x -> x.2, arraySort(groupArray((e_t, e_i)))) AS items
                   FROM (
-                    SELECT session_id AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, CASE WHEN name = 'pageview' THEN path ELSE name END AS e_i
+                    SELECT cityHash64(session_id) AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, CASE WHEN name = 'pageview' THEN path ELSE name END AS e_i
                     FROM events
                     WHERE property = {p1:String}
                     AND ts >= toDateTime({p2:String}, 'UTC')

@@ -24,7 +24,7 @@ FROM (
                   FROM (
                     SELECT any(e_v) AS v, any(e_c) AS c, arrayMap(x -> x.2, arraySort(groupArray((e_t, e_i)))) AS items
                     FROM (
-                      SELECT session_id AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, name AS e_i
+                      SELECT cityHash64(session_id) AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, name AS e_i
                       FROM events
                       WHERE property = {p1:String}
                       AND ts >= toDateTime({p2:String}, 'UTC')
@@ -66,7 +66,7 @@ FROM (
                 FROM (
                   SELECT any(e_v) AS v, any(e_c) AS c, arrayMap(x -> x.2, arraySort(groupArray((e_t, e_i)))) AS items
                   FROM (
-                    SELECT session_id AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, name AS e_i
+                    SELECT cityHash64(session_id) AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, name AS e_i
                     FROM events
                     WHERE property = {p1:String}
                     AND ts >= toDateTime({p2:String}, 'UTC')
@@ -106,7 +106,7 @@ FROM (
                     FROM (
                       SELECT any(e_v) AS v, any(e_c) AS c, arrayMap(x -> x.2, arraySort(groupArray((e_t, e_i)))) AS items
                       FROM (
-                        SELECT session_id AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, name AS e_i
+                        SELECT cityHash64(session_id) AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, name AS e_i
                         FROM events
                         WHERE property = {p1:String}
                         AND ts >= toDateTime({p2:String}, 'UTC')
@@ -152,7 +152,7 @@ FROM (
                     FROM (
                       SELECT any(e_v) AS v, any(e_c) AS c, arrayMap(x -> x.2, arraySort(groupArray((e_t, e_i)))) AS items
                       FROM (
-                        SELECT session_id AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, name AS e_i
+                        SELECT cityHash64(session_id) AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, name AS e_i
                         FROM events
                         WHERE property = {p1:String}
                         AND ts >= toDateTime({p2:String}, 'UTC')
@@ -196,7 +196,7 @@ FROM (
                 FROM (
                   SELECT any(e_v) AS v, any(e_c) AS c, arrayMap(x -> x.2, arraySort(groupArray((e_t, e_i)))) AS items
                   FROM (
-                    SELECT session_id AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, name AS e_i
+                    SELECT cityHash64(session_id) AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, name AS e_i
                     FROM events
                     WHERE property = {p1:String}
                     AND ts >= toDateTime({p2:String}, 'UTC')

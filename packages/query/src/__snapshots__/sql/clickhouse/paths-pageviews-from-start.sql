@@ -23,7 +23,7 @@ FROM (
                 FROM (
                   SELECT any(e_v) AS v, any(e_c) AS c, arrayMap(x -> x.2, arraySort(groupArray((e_t, e_i)))) AS items
                   FROM (
-                    SELECT session_id AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, path AS e_i
+                    SELECT cityHash64(session_id) AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, path AS e_i
                     FROM events
                     WHERE property = {p1:String}
                     AND ts >= toDateTime({p2:String}, 'UTC')
@@ -62,7 +62,7 @@ FROM (
               FROM (
                 SELECT any(e_v) AS v, any(e_c) AS c, arrayMap(x -> x.2, arraySort(groupArray((e_t, e_i)))) AS items
                 FROM (
-                  SELECT session_id AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, path AS e_i
+                  SELECT cityHash64(session_id) AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, path AS e_i
                   FROM events
                   WHERE property = {p1:String}
                   AND ts >= toDateTime({p2:String}, 'UTC')
@@ -99,7 +99,7 @@ FROM (
                   FROM (
                     SELECT any(e_v) AS v, any(e_c) AS c, arrayMap(x -> x.2, arraySort(groupArray((e_t, e_i)))) AS items
                     FROM (
-                      SELECT session_id AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, path AS e_i
+                      SELECT cityHash64(session_id) AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, path AS e_i
                       FROM events
                       WHERE property = {p1:String}
                       AND ts >= toDateTime({p2:String}, 'UTC')
@@ -142,7 +142,7 @@ FROM (
                   FROM (
                     SELECT any(e_v) AS v, any(e_c) AS c, arrayMap(x -> x.2, arraySort(groupArray((e_t, e_i)))) AS items
                     FROM (
-                      SELECT session_id AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, path AS e_i
+                      SELECT cityHash64(session_id) AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, path AS e_i
                       FROM events
                       WHERE property = {p1:String}
                       AND ts >= toDateTime({p2:String}, 'UTC')
@@ -183,7 +183,7 @@ FROM (
               FROM (
                 SELECT any(e_v) AS v, any(e_c) AS c, arrayMap(x -> x.2, arraySort(groupArray((e_t, e_i)))) AS items
                 FROM (
-                  SELECT session_id AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, path AS e_i
+                  SELECT cityHash64(session_id) AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, path AS e_i
                   FROM events
                   WHERE property = {p1:String}
                   AND ts >= toDateTime({p2:String}, 'UTC')
