@@ -91,7 +91,7 @@ FROM (
     ) AS ps
   ) AS s2
   WHERE source IN (
-    SELECT source
+    SELECT arrayJoin([source, target]) AS item
     FROM (
       SELECT k AS step, source, target, uniqExact(v) AS visitors
       FROM (
@@ -137,54 +137,6 @@ FROM (
       ORDER BY visitors DESC, step, source, target
       LIMIT 0, 50
     ) AS e1
-  )
-  OR source IN (
-    SELECT target
-    FROM (
-      SELECT k AS step, source, target, uniqExact(v) AS visitors
-      FROM (
-        SELECT v, k, n, path[k] AS source, path[k + 1] AS target
-        FROM (
-          SELECT v, path, toInt64(length(path)) AS n, toInt64(arrayJoin(arrayEnumerate(path))) AS k
-          FROM (
-            SELECT v, arraySlice(cl, st, fr + rl - st) AS path
-            FROM (
-              SELECT v, cl, fr, rl, greatest(fr, fr + rl - 10) AS st
-              FROM (
-                SELECT v, cl, fr, toInt64(indexOf(arraySlice(cl, fr, toInt64(length(cl)) - fr + 1), {p5:String})) AS rl
-                FROM (
-                  SELECT v, cl, toInt64(indexOf(cl, {p4:String})) AS fr
-                  FROM (
-                    SELECT v, arrayFilter((x, i) -> i = 1 OR x != items[i - 1], items, arrayEnumerate(items)) AS cl
-                    FROM (
-                      SELECT any(e_v) AS v, any(e_c) AS c, arrayMap(x -> x.2, arraySort(groupArray((e_t, e_i)))) AS items
-                      FROM (
-                        SELECT cityHash64(session_id) AS e_s, cityHash64(visitor_id) AS e_v, client_id AS e_c, toUInt64(ts) * 1000 + ts_ms AS e_t, CASE WHEN name = 'pageview' THEN path ELSE name END AS e_i
-                        FROM events
-                        WHERE property = {p1:String}
-                        AND ts >= toDateTime({p2:String}, 'UTC')
-                        AND ts < toDateTime({p3:String}, 'UTC')
-                        AND name NOT IN ('engagement', 'pageleave', 'identify')
-                      ) AS pv
-                      GROUP BY e_s
-                      HAVING countIf(e_i = {p4:String}) > 0
-                      AND countIf(e_i = {p5:String}) > 0
-                    ) AS vs
-                  ) AS l1
-                ) AS l2
-                WHERE fr > 0
-              ) AS l3
-              WHERE rl > 0
-              AND rl <= 10
-            ) AS l4
-          ) AS pp
-        ) AS ps
-      ) AS s1
-      WHERE k < n
-      GROUP BY step, source, target
-      ORDER BY visitors DESC, step, source, target
-      LIMIT 0, 50
-    ) AS e2
   )
   GROUP BY step, source
   UNION ALL SELECT 2 AS kind, 0 AS step, '' AS source, '' AS target, count() AS visitors

@@ -81,12 +81,8 @@ FROM (
   UNION ALL SELECT 1 AS kind, k AS step, source, NULL AS target, count(DISTINCT v) AS visitors
   FROM p_steps AS s2
   WHERE source IN (
-    SELECT source
+    SELECT unnest([source, target]) AS item
     FROM p_edges AS e1
-  )
-  OR source IN (
-    SELECT target
-    FROM p_edges AS e2
   )
   GROUP BY step, source
   UNION ALL SELECT 2 AS kind, 0 AS step, NULL AS source, NULL AS target, count() AS visitors
