@@ -6,45 +6,26 @@
 -- p6 = "2024-03-04 23:00:00"
 -- p7 = "2024-04-10 22:00:00"
 -- p8 = "2024-03-31 01:00:00"
-WITH marks AS MATERIALIZED (
-  SELECT vkey AS visitor, (((epoch_ms(ts) + 60000 * (CASE WHEN ts < CAST($p8 AS TIMESTAMP) THEN 60 ELSE 120 END)) // 86400000)) - (((epoch_ms(CAST($p6 AS TIMESTAMP)) + 60000 * (CASE WHEN CAST($p6 AS TIMESTAMP) < CAST($p8 AS TIMESTAMP) THEN 60 ELSE 120 END)) // 86400000)) AS i, count_if((name = CAST($p3 AS VARCHAR) AND ts < CAST($p2 AS TIMESTAMP))) AS st, count_if((name = CAST($p4 AS VARCHAR) AND (path = CAST($p5 AS VARCHAR)))) AS rt
-  FROM events
-  WHERE pkey = CAST($p1 AS BIGINT)
-  AND ts >= CAST($p6 AS TIMESTAMP)
-  AND ts < CAST($p7 AS TIMESTAMP)
-  AND ((name = CAST($p3 AS VARCHAR) AND ts < CAST($p2 AS TIMESTAMP)) OR (name = CAST($p4 AS VARCHAR) AND (path = CAST($p5 AS VARCHAR))))
-  GROUP BY visitor, i
-) SELECT kind, c, n, visitors
+SELECT CASE WHEN x = 0 THEN 0 ELSE 1 END AS kind, c, x AS n, count() AS visitors
 FROM (
-  SELECT 0 AS kind, c, 0 AS n, count() AS visitors
+  SELECT c, unnest(list_concat([0], list_distinct(list_filter(list_transform(rs, r -> r - c), y -> y >= 1 AND y <= 7)))) AS x
   FROM (
-    SELECT visitor, min(i) AS c
-    FROM marks
-    WHERE st > 0
-    AND i >= 0
-    AND i < 30
-    GROUP BY visitor
-  ) AS co
-  GROUP BY c
-  UNION ALL SELECT 1 AS kind, c, n, count() AS visitors
-  FROM (
-    SELECT visitor, c, r - c AS n
+    SELECT visitor, list_min(cs) AS c, rs
     FROM (
-      SELECT visitor, min(i) AS c
-      FROM marks
-      WHERE st > 0
-      AND i >= 0
-      AND i < 30
+      SELECT visitor, coalesce(list(i) FILTER (WHERE st > 0 AND i >= 0 AND i < 30), []) AS cs, coalesce(list(i) FILTER (WHERE rt > 0), []) AS rs
+      FROM (
+        SELECT vkey AS visitor, (((epoch_ms(ts) + 60000 * (CASE WHEN ts < CAST($p8 AS TIMESTAMP) THEN 60 ELSE 120 END)) // 86400000)) - (((epoch_ms(CAST($p6 AS TIMESTAMP)) + 60000 * (CASE WHEN CAST($p6 AS TIMESTAMP) < CAST($p8 AS TIMESTAMP) THEN 60 ELSE 120 END)) // 86400000)) AS i, count_if((name = CAST($p3 AS VARCHAR) AND ts < CAST($p2 AS TIMESTAMP))) AS st, count_if((name = CAST($p4 AS VARCHAR) AND (path = CAST($p5 AS VARCHAR)))) AS rt
+        FROM events
+        WHERE pkey = CAST($p1 AS BIGINT)
+        AND ts >= CAST($p6 AS TIMESTAMP)
+        AND ts < CAST($p7 AS TIMESTAMP)
+        AND ((name = CAST($p3 AS VARCHAR) AND ts < CAST($p2 AS TIMESTAMP)) OR (name = CAST($p4 AS VARCHAR) AND (path = CAST($p5 AS VARCHAR))))
+        GROUP BY visitor, i
+      ) AS mk
       GROUP BY visitor
-    )
-    JOIN (
-      SELECT visitor, i AS r
-      FROM marks
-      WHERE rt > 0
-    ) USING (visitor)
-    WHERE r - c >= 1
-    AND r - c <= 7
-  ) AS pr
-  GROUP BY c, n
-) AS t
+    ) AS pv
+    WHERE len(cs) > 0
+  ) AS co
+) AS pt
+GROUP BY c, x
 LIMIT 10000

@@ -8,48 +8,27 @@
 -- p8 = "2024-01-04 23:00:00"
 -- p9 = "2024-06-02 22:00:00"
 -- p10 = "2024-03-31 01:00:00"
-WITH marks AS MATERIALIZED (
-  SELECT vkey AS visitor, ((((epoch_ms(ts) + 60000 * (CASE WHEN ts < CAST($p10 AS TIMESTAMP) THEN 60 ELSE 120 END)) // 86400000 + 3) // 7)) - ((((epoch_ms(CAST($p8 AS TIMESTAMP)) + 60000 * (CASE WHEN CAST($p8 AS TIMESTAMP) < CAST($p10 AS TIMESTAMP) THEN 60 ELSE 120 END)) // 86400000 + 3) // 7)) AS i, count_if((name = CAST($p5 AS VARCHAR) AND ts < CAST($p4 AS TIMESTAMP) AND (map_contains(props, CAST($p6 AS VARCHAR)) AND coalesce(props[CAST($p6 AS VARCHAR)], '') = CAST($p7 AS VARCHAR)))) AS st, count_if((name = CAST($p5 AS VARCHAR))) AS rt
-  FROM events
-  WHERE pkey = CAST($p1 AS BIGINT)
-  AND ts >= CAST($p8 AS TIMESTAMP)
-  AND ts < CAST($p9 AS TIMESTAMP)
-  AND (country IN (CAST($p2 AS VARCHAR), CAST($p3 AS VARCHAR)))
-  AND ((name = CAST($p5 AS VARCHAR) AND ts < CAST($p4 AS TIMESTAMP) AND (map_contains(props, CAST($p6 AS VARCHAR)) AND coalesce(props[CAST($p6 AS VARCHAR)], '') = CAST($p7 AS VARCHAR))) OR (name = CAST($p5 AS VARCHAR)))
-  GROUP BY visitor, i
-) SELECT kind, c, n, visitors
+SELECT CASE WHEN x = 0 THEN 0 ELSE 1 END AS kind, c, x AS n, count() AS visitors
 FROM (
-  SELECT 0 AS kind, c, 0 AS n, count() AS visitors
+  SELECT c, unnest(list_concat([0], list_filter([list_max(list_filter(list_transform(rs, r -> r - c), y -> y >= 1 AND y <= 8))], x -> x >= 1))) AS x
   FROM (
-    SELECT visitor, i AS c
-    FROM marks
-    WHERE st > 0
-    AND i >= 0
-    AND i < 14
-  ) AS co
-  GROUP BY c
-  UNION ALL SELECT 1 AS kind, c, mx AS n, count() AS visitors
-  FROM (
-    SELECT visitor, c, max(n) AS mx
+    SELECT visitor, unnest(list_distinct(cs)) AS c, rs
     FROM (
-      SELECT visitor, c, r - c AS n
+      SELECT visitor, coalesce(list(i) FILTER (WHERE st > 0 AND i >= 0 AND i < 14), []) AS cs, coalesce(list(i) FILTER (WHERE rt > 0), []) AS rs
       FROM (
-        SELECT visitor, i AS c
-        FROM marks
-        WHERE st > 0
-        AND i >= 0
-        AND i < 14
-      )
-      JOIN (
-        SELECT visitor, i AS r
-        FROM marks
-        WHERE rt > 0
-      ) USING (visitor)
-      WHERE r - c >= 1
-      AND r - c <= 8
-    ) AS pr
-    GROUP BY visitor, c
-  ) AS lr
-  GROUP BY c, mx
-) AS t
+        SELECT vkey AS visitor, ((((epoch_ms(ts) + 60000 * (CASE WHEN ts < CAST($p10 AS TIMESTAMP) THEN 60 ELSE 120 END)) // 86400000 + 3) // 7)) - ((((epoch_ms(CAST($p8 AS TIMESTAMP)) + 60000 * (CASE WHEN CAST($p8 AS TIMESTAMP) < CAST($p10 AS TIMESTAMP) THEN 60 ELSE 120 END)) // 86400000 + 3) // 7)) AS i, count_if((name = CAST($p5 AS VARCHAR) AND ts < CAST($p4 AS TIMESTAMP) AND (map_contains(props, CAST($p6 AS VARCHAR)) AND coalesce(props[CAST($p6 AS VARCHAR)], '') = CAST($p7 AS VARCHAR)))) AS st, count_if((name = CAST($p5 AS VARCHAR))) AS rt
+        FROM events
+        WHERE pkey = CAST($p1 AS BIGINT)
+        AND ts >= CAST($p8 AS TIMESTAMP)
+        AND ts < CAST($p9 AS TIMESTAMP)
+        AND (country IN (CAST($p2 AS VARCHAR), CAST($p3 AS VARCHAR)))
+        AND ((name = CAST($p5 AS VARCHAR) AND ts < CAST($p4 AS TIMESTAMP) AND (map_contains(props, CAST($p6 AS VARCHAR)) AND coalesce(props[CAST($p6 AS VARCHAR)], '') = CAST($p7 AS VARCHAR))) OR (name = CAST($p5 AS VARCHAR)))
+        GROUP BY visitor, i
+      ) AS mk
+      GROUP BY visitor
+    ) AS pv
+    WHERE len(cs) > 0
+  ) AS co
+) AS pt
+GROUP BY c, x
 LIMIT 10000
