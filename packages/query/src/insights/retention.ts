@@ -116,7 +116,7 @@ interface RetentionFns {
   maxAtLeast1(a: string): string;
   distinct(a: string): string;
   /** `r - c` for each r of `a`, kept when between 1 and `periods`. */
-  periodsAfter(a: string, c: string, periods: string): string;
+  periodsAfter(a: string, c: string, periods: number): string;
   /** 0 followed by the elements of `a`. */
   zeroThen(a: string): string;
   /** A row per element of `a` (a select item). */
