@@ -75,6 +75,8 @@ export interface Dialect {
   /** The event columns (or expression) holding the visit and visitor keys. */
   readonly eventSkey: string;
   readonly eventVkey: string;
+  /** A row per element of the list `a` (a select item): how one read makes several rows. */
+  unnest(a: string): string;
   /** Whether derived rows carry prev_* columns (exact visitors by a filtered COUNT). */
   readonly prevColumns: boolean;
   /** Whether the store keeps day rollups (day-rollup.ts). */
@@ -138,6 +140,7 @@ export const duckdb: Dialect = {
   derivesTables: false,
   eventSkey: "skey",
   eventVkey: "vkey",
+  unnest: (a) => `unnest(${a})`,
   prevColumns: true,
   dayRollups: true,
   join: (left, right, kind) => `${left} ${kind === "left" ? "LEFT JOIN" : "JOIN"} ${right} USING (skey)`,
@@ -188,6 +191,7 @@ export const clickhouse: Dialect = {
   // ms, lifecycle 790 -> 610, paths 2 040 -> 1 710.
   eventSkey: "cityHash64(session_id)",
   eventVkey: "cityHash64(visitor_id)",
+  unnest: (a) => `arrayJoin(${a})`,
   prevColumns: false,
   dayRollups: false,
   join: (left, right, kind, columns) =>

@@ -202,9 +202,11 @@ export function compileLifecycle(
     `FROM ${tableRead(s, "events", [`ts < ${p.ts(to)}`, `${v} IN (${who})`])} GROUP BY visitor) AS f WHERE first_ts >= ${p.ts(from)}`;
   // Per (visitor, interval): active in it, active the one before, first-ever event in it.
   // (k, not i: a ClickHouse alias may not name a column it reads.)
+  // One read of the active rows makes both of theirs (active in i, active the interval before
+  // i + 1): ClickHouse 18.16 computes each reference to them again (no named subqueries).
   const marks =
-    `SELECT visitor, i AS k, 1 AS act, 0 AS was, 0 AS fst FROM ${active} AS a ` +
-    `UNION ALL SELECT visitor, i + 1 AS k, 0 AS act, 1 AS was, 0 AS fst FROM ${active} AS b ` +
+    `SELECT visitor, k, CASE WHEN k = i THEN 1 ELSE 0 END AS act, CASE WHEN k = i THEN 0 ELSE 1 END AS was, 0 AS fst ` +
+    `FROM (SELECT visitor, i, ${d.unnest("[i, i + 1]")} AS k FROM ${active} AS a) AS ab ` +
     `UNION ALL SELECT visitor, i AS k, 0 AS act, 0 AS was, 1 AS fst FROM (${firsts}) AS c`;
   const per = `SELECT k, max(act) AS m_act, max(was) AS m_was, max(fst) AS m_fst FROM (${marks}) AS m GROUP BY visitor, k`;
   const base = interval(p.ts(from));

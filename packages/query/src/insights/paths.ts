@@ -56,8 +56,6 @@ interface PathsFunctions {
   /** A FROM item of `read`'s rows with `keep` columns, each row once per 1-based position of `array`, as `k`. */
   positions(read: string, keep: readonly string[], array: string): string;
   greatest(a: string, b: string): string;
-  /** Each of two columns as a row of its own (a select item). */
-  eachOf(a: string, b: string): string;
   /** Whether the answer walks numbers of the range's distinct items (p_items) instead of the items. */
   numbersItems: boolean;
 }
@@ -74,7 +72,6 @@ const PATHS_FUNCTIONS: Record<SqlDialect, PathsFunctions> = {
     length: (a) => `len(${a})`,
     positions: (read, keep, a) => `(SELECT ${keep.join(", ")}, unnest(generate_series(1, len(${a}))) AS k FROM ${read})`,
     greatest: (a, b) => `greatest(${a}, ${b})`,
-    eachOf: (a, b) => `unnest([${a}, ${b}])`,
     numbersItems: true,
   },
   clickhouse: {
@@ -87,7 +84,6 @@ const PATHS_FUNCTIONS: Record<SqlDialect, PathsFunctions> = {
     length: (a) => `toInt64(length(${a}))`,
     positions: (read, keep, a) => `(SELECT ${keep.join(", ")}, toInt64(arrayJoin(arrayEnumerate(${a}))) AS k FROM ${read})`,
     greatest: (a, b) => `greatest(${a}, ${b})`,
-    eachOf: (a, b) => `arrayJoin([${a}, ${b}])`,
     // 18.16 has no window functions to number them with: it walks the items themselves.
     numbersItems: false,
   },
@@ -248,7 +244,7 @@ export function compilePaths(spec: PathsSpec, property: string, dialect: SqlDial
   // Nodes of the items the top edges name (at any step; shapePathsCounts keeps the touched ones).
   // The edges' items from one read of them: ClickHouse 18.16 has no named subqueries, so each
   // reference computes the paths again (two IN lists made it five times in all, now four).
-  const mentioned = `source IN (SELECT ${fns.eachOf("source", "target")} AS item FROM ${edges} AS e1)`;
+  const mentioned = `source IN (SELECT ${d.unnest("[source, target]")} AS item FROM ${edges} AS e1)`;
   const nodes = `SELECT ${PATHS_KIND.node} AS kind, k AS step, source, ${blank} AS target, ${d.uniq("v")} AS visitors FROM ${steps} AS s2 WHERE ${mentioned} GROUP BY step, source`;
   const sql = named.statement(
     `SELECT kind, step, ${nameOf("source")}, ${nameOf("target")}, visitors FROM (SELECT ${PATHS_KIND.edge} AS kind, step, source, target, visitors FROM ${edges} AS e0 ` +

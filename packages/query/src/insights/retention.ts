@@ -119,8 +119,6 @@ interface RetentionFns {
   periodsAfter(a: string, c: string, periods: number): string;
   /** 0 followed by the elements of `a`. */
   zeroThen(a: string): string;
-  /** A row per element of `a` (a select item). */
-  each(a: string): string;
   nonEmpty(a: string): string;
 }
 
@@ -132,7 +130,6 @@ const RETENTION_FNS: Record<SqlDialect, RetentionFns> = {
     distinct: (a) => `list_distinct(${a})`,
     periodsAfter: (a, c, n) => `list_filter(list_transform(${a}, r -> r - ${c}), y -> y >= 1 AND y <= ${n})`,
     zeroThen: (a) => `list_concat([0], ${a})`,
-    each: (a) => `unnest(${a})`,
     nonEmpty: (a) => `len(${a}) > 0`,
   },
   clickhouse: {
@@ -143,7 +140,6 @@ const RETENTION_FNS: Record<SqlDialect, RetentionFns> = {
     distinct: (a) => `arrayDistinct(${a})`,
     periodsAfter: (a, c, n) => `arrayFilter(y -> y >= 1 AND y <= ${n}, arrayMap(r -> r - ${c}, ${a}))`,
     zeroThen: (a) => `arrayConcat([toInt64(0)], ${a})`,
-    each: (a) => `arrayJoin(${a})`,
     nonEmpty: (a) => `notEmpty(${a})`,
   },
 };
@@ -214,13 +210,13 @@ export function compileRetention(
     `SELECT visitor, ${fns.listIf("i", `st > 0 AND i >= 0 AND i < ${cohortCount}`)} AS cs, ${fns.listIf("i", "rt > 0")} AS rs ` +
     `FROM (${marks}) AS mk GROUP BY visitor`;
   // A visitor's cohorts: the first start's period, or every start's when recurring.
-  const cohort = plan.recurring ? fns.each(fns.distinct("cs")) : fns.listMin("cs");
+  const cohort = plan.recurring ? d.unnest(fns.distinct("cs")) : fns.listMin("cs");
   const cohorts = `SELECT visitor, ${cohort} AS c, rs FROM (${perVisitor}) AS pv WHERE ${fns.nonEmpty("cs")}`;
   // "on" counts a member in each period with a return; "on or after" in its latest one only,
   // summed from the top by shapeRetentionCounts.
   const after = fns.periodsAfter("rs", "c", periods);
   const cells = plan.cumulative ? fns.maxAtLeast1(after) : fns.distinct(after);
-  const points = `SELECT c, ${fns.each(fns.zeroThen(cells))} AS x FROM (${cohorts}) AS co`;
+  const points = `SELECT c, ${d.unnest(fns.zeroThen(cells))} AS x FROM (${cohorts}) AS co`;
   const sql =
     `SELECT CASE WHEN x = 0 THEN 0 ELSE 1 END AS kind, c, x AS n, count() AS visitors FROM (${points}) AS pt GROUP BY c, x ` +
     d.limit(int(RETENTION_CELL_CAP), 0);

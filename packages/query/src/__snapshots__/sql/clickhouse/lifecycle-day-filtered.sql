@@ -9,30 +9,21 @@ SELECT k - toInt64(toRelativeDayNum(toStartOfDay(addMinutes(toDateTime({p5:Strin
 FROM (
   SELECT k, max(act) AS m_act, max(was) AS m_was, max(fst) AS m_fst
   FROM (
-    SELECT visitor, i AS k, 1 AS act, 0 AS was, 0 AS fst
+    SELECT visitor, k, CASE WHEN k = i THEN 1 ELSE 0 END AS act, CASE WHEN k = i THEN 0 ELSE 1 END AS was, 0 AS fst
     FROM (
-      SELECT cityHash64(visitor_id) AS visitor, toInt64(toRelativeDayNum(toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p7:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC')) AS i
-      FROM events
-      WHERE property = {p1:String}
-      AND ts >= toDateTime({p5:String}, 'UTC')
-      AND ts < toDateTime({p6:String}, 'UTC')
-      AND name = {p2:String}
-      AND (country = {p3:String})
-      AND (path = {p4:String})
-      GROUP BY visitor, i
-    ) AS a
-    UNION ALL SELECT visitor, i + 1 AS k, 0 AS act, 1 AS was, 0 AS fst
-    FROM (
-      SELECT cityHash64(visitor_id) AS visitor, toInt64(toRelativeDayNum(toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p7:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC')) AS i
-      FROM events
-      WHERE property = {p1:String}
-      AND ts >= toDateTime({p5:String}, 'UTC')
-      AND ts < toDateTime({p6:String}, 'UTC')
-      AND name = {p2:String}
-      AND (country = {p3:String})
-      AND (path = {p4:String})
-      GROUP BY visitor, i
-    ) AS b
+      SELECT visitor, i, arrayJoin([i, i + 1]) AS k
+      FROM (
+        SELECT cityHash64(visitor_id) AS visitor, toInt64(toRelativeDayNum(toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p7:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC')) AS i
+        FROM events
+        WHERE property = {p1:String}
+        AND ts >= toDateTime({p5:String}, 'UTC')
+        AND ts < toDateTime({p6:String}, 'UTC')
+        AND name = {p2:String}
+        AND (country = {p3:String})
+        AND (path = {p4:String})
+        GROUP BY visitor, i
+      ) AS a
+    ) AS ab
     UNION ALL SELECT visitor, i AS k, 0 AS act, 0 AS was, 1 AS fst
     FROM (
       SELECT visitor, toInt64(toRelativeDayNum(toStartOfDay(addMinutes(first_ts, CASE WHEN first_ts < toDateTime({p7:String}, 'UTC') THEN 60 ELSE 120 END)), 'UTC')) AS i

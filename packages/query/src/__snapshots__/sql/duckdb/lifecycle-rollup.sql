@@ -34,10 +34,11 @@ WITH active AS MATERIALIZED (
 FROM (
   SELECT k, max(act) AS m_act, max(was) AS m_was, max(fst) AS m_fst
   FROM (
-    SELECT visitor, i AS k, 1 AS act, 0 AS was, 0 AS fst
-    FROM active AS a
-    UNION ALL SELECT visitor, i + 1 AS k, 0 AS act, 1 AS was, 0 AS fst
-    FROM active AS b
+    SELECT visitor, k, CASE WHEN k = i THEN 1 ELSE 0 END AS act, CASE WHEN k = i THEN 0 ELSE 1 END AS was, 0 AS fst
+    FROM (
+      SELECT visitor, i, unnest([i, i + 1]) AS k
+      FROM active AS a
+    ) AS ab
     UNION ALL SELECT visitor, i AS k, 0 AS act, 0 AS was, 1 AS fst
     FROM (
       SELECT visitor, ((((epoch_ms(first_ts) + 60000 * (CASE WHEN first_ts < CAST($p5 AS TIMESTAMP) THEN 60 ELSE 120 END)) // 86400000 + 3) // 7)) AS i
