@@ -43,10 +43,12 @@ export const ALLOWED_LITERALS = new Set([
   "month",
   "%Y-%m-%d",
   "%Y-%m-%d %H:%M:%S",
-  // Separators of the funnel's per-visitor event lists and of its packed visitors (insights/funnel.ts).
+  // Separators of the funnel's per-visitor event lists, of its packed visitors and of a visitor's
+  // client id from their events (insights/funnel.ts).
   ":",
   ",",
   ";",
+  "|",
 ]);
 
 function placeholderRe(dialect: SqlDialect): RegExp {

@@ -390,35 +390,29 @@ function tooManyVisitors(): never {
   throw new QueryError("too_many_events", "too many events for one funnel; choose a shorter range or narrower steps", "period");
 }
 
-const outcomesFor = (plan: FunnelPlan) => new FunnelOutcomes(plan.labels.length, plan.order !== "any");
-
-/** Each visitor's row (the visitors' statement) -> their client ids ("" without one) and outcomes; the breakdown's top N applied. */
-export function funnelOutcomes(plan: FunnelPlan, rows: readonly { mcid?: string; evs: string }[]): FunnelOutcomes {
-  if (rows.length >= FUNNEL_MAX_ROWS) tooManyVisitors();
-  const out = outcomesFor(plan);
-  for (const r of rows) {
-    n = 0;
-    parseVisitor(r.evs, 0, r.evs.length);
-    if (loadedOutcome(plan)) out.push(bestReached, bestStart, bestTimes, bestBv, r.mcid ?? "");
-  }
-  return keepTopValues(plan, out);
-}
-
 /**
- * The answer's packed rows (each visitor's events joined by ";") -> the outcomes, read in place:
- * no string per visitor. The client ids are not in them ("").
+ * Packed rows (FunnelPackRow: each visitor's events joined by ";") -> the outcomes, read in place:
+ * no string per visitor; the breakdown's top N applied. `withClientIds`: the visitors' statement's
+ * rows, each visitor's events after "hex(client id)|" ("" where the answer's rows carry none).
  */
-export function funnelOutcomesOfPacks(plan: FunnelPlan, packs: readonly FunnelPackRow[]): FunnelOutcomes {
-  const out = outcomesFor(plan);
+export function funnelOutcomesOfPacks(plan: FunnelPlan, packs: readonly FunnelPackRow[], withClientIds = false): FunnelOutcomes {
+  const out = new FunnelOutcomes(plan.labels.length, plan.order !== "any");
   let visitors = 0;
   for (const { evs } of packs) {
     for (let from = 0; from <= evs.length; ) {
       let end = evs.indexOf(";", from);
       if (end === -1) end = evs.length;
       if (++visitors >= FUNNEL_MAX_ROWS) tooManyVisitors();
+      let cid = "";
+      if (withClientIds) {
+        const bar = evs.indexOf("|", from);
+        const at = bar === -1 || bar > end ? end : bar;
+        cid = fromHex(evs.slice(from, at));
+        from = Math.min(end, at + 1);
+      }
       n = 0;
       parseVisitor(evs, from, end);
-      if (loadedOutcome(plan)) out.push(bestReached, bestStart, bestTimes, bestBv, "");
+      if (loadedOutcome(plan)) out.push(bestReached, bestStart, bestTimes, bestBv, cid);
       from = end + 1;
     }
   }

@@ -8,7 +8,7 @@ import type { SqlDialect } from "../dialects.js";
 import { CTX, MARK, PROPERTY, v } from "../sql-cases.js";
 import { prettySql, sqlProblems } from "../sql-checks.js";
 import { type CompiledFunnel, compileFunnel, FUNNEL_MAX_ROWS, planFunnel } from "./funnel.js";
-import { funnelOutcome, funnelOutcomes, funnelOutcomesOfPacks } from "./funnel-eval.js";
+import { funnelOutcome, funnelOutcomesOfPacks } from "./funnel-eval.js";
 import { shapeFunnel } from "./funnel-shape.js";
 
 const DIALECTS: SqlDialect[] = ["duckdb", "clickhouse"];
@@ -126,10 +126,13 @@ describe("funnel evaluator (pure)", () => {
 
   it("reads each event's fields by character code, and a row without separators ends instead of looping", () => {
     const p = plan("sequential", 86_400_000);
-    const os = funnelOutcomes(p, [{ evs: "1000:1:0:4445,1500:2:0:,1700:4:0:", mcid: "c1" }]);
-    expect([os.count, os.cid[0]]).toEqual([1, "c1"]);
+    // The visitors' statement: "hex(client id)|" before each visitor's events ("c1", "c2").
+    const os = funnelOutcomesOfPacks(p, [{ evs: "6331|1000:1:0:4445,1500:2:0:,1700:4:0:;6332|2000:1:0:" }], true);
+    expect([os.count, os.cid[0], os.cid[1]]).toEqual([2, "c1", "c2"]);
     expect(os.at(0)).toMatchObject({ reached: 3, times: [1000, 1500, 1700], bv: "DE" });
-    expect(funnelOutcomes(p, [{ evs: "12345" }]).count).toBe(0);
+    expect(os.at(1)).toMatchObject({ reached: 1, times: [2000] });
+    expect(funnelOutcomesOfPacks(p, [{ evs: "12345" }]).count).toBe(0);
+    expect(funnelOutcomesOfPacks(p, [{ evs: "6331" }], true).count).toBe(0);
   });
 
   it("any order: steps matched by distinct events within one window", () => {

@@ -6,7 +6,7 @@
 // mask of the steps it matches, a bit mask of the exclusions it matches and (with a breakdown) its
 // value, a visitor's events in one string. funnel-eval.ts finishes the definition in TypeScript.
 // The answer's statement packs those strings into FUNNEL_PARTS rows (FunnelPackRow); the visitors
-// of a step are read by a second one, a row per visitor with their client id (FunnelRow).
+// of a step are read by a second one, packed the same way with each visitor's client id in front.
 // A strict funnel reads every considered event (pageviews and custom events: any of them between
 // two steps breaks the chain); the others read only events that match a step or an exclusion.
 // Only what can change an outcome leaves the engine (bench/insights.bench.ts: most visitors of a
@@ -46,8 +46,6 @@ export const FUNNEL_IGNORED_EVENTS = ["engagement", "pageleave", "identify"] as 
 interface FunnelFunctions {
   /** An event's instant as epoch milliseconds (ClickHouse keeps the milliseconds apart). */
   epochMs: string;
-  /** The visitor key as text. */
-  keyText(e: string): string;
   /** One event as "t:m:x:hex(bv)" (hex, so that no value can contain a separator). */
   encode(t: string, m: string, x: string, bv: string): string;
   /** `e` over the group's rows joined by `sep`; with `If`, over the rows where `cond` holds. */
@@ -62,7 +60,6 @@ interface FunnelFunctions {
 const FUNNEL_FUNCTIONS: Record<SqlDialect, FunnelFunctions> = {
   duckdb: {
     epochMs: "epoch_ms(ts)",
-    keyText: (e) => `CAST(${e} AS VARCHAR)`,
     encode: (t, m, x, bv) =>
       `concat(CAST(${t} AS VARCHAR), ':', CAST(${m} AS VARCHAR), ':', CAST(${x} AS VARCHAR), ':', hex(${bv}))`,
     joined: (e, sep) => `string_agg(${e}, '${sep}')`,
@@ -72,7 +69,6 @@ const FUNNEL_FUNCTIONS: Record<SqlDialect, FunnelFunctions> = {
   },
   clickhouse: {
     epochMs: "(toInt64(toUInt32(ts)) * 1000 + ts_ms)",
-    keyText: (e) => `toString(${e})`,
     encode: (t, m, x, bv) => `concat(toString(${t}), ':', toString(${m}), ':', toString(${x}), ':', hex(${bv}))`,
     joined: (e, sep) => `arrayStringConcat(groupArray(${e}), '${sep}')`,
     joinedIf: (e, sep, c) => `arrayStringConcat(groupArrayIf(${e}, ${c}), '${sep}')`,
@@ -121,7 +117,7 @@ export function planFunnel(spec: FunnelSpec, ctx: CompileContext): FunnelPlan {
 /** The answer's statement packs the visitors' rows into this many (FunnelPackRow). */
 export const FUNNEL_PARTS = 32;
 
-/** The answer's statement (FunnelPackRow) and the visitors' one (FunnelRow, for the visitors of a step). */
+/** The answer's statement and the visitors' one (for the visitors of a step), both of FunnelPackRow. */
 export interface CompiledFunnel extends CompiledQuery {
   dialect: SqlDialect;
   plan: FunnelPlan;
@@ -129,20 +125,11 @@ export interface CompiledFunnel extends CompiledQuery {
 }
 
 /**
- * A row of the visitors' statement: one per visitor (ordered by visitor), their largest client id
- * and their events that matter as "t:m:x:hex(bv)" joined by ",".
- */
-export interface FunnelRow {
-  v: string;
-  mcid: string;
-  evs: string;
-}
-
-/**
- * A row of the answer's statement: the events (as in FunnelRow) of a part of the visitors, each
- * visitor's joined by ";". The answer needs no visitor's ids, and a few long strings leave the
- * engine far faster than a row per visitor (at 10M events, 280 000 rows cost 0.5-0.9 s to convert
- * in the DuckDB client alone; the part's row cap still refuses more than FUNNEL_MAX_ROWS visitors).
+ * A row of either statement: the events that matter of a part of the visitors, each event as
+ * "t:m:x:hex(bv)" joined by ",", each visitor's joined by ";"; in the visitors' statement each
+ * visitor's events follow "hex(client id)|". A few long strings leave the engine far faster than
+ * a row per visitor (at 10M events, 280 000 rows cost 0.5-0.9 s to convert in the DuckDB client
+ * alone; the part's row cap still refuses more than FUNNEL_MAX_ROWS visitors).
  */
 export interface FunnelPackRow {
   evs: string;
@@ -232,7 +219,8 @@ export function compileFunnel(spec: FunnelSpec, property: string, dialect: SqlDi
   const actors = done(
     p,
     people.named.statement(
-      `${people.body(`${fns.keyText("k")} AS v, max(cid) AS mcid, `)} ORDER BY v ${d.limit(int(FUNNEL_MAX_ROWS), 0)}`,
+      `SELECT ${fns.joined("concat(hex(mcid), '|', evs)", ";")} AS evs FROM (${people.body(`${fns.part("k")} AS part, max(cid) AS mcid, `)} ` +
+        `${d.limit(int(FUNNEL_MAX_ROWS), 0)}) AS pv GROUP BY part ${d.limit(int(FUNNEL_PARTS), 0)}`,
     ),
   );
   return { ...done(p, sql), dialect, plan, actors };

@@ -4,9 +4,7 @@
 // come from the same outcomes on every engine.
 import {
   type FunnelPackRow,
-  type FunnelRow,
   funnelActorMatches,
-  funnelOutcomes,
   funnelOutcomesOfPacks,
   INSIGHT_COMPILERS,
   shapeFunnel,
@@ -36,9 +34,8 @@ async function outcomes(
     now: ctx.now ?? new Date(),
     earliest: ctx.earliest,
   });
-  const outcomes = withClientIds
-    ? funnelOutcomes(compiled.plan, await queryInsight<FunnelRow>(store, compiled.actors))
-    : funnelOutcomesOfPacks(compiled.plan, await queryInsight<FunnelPackRow>(store, compiled));
+  const packs = await queryInsight<FunnelPackRow>(store, withClientIds ? compiled.actors : compiled);
+  const outcomes = funnelOutcomesOfPacks(compiled.plan, packs, withClientIds);
   return { plan: compiled.plan, outcomes };
 }
 

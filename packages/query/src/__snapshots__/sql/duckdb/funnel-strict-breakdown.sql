@@ -39,14 +39,18 @@ WITH fe AS MATERIALIZED (
   AND ts >= CAST($p4 AS TIMESTAMP)
   AND ts < CAST($p5 AS TIMESTAMP)
   AND name NOT IN (CAST($p6 AS VARCHAR), CAST($p7 AS VARCHAR), CAST($p8 AS VARCHAR))
-) SELECT CAST(k AS VARCHAR) AS v, max(cid) AS mcid, string_agg(concat(CAST(t AS VARCHAR), ':', CAST(m AS VARCHAR), ':', CAST(0 AS VARCHAR), ':', hex(bv)), ',') FILTER (WHERE t >= f1 AND t <= l1 + 1800000) AS evs
-FROM fe AS f
-JOIN (
-  SELECT k, min(t) AS f1, max(t) AS l1
-  FROM fe AS g
-  WHERE m % 2 = 1
+) SELECT string_agg(concat(hex(mcid), '|', evs), ';') AS evs
+FROM (
+  SELECT hash(k) % 32 AS part, max(cid) AS mcid, string_agg(concat(CAST(t AS VARCHAR), ':', CAST(m AS VARCHAR), ':', CAST(0 AS VARCHAR), ':', hex(bv)), ',') FILTER (WHERE t >= f1 AND t <= l1 + 1800000) AS evs
+  FROM fe AS f
+  JOIN (
+    SELECT k, min(t) AS f1, max(t) AS l1
+    FROM fe AS g
+    WHERE m % 2 = 1
+    GROUP BY k
+  ) AS b USING (k)
   GROUP BY k
-) AS b USING (k)
-GROUP BY k
-ORDER BY v
-LIMIT 5000000
+  LIMIT 5000000
+) AS pv
+GROUP BY part
+LIMIT 32

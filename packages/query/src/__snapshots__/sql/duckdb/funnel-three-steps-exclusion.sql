@@ -45,14 +45,18 @@ WITH fe AS MATERIALIZED (
   AND ts < CAST($p10 AS TIMESTAMP)
   AND (name IN (CAST($p4 AS VARCHAR), CAST($p8 AS VARCHAR)) OR (name = CAST($p2 AS VARCHAR) AND (path = CAST($p3 AS VARCHAR))) OR (name = CAST($p5 AS VARCHAR) AND (map_contains(props, CAST($p6 AS VARCHAR)) AND coalesce(props[CAST($p6 AS VARCHAR)], '') = CAST($p7 AS VARCHAR))))
   AND (country IN (CAST($p11 AS VARCHAR), CAST($p12 AS VARCHAR)))
-) SELECT CAST(k AS VARCHAR) AS v, max(cid) AS mcid, string_agg(concat(CAST(t AS VARCHAR), ':', CAST(m AS VARCHAR), ':', CAST(x AS VARCHAR), ':', hex('')), ',') FILTER (WHERE t >= f1 AND t <= l1 + 1209600000) AS evs
-FROM fe AS f
-JOIN (
-  SELECT k, min(t) AS f1, max(t) AS l1
-  FROM fe AS g
-  WHERE m % 2 = 1
+) SELECT string_agg(concat(hex(mcid), '|', evs), ';') AS evs
+FROM (
+  SELECT hash(k) % 32 AS part, max(cid) AS mcid, string_agg(concat(CAST(t AS VARCHAR), ':', CAST(m AS VARCHAR), ':', CAST(x AS VARCHAR), ':', hex('')), ',') FILTER (WHERE t >= f1 AND t <= l1 + 1209600000) AS evs
+  FROM fe AS f
+  JOIN (
+    SELECT k, min(t) AS f1, max(t) AS l1
+    FROM fe AS g
+    WHERE m % 2 = 1
+    GROUP BY k
+  ) AS b USING (k)
   GROUP BY k
-) AS b USING (k)
-GROUP BY k
-ORDER BY v
-LIMIT 5000000
+  LIMIT 5000000
+) AS pv
+GROUP BY part
+LIMIT 32
