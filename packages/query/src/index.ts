@@ -28,6 +28,7 @@ export { QueryError } from "./errors.js";
 export { type GoalsPlan, type PlannedGoal, planGoal, planGoals } from "./goals-plan.js";
 export * from "./insights/funnel.js";
 export * from "./insights/funnel-eval.js";
+export * from "./insights/funnel-outcomes.js";
 export * from "./insights/funnel-shape.js";
 export { type CompiledInsights, INSIGHT_COMPILERS, type InsightCompiler } from "./insights/index.js";
 export * from "./insights/lifecycle.js";

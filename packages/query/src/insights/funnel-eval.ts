@@ -1,6 +1,7 @@
 // The funnel definition (DESIGN.md §4 Funnels) finished in TypeScript over the rows of the funnel
 // SQL (funnel.ts): per visitor, the furthest step any chain reaches and the one chain that
-// counts (funnel-shape.ts turns the outcomes into the answer and picks the visitors of a step).
+// counts (funnel-shape.ts turns the outcomes into the answer and picks the visitors of a step;
+// funnel-any-order.ts is the any-order search).
 // Pure: the same rows give the same answer on every engine.
 //
 // The rules, as the UI's help text and the README state them:
@@ -15,85 +16,10 @@
 //   gives the breakdown value, its start the conversion-over-time bucket).
 // - Exclusion X between steps a and b: when an X event lies strictly between the counted chain's
 //   steps a and b, the visitor is left out of the funnel.
-import { OTHER_BREAKDOWN_VALUE } from "@lookout/schema";
 import { QueryError } from "../errors.js";
 import { FUNNEL_MAX_ROWS, type FunnelPackRow, type FunnelPlan } from "./funnel.js";
-
-/** One event of a visitor: epoch ms, step mask, exclusion mask, breakdown value. */
-export interface FunnelEvent {
-  t: number;
-  m: number;
-  x: number;
-  bv: string;
-}
-
-/** What a visitor contributes: the furthest step (1-based), the counted chain's step times, start and breakdown value. */
-export interface FunnelOutcome {
-  reached: number;
-  /** Epoch ms of each reached step (empty in an any-order funnel: steps have no order there). */
-  times: number[];
-  start: number;
-  bv: string;
-}
-
-/**
- * The visitors' outcomes in columns: an object and an array per visitor made much of the garbage
- * collector's work (280 681 visitors at 10M events, bench/insights.bench.ts).
- */
-export class FunnelOutcomes {
-  count = 0;
-  /** Visitor i's reached steps' epoch ms are times[i * steps .. i * steps + reached) (unset in an any-order funnel). */
-  times: Float64Array;
-  reached: Uint8Array;
-  start: Float64Array;
-  bv: string[] = [];
-  /** Client ids ("" without one, and in the answer's rows, which do not carry them). */
-  cid: string[] = [];
-
-  constructor(
-    readonly steps: number,
-    /** Whether the steps have times (not in an any-order funnel). */
-    readonly timed: boolean,
-  ) {
-    this.reached = new Uint8Array(1024);
-    this.start = new Float64Array(1024);
-    this.times = new Float64Array(1024 * steps);
-  }
-
-  push(reached: number, start: number, times: Float64Array, bv: string, cid: string): void {
-    const i = this.count++;
-    if (i === this.reached.length) {
-      const grow = <A extends Uint8Array | Float64Array>(a: A, size: number): A => {
-        const b = new (a.constructor as new (n: number) => A)(size);
-        b.set(a);
-        return b;
-      };
-      this.reached = grow(this.reached, 2 * i);
-      this.start = grow(this.start, 2 * i);
-      this.times = grow(this.times, 2 * i * this.steps);
-    }
-    this.reached[i] = reached;
-    this.start[i] = start;
-    if (this.timed) {
-      const at = i * this.steps;
-      for (let k = 0; k < reached; k++) this.times[at + k] = times[k] as number;
-    }
-    this.bv[i] = bv;
-    this.cid[i] = cid;
-  }
-
-  /** Visitor i's outcome as one object (tests, and a look at one visitor). */
-  at(i: number): FunnelOutcome {
-    const reached = this.reached[i] as number;
-    const from = i * this.steps;
-    return {
-      reached,
-      times: this.timed ? Array.from(this.times.subarray(from, from + reached)) : [],
-      start: this.start[i] as number,
-      bv: this.bv[i] as string,
-    };
-  }
-}
+import { anyOrderOutcome } from "./funnel-any-order.js";
+import { type FunnelEvent, type FunnelOutcome, FunnelOutcomes, keepTopValues } from "./funnel-outcomes.js";
 
 /** A DFS gives up after this many steps per chain start (ties are rare; this bounds a pathological visitor). */
 const DFS_BUDGET = 20_000;
@@ -310,45 +236,6 @@ function loadedEvents(): FunnelEvent[] {
   return Array.from({ length: n }, (_, i) => ({ t: T[i] as number, m: M[i] as number, x: X[i] as number, bv: BV[i] as string }));
 }
 
-/** Any order: per window start (each event's instant), how many of steps 1..k distinct events cover. */
-function anyOrderOutcome(evs: readonly FunnelEvent[], plan: FunnelPlan): FunnelOutcome | null {
-  const steps = plan.labels.length;
-  let best: FunnelOutcome | null = null;
-  for (let a = evs.length - 1; a >= 0; a--) {
-    const t0 = (evs[a] as FunnelEvent).t;
-    if (a + 1 < evs.length && (evs[a + 1] as FunnelEvent).t === t0) continue; // one start per instant
-    let end = a;
-    while (end < evs.length && (evs[end] as FunnelEvent).t <= t0 + plan.windowMs) end++;
-    const window = evs.slice(firstAt(t0), end);
-    const reached = matchedPrefix(window, steps);
-    if (reached === 0 || (best !== null && reached <= best.reached)) continue;
-    const firstStep1 = window.filter((e) => (e.m & 1) !== 0);
-    const t1 = Math.min(...firstStep1.map((e) => e.t));
-    const bv = firstStep1.filter((e) => e.t === t1).reduce((m, e) => (e.bv < m ? e.bv : m), (firstStep1[0] as FunnelEvent).bv);
-    best = { reached, times: [], start: t0, bv };
-    if (reached === steps) break;
-  }
-  return best;
-}
-
-/** The largest k such that steps 1..k match distinct events (augmenting paths, step by step). */
-function matchedPrefix(evs: readonly FunnelEvent[], steps: number): number {
-  const owner = new Array<number>(evs.length).fill(-1);
-  const augment = (s: number, seen: Set<number>): boolean => {
-    for (let i = 0; i < evs.length; i++) {
-      if (((evs[i] as FunnelEvent).m & (1 << s)) === 0 || seen.has(i)) continue;
-      seen.add(i);
-      if (owner[i] === -1 || augment(owner[i] as number, seen)) {
-        owner[i] = s;
-        return true;
-      }
-    }
-    return false;
-  };
-  for (let s = 0; s < steps; s++) if (!augment(s, new Set())) return s;
-  return steps;
-}
-
 /** The loaded visitor's outcome into best* (false: never entered, or left out by an exclusion). */
 function loadedOutcome(plan: FunnelPlan): boolean {
   sortEvents();
@@ -369,21 +256,6 @@ export function funnelOutcome(evs: readonly FunnelEvent[], plan: FunnelPlan): Fu
   if (!loadedOutcome(plan)) return null;
   const times = plan.order === "any" ? [] : Array.from(bestTimes.subarray(0, bestReached));
   return { reached: bestReached, times, start: bestStart, bv: bestBv };
-}
-
-/** The breakdown's top N applied to the outcomes: the other values become OTHER_BREAKDOWN_VALUE. */
-function keepTopValues(plan: FunnelPlan, out: FunnelOutcomes): FunnelOutcomes {
-  if (plan.breakdown === null) return out;
-  const counts = new Map<string, number>();
-  for (let i = 0; i < out.count; i++) counts.set(out.bv[i] as string, (counts.get(out.bv[i] as string) ?? 0) + 1);
-  const top = new Set(
-    [...counts.entries()]
-      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-      .slice(0, plan.breakdownLimit)
-      .map(([k]) => k),
-  );
-  for (let i = 0; i < out.count; i++) if (!top.has(out.bv[i] as string)) out.bv[i] = OTHER_BREAKDOWN_VALUE;
-  return out;
 }
 
 function tooManyVisitors(): never {

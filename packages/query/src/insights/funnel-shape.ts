@@ -11,7 +11,7 @@ import {
 } from "@lookout/schema";
 import { bucketLabeller } from "../buckets.js";
 import type { FunnelPlan } from "./funnel.js";
-import type { FunnelOutcomes } from "./funnel-eval.js";
+import type { FunnelOutcomes } from "./funnel-outcomes.js";
 
 const pct = (a: number, b: number) => (b === 0 ? 0 : (a / b) * 100);
 
