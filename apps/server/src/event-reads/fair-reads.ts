@@ -5,6 +5,8 @@
 // calls waits in the one fair queue (fair-queue.ts) of the account that owns the property. Having
 // no other way to read, a service cannot forget the queue; and since the queue sits at each read
 // (never around a whole request), nothing ever waits for a slot while holding one of its own.
+import type { CompileContext } from "@lookout/query";
+import type { FunnelSpec } from "@lookout/schema";
 import { type EventReader, type EventStore, type PropertyRow, QueryTimeoutError } from "@lookout/storage";
 import { DomainError } from "../http/domain-errors.js";
 import { FairQueue, QueueFullError } from "./fair-queue.js";
@@ -59,6 +61,12 @@ export function fairEventReads(
         query: (q, opts) => fair(account_id, () => store.query(q, opts)),
         events: (property, q) => fair(account_id, () => store.events(property, q)),
         visitor: (property, clientId) => fair(account_id, () => store.visitor(property, clientId)),
+        ...(store.funnelFromTimelines
+          ? {
+              funnelFromTimelines: (property: string, spec: FunnelSpec, ctx: CompileContext) =>
+                fair(account_id, async () => (await store.funnelFromTimelines?.(property, spec, ctx)) ?? null),
+            }
+          : {}),
         // Not a read: it answers at once from memory and may start filling rollups in the background.
         ...(store.dayRollupThrough
           ? { dayRollupThrough: (property: string, tz: string) => store.dayRollupThrough?.(property, tz) }

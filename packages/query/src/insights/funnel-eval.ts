@@ -48,7 +48,8 @@ function reserve(size: number): void {
   X = x;
 }
 
-function pushEvent(t: number, m: number, x: number, bv: string): void {
+/** Adds an event to the loaded visitor (beginVisitor() empties it; any order: finishVisitor() sorts). */
+export function pushEvent(t: number, m: number, x: number, bv: string): void {
   if (n === T.length) reserve(n + 1);
   T[n] = t;
   M[n] = m;
@@ -256,6 +257,19 @@ export function funnelOutcome(evs: readonly FunnelEvent[], plan: FunnelPlan): Fu
   if (!loadedOutcome(plan)) return null;
   const times = plan.order === "any" ? [] : Array.from(bestTimes.subarray(0, bestReached));
   return { reached: bestReached, times, start: bestStart, bv: bestBv };
+}
+
+/**
+ * The columns' way in, for readers that hold events rather than rows (funnel-timeline.ts):
+ * beginVisitor(), pushEvent() per event, then finishVisitor() adds the visitor's outcome to `out`
+ * (nothing when they never entered or an exclusion left them out). No object per visitor.
+ */
+export function beginVisitor(): void {
+  n = 0;
+}
+
+export function finishVisitor(plan: FunnelPlan, out: FunnelOutcomes, cid = ""): void {
+  if (loadedOutcome(plan)) out.push(bestReached, bestStart, bestTimes, bestBv, cid);
 }
 
 function tooManyVisitors(): never {

@@ -3,6 +3,7 @@
 // ingest log (duckdb-thread-store.ts).
 import { availableParallelism } from "node:os";
 import type { EventRow } from "@lookout/schema";
+import type { TimelineOptions } from "./duckdb-timelines.js";
 import type { EventStore } from "./event-store.js";
 import type { LogMark } from "./ingest-log.js";
 import type { StagingOptions } from "./staged-appends.js";
@@ -51,6 +52,8 @@ export interface DuckDbOptions {
    * for the store's thread.
    */
   staging?: StagingOptions & { ownerWritesLog?: boolean };
+  /** The visitor timelines funnels read (duckdb-timelines.ts); false: none, every funnel by SQL. */
+  timelines?: TimelineOptions | false;
   /** Told whenever what dayRollupThrough() answers for a property and timezone changes. */
   onDayRollupMark?: (property: string, timezone: string, through: number | undefined) => void;
   /** Told how many staged rows each commit took into DuckDB. */

@@ -19,6 +19,7 @@
 // (staged-appends.ts); each commit records how far into the log it reaches, and open applies
 // the rest.
 import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from "@duckdb/node-api";
+import { planFunnel, shapeFunnel } from "@lookout/query";
 import type { EventRow, VisitorProfile } from "@lookout/schema";
 import { assertAppendable, timestampValue } from "./duckdb-append.js";
 import { BatchCommitter } from "./duckdb-batches.js";
@@ -35,6 +36,7 @@ import { PropertyKeys } from "./duckdb-property-keys.js";
 import { eventsSql, ReaderPool, rows } from "./duckdb-read.js";
 import { transaction as inTransaction, rebuildRollups as rebuildAll } from "./duckdb-rollup.js";
 import { RollupScheduler } from "./duckdb-rollup-scheduler.js";
+import { DuckDbTimelines } from "./duckdb-timelines.js";
 import { WriteQueue } from "./duckdb-write-queue.js";
 import type { CompiledQuery, EventsQuery, QueryOptions, RecentSession } from "./event-store.js";
 import { encodeRows, type IngestLog } from "./ingest-log.js";
@@ -98,6 +100,20 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
   const days = rollups.days;
   const batches = new BatchCommitter(writer, keys, rollups);
   const transaction = (fn: () => Promise<void>, c: DuckDBConnection = writer) => inTransaction(c, fn);
+  const timelineConn = opts.timelines === false ? null : await instance.connect();
+  const timelines =
+    timelineConn === null
+      ? null
+      : new DuckDbTimelines(
+          {
+            connection: timelineConn,
+            readers,
+            // In the write queue, every batch up to the counter has committed.
+            committedBatch: () => write(async () => batches.batch),
+            pkeyOf: (property) => keys.get(property),
+          },
+          opts.timelines || {},
+        );
   const store: DuckDbEventStore & StagingHandle = {
     dialect: "duckdb",
 
@@ -155,6 +171,13 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
         { timeoutMs: o?.timeoutMs ?? timeoutMs },
       ),
 
+    funnelFromTimelines: async (property, spec, ctx) => {
+      if (!timelines) return null;
+      const plan = planFunnel(spec, ctx);
+      const outcomes = await timelines.funnel(property, spec, plan);
+      return outcomes && shapeFunnel(plan, outcomes);
+    },
+
     events: async (property, q: EventsQuery = {}) => {
       await flushed();
       return readers.use(async (c) => {
@@ -194,6 +217,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
         }),
       );
       const k = keys.get(property);
+      if (k !== undefined) timelines?.forget(k);
       if (k !== undefined) await rollups.run((c) => transaction(() => days.forget(c, k), c));
     },
 
@@ -222,6 +246,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
         return n;
       });
       const k = keys.get(property);
+      if (deleted > 0 && k !== undefined) timelines?.forget(k);
       if (deleted > 0 && k !== undefined) await rollups.run((c) => transaction(() => days.forget(c, k), c));
       return deleted;
     },
@@ -261,6 +286,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
       if (queue.closed) return;
       rollups.cancel();
       days.stop();
+      await timelines?.close();
       await flushed().catch(() => undefined);
       await log?.close().catch(() => undefined);
       await write(async () => undefined).catch(() => undefined);
@@ -274,6 +300,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
       for (const c of readerConns) c.closeSync();
       batches.closeAppender();
       roller.closeSync();
+      timelineConn?.closeSync();
       writer.closeSync();
       instance.closeSync();
     },

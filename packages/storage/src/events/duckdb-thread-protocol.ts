@@ -17,6 +17,7 @@ export const THREAD_METHODS = [
   "visitor",
   "recentSessions",
   "dayRollupThrough",
+  "funnelFromTimelines",
   "deleteProperty",
   "deleteVisitor",
   "rebuildRollups",

@@ -113,6 +113,7 @@ export async function openDuckDbEventStoreOnThread(path: string, options: Thread
     events: (property, q) => call("events", property, q),
     visitor: (property, clientId) => call("visitor", property, clientId),
     recentSessions: (since) => call("recentSessions", since),
+    funnelFromTimelines: (property, spec, ctx) => call("funnelFromTimelines", property, spec, ctx),
     deleteProperty: (property) => call("deleteProperty", property),
     deleteVisitor: (property, clientId) => call("deleteVisitor", property, clientId),
     rebuildRollups: () => call("rebuildRollups"),

@@ -1,7 +1,7 @@
 // The EventStore interface: the one contract the DuckDB (embedded) and ClickHouse (scale-out)
 // adapters implement and the conformance suite checks.
-import type { CompiledQuery, SqlDialect } from "@lookout/query";
-import type { EventRow, VisitorProfile } from "@lookout/schema";
+import type { CompileContext, CompiledQuery, SqlDialect } from "@lookout/query";
+import type { EventRow, FunnelAnswer, FunnelSpec, VisitorProfile } from "@lookout/schema";
 
 export type { CompiledQuery, SqlDialect };
 
@@ -117,6 +117,12 @@ export interface EventStore {
    */
   dayRollupThrough?(property: string, timezone: string): number | undefined;
   /**
+   * A funnel's answer from the adapter's visitor timelines (DuckDB: duckdb-timelines.ts), or null
+   * where they cannot give it (a filter or breakdown they do not hold, not built yet): runFunnel
+   * then asks SQL. Optional: the same answer either way, only sooner.
+   */
+  funnelFromTimelines?(property: string, spec: FunnelSpec, ctx: CompileContext): Promise<FunnelAnswer | null>;
+  /**
    * Deletes every event and the profile of one client id of a property (a visitor's deletion
    * request; never the person's other ids), and brings the derived tables in line so that no
    * statistic counts them any more. Resolves to the number of events deleted.
@@ -131,4 +137,7 @@ export interface EventStore {
  * The reads of an EventStore, and nothing else: what the run* functions need. The server hands
  * its services a reader scheduled per account (apps/server event-reads/) rather than the store.
  */
-export type EventReader = Pick<EventStore, "dialect" | "query" | "events" | "visitor" | "dayRollupThrough">;
+export type EventReader = Pick<
+  EventStore,
+  "dialect" | "query" | "events" | "visitor" | "dayRollupThrough" | "funnelFromTimelines"
+>;

@@ -283,7 +283,7 @@ const round = (x: unknown): unknown =>
         ? Object.fromEntries(Object.entries(x).map(([k, v]) => [k, round(v)]))
         : x;
 
-const ENGINES = await testEngines();
+const ENGINES = await testEngines({ timelines: true });
 
 describe.each(ENGINES)("runFunnel on $name agrees with the plain-TypeScript model", (engine) => {
   let store: TestStore;

@@ -14,7 +14,7 @@ const DAY_RANGE = { period: "custom", date: "2024-05-09,2024-05-09", interval: "
 const ABC = [{ event: "A" }, { event: "B" }, { event: "C" }];
 const HOUR = { value: 1, unit: "hour" } as const;
 
-const ENGINES = await testEngines();
+const ENGINES = await testEngines({ timelines: true });
 
 describe.each(ENGINES)("funnels on $name: exact numbers", (engine) => {
   let store: TestStore;

@@ -1,14 +1,9 @@
 // runFunnel / runFunnelActors: where a funnel insight spec meets an EventStore. Both compile the
 // spec for the store's dialect, read the compact per-event rows of the one statement and finish
 // the definition in @lookout/query's pure funnel evaluator, so the numbers and the visitor lists
-// come from the same outcomes on every engine.
-import {
-  type FunnelPackRow,
-  funnelActorMatches,
-  funnelOutcomesOfPacks,
-  INSIGHT_COMPILERS,
-  shapeFunnel,
-} from "@lookout/query";
+// come from the same outcomes on every engine. A store with visitor timelines (DuckDB) answers
+// the funnels they cover from them (funnelFromTimelines): the same evaluator over the same events.
+import { type FunnelPackRow, funnelActorMatches, funnelOutcomesOfPacks, INSIGHT_COMPILERS, shapeFunnel } from "@lookout/query";
 import {
   type FunnelActorSelector,
   type FunnelAnswer,
@@ -20,6 +15,8 @@ import type { EventReader } from "./event-store.js";
 import { type InsightActorIds, queryInsight } from "./insights.js";
 import type { StatsContext } from "./stats.js";
 
+const compileContext = (ctx: StatsContext) => ({ timezone: ctx.timezone, now: ctx.now ?? new Date(), earliest: ctx.earliest });
+
 /** Each visitor's outcome, from the answer's packed statement, or with their client ids from the visitors' one. */
 async function outcomes(
   store: EventReader,
@@ -29,11 +26,7 @@ async function outcomes(
   withClientIds: boolean,
 ) {
   const parsed = FunnelSpecSchema.parse(spec);
-  const compiled = INSIGHT_COMPILERS.funnel(parsed, property, store.dialect, {
-    timezone: ctx.timezone,
-    now: ctx.now ?? new Date(),
-    earliest: ctx.earliest,
-  });
+  const compiled = INSIGHT_COMPILERS.funnel(parsed, property, store.dialect, compileContext(ctx));
   const packs = await queryInsight<FunnelPackRow>(store, withClientIds ? compiled.actors : compiled);
   const outcomes = funnelOutcomesOfPacks(compiled.plan, packs, withClientIds);
   return { plan: compiled.plan, outcomes };
@@ -45,7 +38,10 @@ export async function runFunnel(
   spec: FunnelSpec | FunnelSpecInput,
   ctx: StatsContext,
 ): Promise<FunnelAnswer> {
-  const { plan, outcomes: os } = await outcomes(store, property, spec, ctx, false);
+  const parsed = FunnelSpecSchema.parse(spec);
+  const fromTimelines = await store.funnelFromTimelines?.(property, parsed, compileContext(ctx));
+  if (fromTimelines) return fromTimelines;
+  const { plan, outcomes: os } = await outcomes(store, property, parsed, ctx, false);
   return shapeFunnel(plan, os);
 }
 

@@ -4,7 +4,9 @@
 // CI=true: requireClickHouse then throws). Suites that test what an engine cannot do skip exactly
 // that test, named in the store's `cannot` record with its reason. With `{ cluster: true }` also
 // ClickHouse on a two-shard cluster behind Distributed tables (test-services.ts), for the suites
-// that must pass there too (conformance, exact-number stats).
+// that must pass there too (conformance, exact-number stats). With `{ timelines: true }` also DuckDB
+// answering funnels from its visitor timelines (duckdb-timelines.ts), built for every property and
+// awaited, for the funnel suites.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,7 +20,7 @@ import type { EventStore } from "./event-store.js";
 export type TestStore = EventStore & Partial<Pick<DuckDbEventStore, "buildDayRollups">>;
 
 export interface TestEngine {
-  name: "duckdb" | "clickhouse" | "clickhouse-cluster";
+  name: "duckdb" | "duckdb-timelines" | "clickhouse" | "clickhouse-cluster";
   /** Why this engine's tests are skipped (it cannot be started here), or undefined. */
   skip: string | undefined;
   /** What the engine cannot do, by name, with the reason. */
@@ -28,7 +30,7 @@ export interface TestEngine {
   cleanup(): void;
 }
 
-export async function testEngines(opts: { cluster?: boolean } = {}): Promise<TestEngine[]> {
+export async function testEngines(opts: { cluster?: boolean; timelines?: boolean } = {}): Promise<TestEngine[]> {
   const dirs: string[] = [];
   const duck: TestEngine = {
     name: "duckdb",
@@ -37,12 +39,25 @@ export async function testEngines(opts: { cluster?: boolean } = {}): Promise<Tes
     open: async (label) => {
       const dir = mkdtempSync(join(tmpdir(), `lookout-${label}-`));
       dirs.push(dir);
-      return openDuckDbEventStore(join(dir, "events.duckdb"), { rollupDelayMs: 0 });
+      return openDuckDbEventStore(join(dir, "events.duckdb"), { rollupDelayMs: 0, timelines: false });
     },
     cleanup: () => {
       for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
     },
   };
+  const withTimelines: TestEngine = {
+    ...duck,
+    name: "duckdb-timelines",
+    open: async (label) => {
+      const dir = mkdtempSync(join(tmpdir(), `lookout-${label}-`));
+      dirs.push(dir);
+      return openDuckDbEventStore(join(dir, "events.duckdb"), {
+        rollupDelayMs: 0,
+        timelines: { minEvents: 0, awaitBuild: true },
+      });
+    },
+  };
+  const ducks = opts.timelines ? [duck, withTimelines] : [duck];
   const ch = await requireClickHouse();
   const click: TestEngine = {
     name: "clickhouse",
@@ -55,7 +70,7 @@ export async function testEngines(opts: { cluster?: boolean } = {}): Promise<Tes
     // Each database lives as long as the test run's server (a temporary directory).
     cleanup: () => {},
   };
-  if (!opts.cluster) return [duck, click];
+  if (!opts.cluster) return [...ducks, click];
   const cluster = await requireClickHouseCluster();
   const sharded: TestEngine = {
     name: "clickhouse-cluster",
@@ -69,5 +84,5 @@ export async function testEngines(opts: { cluster?: boolean } = {}): Promise<Tes
     },
     cleanup: () => {},
   };
-  return [duck, click, sharded];
+  return [...ducks, click, sharded];
 }

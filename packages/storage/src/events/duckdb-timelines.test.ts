@@ -1,0 +1,148 @@
+// The DuckDB store's visitor timelines (duckdb-timelines.ts): the funnels they cover are answered
+// from them, and exactly as SQL answers (the same store with funnelFromTimelines taken away): on
+// the rows they were built from, with rows appended since (the fresh part: known and new visitors,
+// new pages), after a visitor's deletion, with page filters of every operator; the specs they do
+// not cover, and properties below minEvents, go to SQL. (funnel.test.ts and funnel-model.test.ts
+// run every exact-number and random case on the "duckdb-timelines" engine too.)
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { EventRow, FunnelSpecInput } from "@lookout/schema";
+import { FunnelSpecSchema } from "@lookout/schema";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DuckDbEventStore } from "./duckdb-options.js";
+import { openDuckDbEventStore } from "./duckdb-store.js";
+import type { EventReader } from "./event-store.js";
+import { at, event } from "./fixtures.js";
+import { runFunnel } from "./funnel.js";
+
+const CTX = { timezone: "Europe/Berlin", now: at("2024-05-20 00:00:00") };
+const RANGE = { period: "custom", date: "2024-05-01,2024-05-14", interval: "day" } as const;
+const PAGES = ["/", "/pricing", "/Pricing/team", "/docs", "/blog/ünïcode", "/signup"];
+const FILTERS = ["", "page~pricing", "page==/docs|/", "page!~blog", "page=~^/[ds][a-z]+$", "page!=/"];
+
+let dir: string;
+let store: DuckDbEventStore;
+let n = 0;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "lookout-timelines-"));
+  store = await openDuckDbEventStore(join(dir, "events.duckdb"), {
+    rollupDelayMs: 0,
+    timelines: { minEvents: 0, awaitBuild: true },
+  });
+});
+afterAll(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The same store without its timelines: every funnel by SQL. */
+const bySql = (): EventReader => ({ ...store, funnelFromTimelines: undefined });
+
+function rowsFor(property: string, seed: number, count: number, visitors = 12): EventRow[] {
+  const rnd = fc.sample(
+    fc.record({
+      v: fc.integer({ min: 0, max: visitors - 1 }),
+      minute: fc.integer({ min: 0, max: 16 * 24 * 60 }),
+      name: fc.constantFrom("pageview", "pageview", "signup", "purchase", "engagement"),
+      page: fc.constantFrom(...PAGES),
+    }),
+    { numRuns: count, seed },
+  );
+  return rnd.map((r, i) =>
+    event({
+      property,
+      ts: new Date(at("2024-04-30 00:00:00").getTime() + r.minute * 60_000 + (i % 3) * 250),
+      name: r.name,
+      path: r.page,
+      visitor_id: `v${r.v}`,
+      client_id: `c${r.v}`,
+      session_id: `s${r.v}`,
+    }),
+  );
+}
+
+function spec(order: "sequential" | "strict" | "any", filters: string[], global = ""): FunnelSpecInput {
+  return {
+    kind: "funnel",
+    ...RANGE,
+    order,
+    filters: global,
+    window: { value: 2, unit: "day" },
+    steps: [
+      { event: "pageview", filters: filters[0] ?? "" },
+      { event: "pageview", filters: filters[1] ?? "" },
+      { event: "signup" },
+    ],
+    exclusions: order === "any" ? [] : [{ event: "purchase", between: [1, 2] }],
+  };
+}
+
+async function same(property: string, s: FunnelSpecInput): Promise<void> {
+  const parsed = FunnelSpecSchema.parse(s);
+  const viaTimelines = await store.funnelFromTimelines?.(property, parsed, CTX);
+  expect(viaTimelines, "answered from the timelines").not.toBeNull();
+  expect(viaTimelines).toEqual(await runFunnel(bySql(), property, s, CTX));
+}
+
+describe("DuckDB visitor timelines", () => {
+  it("answer covered funnels exactly as SQL does, for page filters of every operator", async () => {
+    const property = `tl-${++n}`;
+    await store.append(rowsFor(property, 1, 400));
+    await store.sync();
+    for (const order of ["sequential", "strict", "any"] as const) {
+      for (const [i, f] of FILTERS.entries()) await same(property, spec(order, [f, FILTERS[(i + 2) % FILTERS.length] ?? ""]));
+      await same(property, spec(order, ["", ""], "page!=/signup"));
+    }
+  });
+
+  it("complete the base with the rows appended since (known and new visitors, new pages)", async () => {
+    const property = `tl-${++n}`;
+    await store.append(rowsFor(property, 2, 300));
+    await store.sync();
+    await same(property, spec("sequential", ["page~pricing", ""]));
+    const later = rowsFor(property, 3, 200, 20).map((r, i) => (i % 5 === 0 ? { ...r, path: `/new-${i % 3}/pricing` } : r));
+    await store.append(later);
+    await store.sync();
+    for (const order of ["sequential", "strict", "any"] as const)
+      await same(property, spec(order, ["page~pricing", "page!~new"]));
+  });
+
+  it("forget a deleted visitor: the next funnel reads the events again", async () => {
+    const property = `tl-${++n}`;
+    await store.append(rowsFor(property, 4, 300));
+    await store.sync();
+    await same(property, spec("sequential", ["", ""]));
+    const before = await store.funnelFromTimelines?.(property, FunnelSpecSchema.parse(spec("sequential", ["", ""])), CTX);
+    expect(await store.deleteVisitor(property, "c3")).toBeGreaterThan(0);
+    await same(property, spec("sequential", ["", ""]));
+    const after = await store.funnelFromTimelines?.(property, FunnelSpecSchema.parse(spec("sequential", ["", ""])), CTX);
+    expect(after?.results.steps[0]?.visitors).toBeLessThan(before?.results.steps[0]?.visitors ?? 0);
+  });
+
+  it("leave to SQL what they do not hold: a breakdown, a filter on another dimension", async () => {
+    const property = `tl-${++n}`;
+    await store.append(rowsFor(property, 5, 50));
+    await store.sync();
+    const ask = (s: FunnelSpecInput) => store.funnelFromTimelines?.(property, FunnelSpecSchema.parse(s), CTX);
+    expect(await ask({ ...spec("sequential", ["", ""]), breakdown: "page" })).toBeNull();
+    expect(await ask(spec("sequential", ["country==DE", ""]))).toBeNull();
+    expect(await ask(spec("sequential", ["", ""], "browser==Firefox"))).toBeNull();
+  });
+
+  it("are not built for a property below minEvents", async () => {
+    const small = await openDuckDbEventStore(join(dir, "small.duckdb"), {
+      rollupDelayMs: 0,
+      timelines: { minEvents: 1000, awaitBuild: true },
+    });
+    try {
+      await small.append(rowsFor("tl-small", 6, 100));
+      await small.sync();
+      expect(await small.funnelFromTimelines?.("tl-small", FunnelSpecSchema.parse(spec("sequential", ["", ""])), CTX)).toBeNull();
+    } finally {
+      await small.close();
+    }
+  });
+});

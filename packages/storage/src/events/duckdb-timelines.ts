@@ -1,0 +1,337 @@
+// The DuckDB store's visitor timelines (@lookout/query funnel-timeline.ts): per property, its events
+// in memory in columns, by visitor and time, so that a funnel reads them where they lie instead of
+// scanning, joining and packing the events table (DESIGN.md §8: a 4-step funnel at 10M events
+// within 300 ms). Exact, because nothing is left out or counted twice:
+// - The base holds every event of the batches up to B (batch numbers only grow, and every batch up
+//   to B had committed when B was read, so no later row has a batch <= B). Each funnel reads the
+//   rows of later batches (the fresh part) from DuckDB, which the batch column's zone maps narrow
+//   to the newest row groups, and evaluates each visitor over both.
+// - Rows only leave the events table by a deletion (a visitor, a property): forget() drops the
+//   property's timeline (and a build that was running), and the next funnel builds it again. SQL
+//   answers meanwhile.
+// Filters are decided by DuckDB itself, over each distinct page once (the same condition the SQL
+// path prints), so both paths agree on case folding and regular expressions.
+// A timeline costs about 20 bytes an event (time, name, page, and the sort's peak), so properties
+// past `maxEvents` stay on SQL; below `minEvents` SQL is fast enough. One build at a time, on a
+// connection of its own.
+import { type DuckDBConnection, type DuckDBValue, listValue } from "@duckdb/node-api";
+import {
+  FUNNEL_IGNORED_EVENTS,
+  type FunnelOutcomes,
+  type FunnelPlan,
+  keepTopValues,
+  type Timeline,
+  type TimelineSelector,
+  timelineCovers,
+  timelineFunnelOutcomes,
+  timelinePagesSql,
+} from "@lookout/query";
+import { type FunnelSpec, parseFilters } from "@lookout/schema";
+import { timestampValue } from "./duckdb-append.js";
+import type { ReaderPool } from "./duckdb-read.js";
+import { plainRows } from "./duckdb-rows.js";
+
+export interface TimelineOptions {
+  /** A property's timeline is built once it has this many events (default 100 000; below, SQL is as fast). */
+  minEvents?: number;
+  /** ... and only up to this many (default 25 000 000: about 500 MB). */
+  maxEvents?: number;
+  /** The base is read again once the fresh part passes this many rows (default 200 000). */
+  refreshRows?: number;
+  /** A funnel waits for its property's build instead of answering by SQL meanwhile (tests, the bench). */
+  awaitBuild?: boolean;
+}
+
+const DEFAULTS = { minEvents: 100_000, maxEvents: 25_000_000, refreshRows: 200_000 };
+/** How soon a property found too small or too large is looked at again. */
+const RECHECK_MS = 10 * 60_000;
+
+/** A distinct-value dictionary that grows with the fresh rows' new values. */
+class Dictionary {
+  readonly values: string[] = [];
+  readonly #ids = new Map<string, number>();
+  constructor(values: readonly string[]) {
+    for (const v of values) this.id(v);
+  }
+  id(v: string): number {
+    let id = this.#ids.get(v);
+    if (id === undefined) {
+      id = this.values.length;
+      this.values.push(v);
+      this.#ids.set(v, id);
+    }
+    return id;
+  }
+  has(v: string): number {
+    return this.#ids.get(v) ?? -1;
+  }
+}
+
+interface Ready {
+  base: Timeline;
+  /** The last batch the base holds. */
+  through: bigint;
+  names: Dictionary;
+  pages: Dictionary;
+  /** Per filters text, which pages pass it, for the pages evaluated so far. */
+  passes: Map<string, Uint8Array>;
+}
+
+type Entry =
+  | { state: "building"; done: Promise<void> }
+  | { state: "ready"; tl: Ready; refreshing: boolean }
+  | { state: "unfit"; until: number };
+
+export interface TimelineDeps {
+  /** A connection of the timelines' own (builds run there). */
+  connection: DuckDBConnection;
+  readers: ReaderPool;
+  /** The last batch committed, read once every earlier write has finished (the write queue). */
+  committedBatch: () => Promise<bigint>;
+  pkeyOf: (property: string) => bigint | undefined;
+}
+
+export class DuckDbTimelines {
+  readonly #opts: Required<TimelineOptions>;
+  readonly #entries = new Map<bigint, Entry>();
+  /** Bumped by forget(): a build that started under an older value is dropped. */
+  readonly #generation = new Map<bigint, number>();
+  #builds: Promise<unknown> = Promise.resolve();
+  #closed = false;
+
+  constructor(
+    private readonly deps: TimelineDeps,
+    opts: TimelineOptions = {},
+  ) {
+    this.#opts = { ...DEFAULTS, awaitBuild: false, ...opts };
+  }
+
+  /** The property's events changed other than by appends (a deletion): its timeline is dropped. */
+  forget(pkey: bigint): void {
+    this.#generation.set(pkey, (this.#generation.get(pkey) ?? 0) + 1);
+    this.#entries.delete(pkey);
+  }
+
+  close(): Promise<unknown> {
+    this.#closed = true;
+    return this.#builds;
+  }
+
+  /** The funnel's outcomes from the property's timeline, or null where SQL must answer (not covered, not built). */
+  async funnel(property: string, spec: FunnelSpec, plan: FunnelPlan): Promise<FunnelOutcomes | null> {
+    if (this.#closed || !timelineCovers(spec)) return null;
+    const pkey = this.deps.pkeyOf(property);
+    if (pkey === undefined) return null;
+    const tl = await this.#ready(pkey);
+    if (tl === null) return null;
+    const fresh = await this.#fresh(pkey, tl, plan);
+    if (fresh.t.length >= this.#opts.refreshRows) this.#refresh(pkey);
+    const [steps, exclusions, keep] = await Promise.all([
+      Promise.all(spec.steps.map((s) => this.#selector(tl, s.event, s.filters))),
+      Promise.all(spec.exclusions.map((x) => this.#selector(tl, x.event, x.filters))),
+      this.#passing(tl, spec.filters ?? ""),
+    ]);
+    const ignored = new Uint8Array(tl.names.values.length);
+    for (const n of FUNNEL_IGNORED_EVENTS) if (tl.names.has(n) >= 0) ignored[tl.names.has(n)] = 1;
+    const q = { plan, steps, exclusions, keep, ignored, names: tl.names.values.length };
+    return keepTopValues(plan, timelineFunnelOutcomes(q, tl.base, fresh));
+  }
+
+  /** The ready timeline, or null (building in the background, or unfit); with awaitBuild, waits. */
+  async #ready(pkey: bigint): Promise<Ready | null> {
+    let e = this.#entries.get(pkey);
+    if (e?.state === "unfit" && Date.now() >= e.until) {
+      this.#entries.delete(pkey);
+      e = undefined;
+    }
+    if (e === undefined) e = this.#startBuild(pkey);
+    if (e.state === "building") {
+      if (!this.#opts.awaitBuild) return null;
+      await e.done;
+      const now = this.#entries.get(pkey);
+      return now?.state === "ready" ? now.tl : null;
+    }
+    return e.state === "ready" ? e.tl : null;
+  }
+
+  #startBuild(pkey: bigint): Entry {
+    const generation = this.#generation.get(pkey) ?? 0;
+    const done = (async () => {
+      const built = await this.#build(pkey).catch(() => null);
+      // A deletion while it ran: its rows may be in the base; the next funnel starts again.
+      if ((this.#generation.get(pkey) ?? 0) !== generation) return;
+      if (built === null) this.#entries.set(pkey, { state: "unfit", until: Date.now() + RECHECK_MS });
+      else this.#entries.set(pkey, { state: "ready", tl: built, refreshing: false });
+    })();
+    const entry: Entry = { state: "building", done };
+    this.#entries.set(pkey, entry);
+    return entry;
+  }
+
+  /** Builds the base again in the background; the current one answers meanwhile. */
+  #refresh(pkey: bigint): void {
+    const e = this.#entries.get(pkey);
+    if (e?.state !== "ready" || e.refreshing) return;
+    e.refreshing = true;
+    const generation = this.#generation.get(pkey) ?? 0;
+    void this.#build(pkey)
+      .catch(() => null)
+      .then((built) => {
+        if ((this.#generation.get(pkey) ?? 0) !== generation) return;
+        if (built === null) this.#entries.delete(pkey);
+        else this.#entries.set(pkey, { state: "ready", tl: built, refreshing: false });
+      });
+  }
+
+  /** One build at a time (each holds a sort of the property's events). */
+  #build(pkey: bigint): Promise<Ready | null> {
+    const run = this.#builds.then(() => (this.#closed ? null : this.#read(pkey)));
+    this.#builds = run.catch(() => undefined);
+    return run;
+  }
+
+  /** The property's events up to the last committed batch, read into columns (null: unfit). */
+  async #read(pkey: bigint): Promise<Ready | null> {
+    const through = await this.deps.committedBatch();
+    const c = this.deps.connection;
+    const p = { k: pkey, b: through };
+    const scope = "pkey = $k AND batch <= $b";
+    await c.run("BEGIN TRANSACTION");
+    try {
+      const counted = plainRows(await c.run(`SELECT count(*) AS n FROM events WHERE ${scope}`, p));
+      const n = Number(counted[0]?.n ?? 0);
+      if (n < this.#opts.minEvents || n > this.#opts.maxEvents) return null;
+      // Dictionaries numbered by DuckDB, so the main read carries integers, not strings.
+      const dict = async (table: string, column: string) => {
+        await c.run(
+          `CREATE OR REPLACE TEMP TABLE ${table} AS SELECT v, (row_number() OVER (ORDER BY v) - 1)::INTEGER AS id ` +
+            `FROM (SELECT DISTINCT ${column} AS v FROM events WHERE ${scope})`,
+          p,
+        );
+        const values: string[] = [];
+        for (const r of plainRows(await c.run(`SELECT v, id FROM ${table}`))) values[Number(r.id)] = String(r.v);
+        return new Dictionary(values);
+      };
+      const names = await dict("timeline_names", "name");
+      const pages = await dict("timeline_pages", "path");
+      const result = await c.stream(
+        "SELECT e.vkey, epoch_ms(e.ts)::DOUBLE AS t, n.id AS nid, g.id AS pid FROM events e " +
+          "JOIN timeline_names n ON n.v = e.name JOIN timeline_pages g ON g.v = e.path " +
+          `WHERE e.${scope.replace("AND batch", "AND e.batch")} ORDER BY e.vkey, e.ts`,
+        p,
+      );
+      const vkey = new BigInt64Array(n);
+      const t = new Float64Array(n);
+      const name = new Int32Array(n);
+      const page = new Int32Array(n);
+      let at = 0;
+      for (let chunk = await result.fetchChunk(); chunk !== null && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+        const rows = chunk.rowCount;
+        if (at + rows > n) throw new Error("the events changed during the timeline's read");
+        columnInto(chunk.getColumnVector(0), vkey, at, rows);
+        columnInto(chunk.getColumnVector(1), t, at, rows);
+        columnInto(chunk.getColumnVector(2), name, at, rows);
+        columnInto(chunk.getColumnVector(3), page, at, rows);
+        at += rows;
+      }
+      if (at !== n) throw new Error("the events changed during the timeline's read");
+      return { base: grouped(vkey, t, name, page), through, names, pages, passes: new Map() };
+    } finally {
+      await c.run("COMMIT").catch(() => undefined);
+      for (const table of ["timeline_names", "timeline_pages"])
+        await c.run(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
+    }
+  }
+
+  /** The rows of batches after the base's in the funnel's range, as a small timeline (new names and pages join the dictionaries). */
+  async #fresh(pkey: bigint, tl: Ready, plan: FunnelPlan): Promise<Timeline> {
+    const found = await this.deps.readers.use((c) =>
+      c
+        .run(
+          // The key as text: plain rows turn BIGINTs into (inexact) numbers.
+          "SELECT CAST(vkey AS VARCHAR) AS vkey, epoch_ms(ts)::DOUBLE AS t, name, path FROM events " +
+            "WHERE pkey = $k AND batch > $b AND ts >= $from AND ts < $to ORDER BY vkey, ts",
+          {
+            k: pkey,
+            b: tl.through,
+            from: timestampValue(plan.range.from),
+            to: timestampValue(plan.range.to),
+          },
+        )
+        .then(plainRows),
+    );
+    const n = found.length;
+    const vkey = new BigInt64Array(n);
+    const t = new Float64Array(n);
+    const name = new Int32Array(n);
+    const page = new Int32Array(n);
+    found.forEach((r, i) => {
+      vkey[i] = BigInt(String(r.vkey));
+      t[i] = Number(r.t);
+      name[i] = tl.names.id(String(r.name));
+      page[i] = tl.pages.id(String(r.path));
+    });
+    return grouped(vkey, t, name, page);
+  }
+
+  /** A step or an exclusion against the dictionaries. */
+  async #selector(tl: Ready, event: string, filters: string | undefined): Promise<TimelineSelector> {
+    return { name: tl.names.has(event), pages: await this.#passing(tl, filters ?? "") };
+  }
+
+  /** Which pages pass the filters text (null: no filters), decided by DuckDB for the pages not asked about yet. */
+  async #passing(tl: Ready, text: string): Promise<Uint8Array | null> {
+    if (parseFilters(text).length === 0) return null;
+    const known = tl.passes.get(text) ?? new Uint8Array(0);
+    const total = tl.pages.values.length;
+    if (known.length === total) return known;
+    const { sql, params } = timelinePagesSql(text);
+    const values: Record<string, DuckDBValue> = { ...params, vals: listValue(tl.pages.values.slice(known.length)) };
+    const hit = await this.deps.readers.use((c) => c.run(sql, values).then(plainRows));
+    const passes = new Uint8Array(total);
+    passes.set(known);
+    for (const r of hit) passes[known.length + Number(r.i)] = 1;
+    tl.passes.set(text, passes);
+    return passes;
+  }
+}
+
+/** Rows sorted by visitor key then time -> a Timeline (one entry per visitor). */
+function grouped(vkey: BigInt64Array, t: Float64Array, name: Int32Array, page: Int32Array): Timeline {
+  const n = vkey.length;
+  // Compared as two 32-bit halves: reading a BigInt64Array makes a BigInt per element.
+  const halves = new Int32Array(vkey.buffer, vkey.byteOffset, 2 * n);
+  let visitors = 0;
+  for (let i = 0; i < n; i++)
+    if (i === 0 || halves[2 * i] !== halves[2 * i - 2] || halves[2 * i + 1] !== halves[2 * i - 1]) visitors++;
+  const keys = new BigInt64Array(visitors);
+  const starts = new Int32Array(visitors + 1);
+  let v = 0;
+  for (let i = 0; i < n; i++) {
+    if (i === 0 || halves[2 * i] !== halves[2 * i - 2] || halves[2 * i + 1] !== halves[2 * i - 1]) {
+      keys[v] = vkey[i] as bigint;
+      starts[v] = i;
+      v++;
+    }
+  }
+  starts[visitors] = n;
+  return { keys, starts, t, name, page };
+}
+
+/**
+ * A chunk's column into `into` at `at`: DuckDB's vectors hold their values in a typed array of the
+ * column's type (not in their public typings); any other shape is read value by value.
+ */
+function columnInto<A extends BigInt64Array | Float64Array | Int32Array>(
+  vector: { getItem(i: number): unknown },
+  into: A,
+  at: number,
+  rows: number,
+): void {
+  const items = (vector as unknown as { items?: unknown }).items;
+  if (items instanceof into.constructor && (items as A).length >= rows) {
+    into.set((items as A).subarray(0, rows) as never, at);
+    return;
+  }
+  for (let i = 0; i < rows; i++) (into as unknown as unknown[])[at + i] = vector.getItem(i) as never;
+}
