@@ -13,6 +13,8 @@
 // and the generator's source); the visit, day and activity rollups a server keeps are then built
 // once (timed) and kept in the file. Kinds that read rollups (FROM_ROLLUPS) are also measured from
 // events alone (`<kind>_from_events`: what a store without them, or a filtered spec, costs).
+// The funnel reads the store's visitor timelines (built once, timed, before the runs: the server
+// builds them at startup) and is also measured by SQL alone (`funnel_4_steps_from_events`).
 // Writes bench/results/insights.json.
 import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -151,12 +153,24 @@ for (const n of sizes) {
   const path = await ensureDb(n);
   const store = await openDuckDbEventStore(path, { rollupDelayMs: 2_000_000_000 });
   const rollups = await ensureRollups(store);
+  const t1 = performance.now();
+  const timeline = await store.buildTimeline(PROPERTY);
+  const timelines = {
+    built: timeline,
+    build_s: r1((performance.now() - t1) / 1000),
+    rss_mb: Math.round(process.memoryUsage().rss / 2 ** 20),
+  };
+  console.log(
+    `  visitor timeline ${timeline ? "built" : "not built"} in ${timelines.build_s} s (process RSS ${timelines.rss_mb} MB)`,
+  );
+  // The same store without its timelines: funnels by SQL alone.
+  const sqlOnly = { ...store, funnelFromTimelines: undefined };
   const budget = BUDGET_MS.find(([size]) => n <= size)?.[1] ?? null;
-  const raw = insightRuns(store, PROPERTY, { ...CTX, dayRollups: false })
-    .filter(([name]) => FROM_ROLLUPS.has(name))
+  const raw = insightRuns(sqlOnly, PROPERTY, { ...CTX, dayRollups: false })
+    .filter(([name]) => FROM_ROLLUPS.has(name) || name === "funnel_4_steps")
     .map(([name, run]): [string, InsightRun] => [`${name}_from_events`, run]);
   const kinds = [...insightRuns(store, PROPERTY, CTX), ...raw];
-  const entry: Record<string, unknown> = { rollups };
+  const entry: Record<string, unknown> = { rollups, timelines };
   let within = true;
   for (const [name, run] of kinds) {
     const times: number[] = [];

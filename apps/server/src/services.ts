@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { createEnricher, createGeoLookup, createSessionizer, type GeoLookup, SESSION_TIMEOUT_MS } from "@lookout/ingest";
 import {
   createJobQueue,
+  type DuckDbEventStore,
   type EventStore,
   type JobQueue,
   type LiveBus,
@@ -121,7 +122,15 @@ export async function createServices(config: Config, opts: ServiceOptions = {}):
     // The one fair queue of the process: every service reads through it (event-reads/).
     const reads = fairEventReads(events);
     // Day rollups fill in the background from the start, so a property's first dashboard is fast.
-    for (const p of await meta.properties.listAll()) events.dayRollupThrough?.(p.unique_id, p.timezone);
+    // Visitor timelines too (DuckDB), so is its first funnel; one property at a time, in the background.
+    const properties = await meta.properties.listAll();
+    for (const p of properties) events.dayRollupThrough?.(p.unique_id, p.timezone);
+    if ("buildTimeline" in events) {
+      const store = events as DuckDbEventStore;
+      void (async () => {
+        for (const p of properties) await store.buildTimeline(p.unique_id).catch(() => false);
+      })();
+    }
     const geo = createGeoLookup({ cityDbPath: config.geoCityDb });
     await geo.ready();
     const enricher = createEnricher({ saltStore: meta.salts, geo, sessions: createSessionizer({ state: shared }) });

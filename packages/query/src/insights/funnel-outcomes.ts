@@ -30,18 +30,30 @@ export class FunnelOutcomes {
   times: Float64Array;
   reached: Uint8Array;
   start: Float64Array;
+  /** Breakdown values: read with bvAt() (kept only once one is not "", as client ids are). */
   bv: string[] = [];
-  /** Client ids ("" without one, and in the answer's rows, which do not carry them). */
+  /** Client ids: read with cidAt() ("" without one, and in the answer's rows, which do not carry them). */
   cid: string[] = [];
 
   constructor(
     readonly steps: number,
     /** Whether the steps have times (not in an any-order funnel). */
     readonly timed: boolean,
+    /** Visitors expected (the columns grow past it). */
+    capacity = 1024,
   ) {
-    this.reached = new Uint8Array(1024);
-    this.start = new Float64Array(1024);
-    this.times = new Float64Array(1024 * steps);
+    const size = Math.max(16, capacity);
+    this.reached = new Uint8Array(size);
+    this.start = new Float64Array(size);
+    this.times = new Float64Array(size * steps);
+  }
+
+  bvAt(i: number): string {
+    return this.bv[i] ?? "";
+  }
+
+  cidAt(i: number): string {
+    return this.cid[i] ?? "";
   }
 
   push(reached: number, start: number, times: Float64Array, bv: string, cid: string): void {
@@ -62,8 +74,15 @@ export class FunnelOutcomes {
       const at = i * this.steps;
       for (let k = 0; k < reached; k++) this.times[at + k] = times[k] as number;
     }
-    this.bv[i] = bv;
-    this.cid[i] = cid;
+    // Most funnels have neither: no array of 280 000 empty strings (10M events, the bench's funnel).
+    if (bv !== "" || this.bv.length > 0) {
+      while (this.bv.length < i) this.bv.push("");
+      this.bv[i] = bv;
+    }
+    if (cid !== "" || this.cid.length > 0) {
+      while (this.cid.length < i) this.cid.push("");
+      this.cid[i] = cid;
+    }
   }
 
   /** Visitor i's outcome as one object (tests, and a look at one visitor). */
@@ -74,7 +93,7 @@ export class FunnelOutcomes {
       reached,
       times: this.timed ? Array.from(this.times.subarray(from, from + reached)) : [],
       start: this.start[i] as number,
-      bv: this.bv[i] as string,
+      bv: this.bvAt(i),
     };
   }
 }
@@ -83,13 +102,17 @@ export class FunnelOutcomes {
 export function keepTopValues(plan: FunnelPlan, out: FunnelOutcomes): FunnelOutcomes {
   if (plan.breakdown === null) return out;
   const counts = new Map<string, number>();
-  for (let i = 0; i < out.count; i++) counts.set(out.bv[i] as string, (counts.get(out.bv[i] as string) ?? 0) + 1);
+  for (let i = 0; i < out.count; i++) counts.set(out.bvAt(i), (counts.get(out.bvAt(i)) ?? 0) + 1);
   const top = new Set(
     [...counts.entries()]
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
       .slice(0, plan.breakdownLimit)
       .map(([k]) => k),
   );
-  for (let i = 0; i < out.count; i++) if (!top.has(out.bv[i] as string)) out.bv[i] = OTHER_BREAKDOWN_VALUE;
+  for (let i = 0; i < out.count; i++) {
+    if (top.has(out.bvAt(i))) continue;
+    while (out.bv.length < i) out.bv.push("");
+    out.bv[i] = OTHER_BREAKDOWN_VALUE;
+  }
   return out;
 }

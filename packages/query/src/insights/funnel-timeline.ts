@@ -31,6 +31,72 @@ export interface Timeline {
   name: Int32Array;
   /** Each event's page (path), as an index into the store's pages. */
   page: Int32Array;
+  /** The events by name and page (indexTimeline): where step 1 can match, without a scan of every event. */
+  postings?: TimelinePostings;
+}
+
+/**
+ * The events' indices sorted by (name, page), and the runs of each (name, page) pair present:
+ * combo c is name comboName[c] on page comboPage[c], its events positions[comboStart[c] ..
+ * comboStart[c + 1]). Pairs sorted by name, then page.
+ */
+export interface TimelinePostings {
+  positions: Int32Array;
+  /** Each event's visitor (an index into keys). */
+  visitorOf: Int32Array;
+  comboName: Int32Array;
+  comboPage: Int32Array;
+  comboStart: Int32Array;
+}
+
+/** The postings of a timeline of `names` names and `pages` pages: two stable counting sorts (page, then name). */
+export function indexTimeline(tl: Timeline, names: number, pages: number): TimelinePostings {
+  const n = tl.t.length;
+  const byPage = countingSort(tl.page, pages, null);
+  const positions = countingSort(tl.name, names, byPage);
+  let combos = 0;
+  for (let k = 0; k < n; k++) {
+    const e = positions[k] as number;
+    const prev = k === 0 ? -1 : (positions[k - 1] as number);
+    if (k === 0 || tl.name[e] !== tl.name[prev] || tl.page[e] !== tl.page[prev]) combos++;
+  }
+  const comboName = new Int32Array(combos);
+  const comboPage = new Int32Array(combos);
+  const comboStart = new Int32Array(combos + 1);
+  let c = 0;
+  for (let k = 0; k < n; k++) {
+    const e = positions[k] as number;
+    const prev = k === 0 ? -1 : (positions[k - 1] as number);
+    if (k === 0 || tl.name[e] !== tl.name[prev] || tl.page[e] !== tl.page[prev]) {
+      comboName[c] = tl.name[e] as number;
+      comboPage[c] = tl.page[e] as number;
+      comboStart[c] = k;
+      c++;
+    }
+  }
+  comboStart[combos] = n;
+  const visitorOf = new Int32Array(n);
+  for (let v = 0; v < tl.keys.length; v++) visitorOf.fill(v, tl.starts[v] as number, tl.starts[v + 1] as number);
+  return { positions, visitorOf, comboName, comboPage, comboStart };
+}
+
+/** The indices `order` (null: 0..n-1) stably sorted by key[index] (keys in [0, size)). */
+function countingSort(key: Int32Array, size: number, order: Int32Array | null): Int32Array {
+  const n = key.length;
+  const at = new Int32Array(size + 1);
+  for (let i = 0; i < n; i++) {
+    const k = (key[i] as number) + 1;
+    at[k] = (at[k] as number) + 1;
+  }
+  for (let k = 0; k < size; k++) at[k + 1] = (at[k + 1] as number) + (at[k] as number);
+  const out = new Int32Array(n);
+  for (let j = 0; j < n; j++) {
+    const i = order === null ? j : (order[j] as number);
+    const k = key[i] as number;
+    out[at[k] as number] = i;
+    at[k] = (at[k] as number) + 1;
+  }
+  return out;
 }
 
 /** The only dimension a timeline holds besides the event's name: filters on any other one go to SQL. */
@@ -93,35 +159,15 @@ function findKey(keys: BigInt64Array, key: bigint): number {
   return -1;
 }
 
-// The visitor being read, in columns kept from visitor to visitor (no object per event).
-let count = 0;
-let ST = new Float64Array(1024);
-let SM = new Int32Array(1024);
-let SX = new Int32Array(1024);
-
-function keepEvent(t: number, m: number, x: number): void {
-  if (count === ST.length) {
-    const grow = <A extends Float64Array | Int32Array>(a: A): A => {
-      const b = new (a.constructor as new (n: number) => A)(2 * a.length);
-      b.set(a);
-      return b;
-    };
-    ST = grow(ST);
-    SM = grow(SM);
-    SX = grow(SX);
-  }
-  ST[count] = t;
-  SM[count] = m;
-  SX[count] = x;
-  count++;
-}
-
 /** Per query: which selectors each name has (indices into the steps then exclusions), and the range. */
 interface Compiled {
   byName: (Int32Array | null)[];
   bits: Int32Array;
   isExclusion: Uint8Array;
   pages: (Uint8Array | null)[];
+  /** Step 1's name and pages (the cheap pass tests them alone). */
+  firstName: number;
+  firstPages: Uint8Array | null;
   keep: Uint8Array | null;
   ignored: Uint8Array;
   strict: boolean;
@@ -140,6 +186,8 @@ function compile(q: TimelineFunnel): Compiled {
     bits: Int32Array.from(selectors, (_, i) => (i < q.steps.length ? 1 << i : 1 << (i - q.steps.length))),
     isExclusion: Uint8Array.from(selectors, (_, i) => (i < q.steps.length ? 0 : 1)),
     pages: selectors.map((s) => s.pages),
+    firstName: q.steps[0]?.name ?? -1,
+    firstPages: q.steps[0]?.pages ?? null,
     keep: q.keep,
     ignored: q.ignored,
     strict: q.plan.order === "strict",
@@ -148,19 +196,42 @@ function compile(q: TimelineFunnel): Compiled {
   };
 }
 
-/** Appends the counted events of tl's visitor v to the scratch columns. */
-function readVisitor(c: Compiled, tl: Timeline, v: number): void {
+/** Whether tl's event i counts at all: in the range, kept by the global filters, not an ignored name. */
+function counts(c: Compiled, tl: Timeline, i: number): boolean {
+  const at = tl.t[i] as number;
+  return (
+    at >= c.from && at < c.to && (c.keep === null || c.keep[tl.page[i] as number] === 1) && c.ignored[tl.name[i] as number] !== 1
+  );
+}
+
+// The span of the visitor being read: their first and last counted step-1 event (none: +Infinity).
+let first = Number.POSITIVE_INFINITY;
+let last = Number.NEGATIVE_INFINITY;
+
+/** Widens the span by tl's visitor v's step-1 events (the cheap pass: most visitors have none). */
+function stepOneSpan(c: Compiled, tl: Timeline, v: number): void {
+  const { name, page, t } = tl;
+  const end = tl.starts[v + 1] as number;
+  for (let i = tl.starts[v] as number; i < end; i++) {
+    if (name[i] !== c.firstName || (c.firstPages !== null && c.firstPages[page[i] as number] !== 1) || !counts(c, tl, i))
+      continue;
+    const at = t[i] as number;
+    if (at < first) first = at;
+    if (at > last) last = at;
+  }
+}
+
+/** Loads tl's visitor v's events that the evaluation reads (funnel-eval.ts pushEvent): counted, within the span, matching something unless strict. */
+function loadVisitor(c: Compiled, tl: Timeline, v: number, span: boolean, until: number): void {
   const { t, name, page } = tl;
   const end = tl.starts[v + 1] as number;
   for (let i = tl.starts[v] as number; i < end; i++) {
     const at = t[i] as number;
-    if (at < c.from || at >= c.to) continue;
+    if ((span && (at < first || at > until)) || !counts(c, tl, i)) continue;
     const pg = page[i] as number;
-    if (c.keep !== null && c.keep[pg] === 0) continue;
-    const nm = name[i] as number;
     let m = 0;
     let x = 0;
-    const sels = c.byName[nm];
+    const sels = c.byName[name[i] as number];
     if (sels) {
       for (let k = 0; k < sels.length; k++) {
         const s = sels[k] as number;
@@ -170,33 +241,61 @@ function readVisitor(c: Compiled, tl: Timeline, v: number): void {
         else m |= c.bits[s] as number;
       }
     }
-    // Never an ignored name (the SQL reads none: funnel.ts matchingEvents); the ordered funnels
-    // but strict read only what matches a step or an exclusion.
-    if (c.ignored[nm] === 1 || (!c.strict && (m | x) === 0)) continue;
-    keepEvent(at, m, x);
+    // The ordered funnels but strict read only what matches a step or an exclusion (funnel.ts matchingEvents).
+    if (!c.strict && (m | x) === 0) continue;
+    pushEvent(at, m, x, "");
   }
 }
 
-/** The scratch columns' visitor evaluated: nothing without a step-1 event; the ordered funnels' span kept. */
-function evaluate(plan: FunnelPlan, out: FunnelOutcomes): void {
-  let first = Number.POSITIVE_INFINITY;
-  let last = Number.NEGATIVE_INFINITY;
-  for (let i = 0; i < count; i++) {
-    if (((SM[i] as number) & 1) === 0) continue;
-    const at = ST[i] as number;
-    if (at < first) first = at;
-    if (at > last) last = at;
-  }
+/** One visitor, from `a` (and `b`, the fresh part, when given): their outcome into `out`, if they entered. */
+function visitor(
+  c: Compiled,
+  plan: FunnelPlan,
+  out: FunnelOutcomes,
+  a: Timeline,
+  va: number,
+  b: Timeline | null,
+  vb: number,
+): void {
+  first = Number.POSITIVE_INFINITY;
+  last = Number.NEGATIVE_INFINITY;
+  stepOneSpan(c, a, va);
+  if (b !== null) stepOneSpan(c, b, vb);
   if (first === Number.POSITIVE_INFINITY) return;
   const span = plan.order !== "any";
   const until = last + plan.windowMs;
   beginVisitor();
-  for (let i = 0; i < count; i++) {
-    const at = ST[i] as number;
-    if (span && (at < first || at > until)) continue;
-    pushEvent(at, SM[i] as number, SX[i] as number, "");
-  }
+  loadVisitor(c, a, va, span, until);
+  if (b !== null) loadVisitor(c, b, vb, span, until);
   finishVisitor(plan, out);
+}
+
+/**
+ * Per base visitor, whether they may enter (1): one of their counted events matches step 1, found
+ * through the postings of step 1's name and pages rather than by reading every event (at 10M
+ * events most visitors never do step 1); and every visitor with fresh events, whose step 1 may lie there.
+ */
+function stepOneVisitors(c: Compiled, tl: Timeline, ix: TimelinePostings, alsoFresh: Map<number, number>): Uint8Array {
+  const marked = new Uint8Array(tl.keys.length);
+  for (const v of alsoFresh.keys()) marked[v] = 1;
+  if (c.firstName < 0) return marked;
+  // The first combo of step 1's name (combos are sorted by name).
+  let lo = 0;
+  let hi = ix.comboName.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((ix.comboName[mid] as number) < c.firstName) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let k = lo; k < ix.comboName.length && ix.comboName[k] === c.firstName; k++) {
+    if (c.firstPages !== null && c.firstPages[ix.comboPage[k] as number] !== 1) continue;
+    const end = ix.comboStart[k + 1] as number;
+    for (let j = ix.comboStart[k] as number; j < end; j++) {
+      const e = ix.positions[j] as number;
+      if (counts(c, tl, e)) marked[ix.visitorOf[e] as number] = 1;
+    }
+  }
+  return marked;
 }
 
 /**
@@ -204,7 +303,6 @@ function evaluate(plan: FunnelPlan, out: FunnelOutcomes): void {
  * `fresh`, the events appended since base was read: a visitor in both is read from both.
  */
 export function timelineFunnelOutcomes(q: TimelineFunnel, base: Timeline, fresh: Timeline): FunnelOutcomes {
-  const out = new FunnelOutcomes(q.plan.labels.length, q.plan.order !== "any");
   const c = compile(q);
   const alsoFresh = new Map<number, number>();
   const freshOnly: number[] = [];
@@ -213,17 +311,15 @@ export function timelineFunnelOutcomes(q: TimelineFunnel, base: Timeline, fresh:
     if (b >= 0) alsoFresh.set(b, f);
     else freshOnly.push(f);
   }
+  const candidates = base.postings ? stepOneVisitors(c, base, base.postings, alsoFresh) : null;
+  let expected = fresh.keys.length;
+  if (candidates !== null) for (let v = 0; v < candidates.length; v++) expected += candidates[v] as number;
+  const out = new FunnelOutcomes(q.plan.labels.length, q.plan.order !== "any", candidates === null ? 1024 : expected);
   for (let v = 0; v < base.keys.length; v++) {
-    count = 0;
-    readVisitor(c, base, v);
+    if (candidates !== null && candidates[v] === 0) continue;
     const f = alsoFresh.size > 0 ? alsoFresh.get(v) : undefined;
-    if (f !== undefined) readVisitor(c, fresh, f);
-    evaluate(q.plan, out);
+    visitor(c, q.plan, out, base, v, f === undefined ? null : fresh, f ?? 0);
   }
-  for (const f of freshOnly) {
-    count = 0;
-    readVisitor(c, fresh, f);
-    evaluate(q.plan, out);
-  }
+  for (const f of freshOnly) visitor(c, q.plan, out, fresh, f, null, 0);
   return out;
 }

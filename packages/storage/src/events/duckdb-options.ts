@@ -75,6 +75,11 @@ export interface DuckDbEventStore extends EventStore {
   rebuildRollups(): Promise<void>;
   /** Folds the WAL into the database file. */
   checkpoint(): Promise<void>;
+  /**
+   * Builds the property's visitor timeline now unless it has one (duckdb-timelines.ts; otherwise
+   * the first funnel starts it and SQL answers until it is there); whether it has one after.
+   */
+  buildTimeline(property: string): Promise<boolean>;
   /** Fills the day rollups of a property in a timezone up to the last settled day, now. */
   buildDayRollups(property: string, timezone: string): Promise<void>;
 }

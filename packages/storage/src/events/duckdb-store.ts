@@ -280,6 +280,8 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
       await days.fill({ pkey, tz: timezone });
     },
 
+    buildTimeline: async (property) => (timelines ? timelines.prepare(property) : false),
+
     checkpoint: () => write(() => writer.run("CHECKPOINT").then(() => undefined)),
 
     close: async () => {

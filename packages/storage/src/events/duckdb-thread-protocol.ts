@@ -23,6 +23,7 @@ export const THREAD_METHODS = [
   "rebuildRollups",
   "checkpoint",
   "buildDayRollups",
+  "buildTimeline",
   "flush",
   "close",
 ] as const satisfies readonly (keyof (DuckDbEventStore & StagingHandle))[];

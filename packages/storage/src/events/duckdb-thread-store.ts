@@ -119,6 +119,7 @@ export async function openDuckDbEventStoreOnThread(path: string, options: Thread
     rebuildRollups: () => call("rebuildRollups"),
     checkpoint: () => call("checkpoint"),
     buildDayRollups: (property, timezone) => call("buildDayRollups", property, timezone),
+    buildTimeline: (property) => call("buildTimeline", property),
     dayRollupThrough(property, timezone) {
       const k = markKey(property, timezone);
       if (!marks.has(k)) {

@@ -11,7 +11,7 @@
 //   answers meanwhile.
 // Filters are decided by DuckDB itself, over each distinct page once (the same condition the SQL
 // path prints), so both paths agree on case folding and regular expressions.
-// A timeline costs about 20 bytes an event (time, name, page, and the sort's peak), so properties
+// A timeline costs about 24 bytes an event (time, name, page, and the postings: position, visitor), so properties
 // past `maxEvents` stay on SQL; below `minEvents` SQL is fast enough. One build at a time, on a
 // connection of its own.
 import { type DuckDBConnection, type DuckDBValue, listValue } from "@duckdb/node-api";
@@ -19,6 +19,7 @@ import {
   FUNNEL_IGNORED_EVENTS,
   type FunnelOutcomes,
   type FunnelPlan,
+  indexTimeline,
   keepTopValues,
   type Timeline,
   type TimelineSelector,
@@ -34,7 +35,7 @@ import { plainRows } from "./duckdb-rows.js";
 export interface TimelineOptions {
   /** A property's timeline is built once it has this many events (default 100 000; below, SQL is as fast). */
   minEvents?: number;
-  /** ... and only up to this many (default 25 000 000: about 500 MB). */
+  /** ... and only up to this many (default 20 000 000: about 500 MB). */
   maxEvents?: number;
   /** The base is read again once the fresh part passes this many rows (default 200 000). */
   refreshRows?: number;
@@ -42,7 +43,7 @@ export interface TimelineOptions {
   awaitBuild?: boolean;
 }
 
-const DEFAULTS = { minEvents: 100_000, maxEvents: 25_000_000, refreshRows: 200_000 };
+const DEFAULTS = { minEvents: 100_000, maxEvents: 20_000_000, refreshRows: 200_000 };
 /** How soon a property found too small or too large is looked at again. */
 const RECHECK_MS = 10 * 60_000;
 
@@ -135,6 +136,16 @@ export class DuckDbTimelines {
     for (const n of FUNNEL_IGNORED_EVENTS) if (tl.names.has(n) >= 0) ignored[tl.names.has(n)] = 1;
     const q = { plan, steps, exclusions, keep, ignored, names: tl.names.values.length };
     return keepTopValues(plan, timelineFunnelOutcomes(q, tl.base, fresh));
+  }
+
+  /** Builds the property's timeline now unless it has one (the server at startup, the bench); whether it has one after. */
+  async prepare(property: string): Promise<boolean> {
+    const pkey = this.deps.pkeyOf(property);
+    if (pkey === undefined || this.#closed) return false;
+    let e = this.#entries.get(pkey);
+    if (e === undefined || (e.state === "unfit" && Date.now() >= e.until)) e = this.#startBuild(pkey);
+    if (e.state === "building") await e.done;
+    return this.#entries.get(pkey)?.state === "ready";
   }
 
   /** The ready timeline, or null (building in the background, or unfit); with awaitBuild, waits. */
@@ -235,7 +246,9 @@ export class DuckDbTimelines {
         at += rows;
       }
       if (at !== n) throw new Error("the events changed during the timeline's read");
-      return { base: grouped(vkey, t, name, page), through, names, pages, passes: new Map() };
+      const base = grouped(vkey, t, name, page);
+      base.postings = indexTimeline(base, names.values.length, pages.values.length);
+      return { base, through, names, pages, passes: new Map() };
     } finally {
       await c.run("COMMIT").catch(() => undefined);
       for (const table of ["timeline_names", "timeline_pages"])

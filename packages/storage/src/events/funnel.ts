@@ -56,7 +56,7 @@ export async function runFunnelActors(
 ): Promise<InsightActorIds> {
   const { outcomes: os } = await outcomes(store, property, spec, ctx, true);
   const matched = new Set<string>();
-  for (let i = 0; i < os.count; i++) if (os.cid[i] !== "" && funnelActorMatches(os, i, at)) matched.add(os.cid[i] as string);
+  for (let i = 0; i < os.count; i++) if (os.cidAt(i) !== "" && funnelActorMatches(os, i, at)) matched.add(os.cidAt(i));
   const ids = [...matched].sort();
   const client_ids = ids.slice(page.offset, page.offset + page.limit);
   return { client_ids, has_more: page.offset + page.limit < ids.length };

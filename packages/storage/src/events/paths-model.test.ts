@@ -143,52 +143,48 @@ describe.each(ENGINES)("runPaths on $name", (engine) => {
   it.skipIf(engine.skip !== undefined).each([
     ["random traffic and specs", specArb],
     ["random traffic, pages without anchors (the paths rollups' specs)", rollupSpecArb],
-  ] as const)(
-    "agrees with the plain-TypeScript model on %s",
-    { timeout: 120_000 },
-    async (_, specs) => {
-      await fc.assert(
-        fc.asyncProperty(fc.array(eventArb, { maxLength: 50 }), specs, async (raw, s) => {
-          const property = `paths-${++run}`;
-          const events = raw.map((r) =>
-            event({
-              property,
-              ts: new Date(T0 + r.minute * 60_000),
-              name: r.name,
-              path: r.path,
-              visitor_id: `v${r.visitor}`,
-              client_id: `c${r.visitor}`,
-              session_id: `v${r.visitor}-${r.visit}`,
-              country: r.country,
-            }),
-          );
-          if (events.length > 0) await store.append(events);
-          await store.sync();
-          const spec: PathsSpecInput = {
-            kind: "paths",
-            ...range,
-            type: s.type,
-            steps: s.steps,
-            ...(s.start ? { start: s.start } : {}),
-            ...(s.end ? { end: s.end } : {}),
-            ...(s.filtered ? { filters: "country!=FR" } : {}),
-          };
-          const expected = model(events, spec);
-          expect(await runPaths(store, property, spec, { ...ctx, dayRollups: false })).toEqual(expected);
-          if (!store.buildDayRollups || events.length === 0) return;
-          // From the paths rollups (DuckDB, pages without anchors or filters), whole or up to a
-          // mark anywhere in the range (visits over it and over the range's ends swapped from
-          // events): the same answer. Any earlier mark is one the store could have.
-          await store.buildDayRollups(property, TZ);
-          for (const through of [store.dayRollupThrough?.(property, TZ), midnightAtOrBefore(TZ, T0 + s.mark * DAY)]) {
-            const capped: EventReader = { ...store, dayRollupThrough: () => through };
-            expect(await runPaths(capped, property, spec, ctx)).toEqual(expected);
-          }
-        }),
-        { numRuns: 50 },
-      );
-    },
-  );
+  ] as const)("agrees with the plain-TypeScript model on %s", { timeout: 120_000 }, async (_, specs) => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(eventArb, { maxLength: 50 }), specs, async (raw, s) => {
+        const property = `paths-${++run}`;
+        const events = raw.map((r) =>
+          event({
+            property,
+            ts: new Date(T0 + r.minute * 60_000),
+            name: r.name,
+            path: r.path,
+            visitor_id: `v${r.visitor}`,
+            client_id: `c${r.visitor}`,
+            session_id: `v${r.visitor}-${r.visit}`,
+            country: r.country,
+          }),
+        );
+        if (events.length > 0) await store.append(events);
+        await store.sync();
+        const spec: PathsSpecInput = {
+          kind: "paths",
+          ...range,
+          type: s.type,
+          steps: s.steps,
+          ...(s.start ? { start: s.start } : {}),
+          ...(s.end ? { end: s.end } : {}),
+          ...(s.filtered ? { filters: "country!=FR" } : {}),
+        };
+        const expected = model(events, spec);
+        expect(await runPaths(store, property, spec, { ...ctx, dayRollups: false })).toEqual(expected);
+        if (!store.buildDayRollups || events.length === 0) return;
+        // From the paths rollups (DuckDB, pages without anchors or filters), whole or up to a
+        // mark anywhere in the range (visits over it and over the range's ends swapped from
+        // events): the same answer. Any earlier mark is one the store could have.
+        await store.buildDayRollups(property, TZ);
+        for (const through of [store.dayRollupThrough?.(property, TZ), midnightAtOrBefore(TZ, T0 + s.mark * DAY)]) {
+          const capped: EventReader = { ...store, dayRollupThrough: () => through };
+          expect(await runPaths(capped, property, spec, ctx)).toEqual(expected);
+        }
+      }),
+      { numRuns: 50 },
+    );
+  });
 
   /** Appends hand-built visits: [visitor, visit, "YYYY-MM-DD HH:MM:SS.mmm" UTC, name-or-path]. */
   async function seed(property: string, rows: [string, string, string, string][]) {
