@@ -302,7 +302,20 @@ function stepOneVisitors(c: Compiled, tl: Timeline, ix: TimelinePostings, alsoFr
  * Each visitor's outcome (FunnelOutcomes, as funnelOutcomesOfPacks gives them) from `base` and
  * `fresh`, the events appended since base was read: a visitor in both is read from both.
  */
-export function timelineFunnelOutcomes(q: TimelineFunnel, base: Timeline, fresh: Timeline): FunnelOutcomes {
+export function timelineFunnelOutcomes(q: TimelineFunnel, base: Timeline, fresh: Timeline): FunnelOutcomes;
+/** With `withKeys`: also each outcome's visitor key (outcome i is visitor keys[i]'s), for the visitors of a step. */
+export function timelineFunnelOutcomes(
+  q: TimelineFunnel,
+  base: Timeline,
+  fresh: Timeline,
+  withKeys: true,
+): { outcomes: FunnelOutcomes; keys: bigint[] };
+export function timelineFunnelOutcomes(
+  q: TimelineFunnel,
+  base: Timeline,
+  fresh: Timeline,
+  withKeys = false,
+): FunnelOutcomes | { outcomes: FunnelOutcomes; keys: bigint[] } {
   const c = compile(q);
   const alsoFresh = new Map<number, number>();
   const freshOnly: number[] = [];
@@ -315,11 +328,18 @@ export function timelineFunnelOutcomes(q: TimelineFunnel, base: Timeline, fresh:
   let expected = fresh.keys.length;
   if (candidates !== null) for (let v = 0; v < candidates.length; v++) expected += candidates[v] as number;
   const out = new FunnelOutcomes(q.plan.labels.length, q.plan.order !== "any", candidates === null ? 1024 : expected);
+  const keys: bigint[] = [];
   for (let v = 0; v < base.keys.length; v++) {
     if (candidates !== null && candidates[v] === 0) continue;
     const f = alsoFresh.size > 0 ? alsoFresh.get(v) : undefined;
+    const before = out.count;
     visitor(c, q.plan, out, base, v, f === undefined ? null : fresh, f ?? 0);
+    if (withKeys && out.count > before) keys.push(base.keys[v] as bigint);
   }
-  for (const f of freshOnly) visitor(c, q.plan, out, fresh, f, null, 0);
-  return out;
+  for (const f of freshOnly) {
+    const before = out.count;
+    visitor(c, q.plan, out, fresh, f, null, 0);
+    if (withKeys && out.count > before) keys.push(fresh.keys[f] as bigint);
+  }
+  return withKeys ? { outcomes: out, keys } : out;
 }

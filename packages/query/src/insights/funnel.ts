@@ -163,6 +163,35 @@ function matchingEvents(spec: FunnelSpec, p: Params, d: Dialect): string {
   return parts.length > 0 ? parts.join(" OR ") : "1 = 0";
 }
 
+/** The events a funnel considers: in the range, kept by the global filters, and those it reads (matchingEvents, or every one but the ignored in a strict funnel). */
+function consideredEvents(spec: FunnelSpec, plan: FunnelPlan, p: Params, d: Dialect): string[] {
+  return [
+    `ts >= ${p.ts(plan.range.from.getTime())}`,
+    `ts < ${p.ts(plan.range.to.getTime())}`,
+    plan.readsEveryEvent
+      ? `name NOT IN (${FUNNEL_IGNORED_EVENTS.map((n) => p.add(n)).join(", ")})`
+      : `(${matchingEvents(spec, p, d)})`,
+    ...parseFilters(spec.filters ?? "").map((f) => eventCondition(f, p, d)),
+  ];
+}
+
+/**
+ * DuckDB, for the store's visitor timelines (funnel-timeline.ts): the client id of each visitor
+ * whose key is in `keys` (decimal, joined by ","), taken as the visitors' statement takes it (the
+ * greatest over the visitor's considered events), one row each.
+ */
+export function compileFunnelClientIds(spec: FunnelSpec, property: string, ctx: CompileContext, keys: string): CompiledQuery {
+  const d = DIALECTS.duckdb;
+  const p = new Params(d);
+  const plan = planFunnel(spec, ctx);
+  const s = new Scope(d, p, property, [{ from: plan.range.from.getTime(), to: plan.range.to.getTime() }], ctx.timezone);
+  const where = [
+    ...consideredEvents(spec, plan, p, d),
+    `${d.eventVkey} IN (SELECT CAST(unnest(string_split(${p.add(keys)}, ${p.add(",")})) AS BIGINT))`,
+  ];
+  return done(p, `SELECT max(client_id) AS cid FROM ${tableRead(s, "events", where)} GROUP BY ${d.eventVkey}`);
+}
+
 export function compileFunnel(spec: FunnelSpec, property: string, dialect: SqlDialect, ctx: CompileContext): CompiledFunnel {
   const d = DIALECTS[dialect];
   const fns = FUNNEL_FUNCTIONS[dialect];
@@ -172,14 +201,7 @@ export function compileFunnel(spec: FunnelSpec, property: string, dialect: SqlDi
   const s = new Scope(d, p, property, [{ from: range.from.getTime(), to: range.to.getTime() }], ctx.timezone);
   const steps = spec.steps.map((x) => `(${selectorCondition(x.event, x.filters, p, d)})`);
   const exclusions = spec.exclusions.map((x) => `(${selectorCondition(x.event, x.filters, p, d)})`);
-  const where = [
-    `ts >= ${p.ts(range.from.getTime())}`,
-    `ts < ${p.ts(range.to.getTime())}`,
-    plan.readsEveryEvent
-      ? `name NOT IN (${FUNNEL_IGNORED_EVENTS.map((n) => p.add(n)).join(", ")})`
-      : `(${matchingEvents(spec, p, d)})`,
-    ...parseFilters(spec.filters ?? "").map((f) => eventCondition(f, p, d)),
-  ];
+  const where = consideredEvents(spec, plan, p, d);
   let bv = "''";
   if (plan.breakdown !== null) {
     bv = isPropDimension(plan.breakdown) ? d.propValue(p.add(propKey(plan.breakdown))) : eventColumn(plan.breakdown, "dimension");

@@ -111,6 +111,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
             // In the write queue, every batch up to the counter has committed.
             committedBatch: () => write(async () => batches.batch),
             pkeyOf: (property) => keys.get(property),
+            query: (q) => store.query(q),
           },
           opts.timelines || {},
         );
@@ -176,6 +177,12 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
       const plan = planFunnel(spec, ctx);
       const outcomes = await timelines.funnel(property, spec, plan);
       return outcomes && shapeFunnel(plan, outcomes);
+    },
+
+    funnelActorsFromTimelines: async (property, spec, at, page, ctx) => {
+      const ids = timelines && (await timelines.funnelActors(property, spec, planFunnel(spec, ctx), ctx, at));
+      if (!ids) return null;
+      return { client_ids: ids.slice(page.offset, page.offset + page.limit), has_more: page.offset + page.limit < ids.length };
     },
 
     events: async (property, q: EventsQuery = {}) => {

@@ -18,6 +18,7 @@ export const THREAD_METHODS = [
   "recentSessions",
   "dayRollupThrough",
   "funnelFromTimelines",
+  "funnelActorsFromTimelines",
   "deleteProperty",
   "deleteVisitor",
   "rebuildRollups",

@@ -15,7 +15,7 @@ import type { DuckDbEventStore } from "./duckdb-options.js";
 import { openDuckDbEventStore } from "./duckdb-store.js";
 import type { EventReader } from "./event-store.js";
 import { at, event } from "./fixtures.js";
-import { runFunnel } from "./funnel.js";
+import { runFunnel, runFunnelActors } from "./funnel.js";
 
 const CTX = { timezone: "Europe/Berlin", now: at("2024-05-20 00:00:00") };
 const RANGE = { period: "custom", date: "2024-05-01,2024-05-14", interval: "day" } as const;
@@ -39,7 +39,7 @@ afterAll(async () => {
 });
 
 /** The same store without its timelines: every funnel by SQL. */
-const bySql = (): EventReader => ({ ...store, funnelFromTimelines: undefined });
+const bySql = (): EventReader => ({ ...store, funnelFromTimelines: undefined, funnelActorsFromTimelines: undefined });
 
 function rowsFor(property: string, seed: number, count: number, visitors = 12): EventRow[] {
   const rnd = fc.sample(
@@ -80,11 +80,25 @@ function spec(order: "sequential" | "strict" | "any", filters: string[], global 
   };
 }
 
+/** The answer, and the visitors behind every step's points, from the timelines and by SQL. */
 async function same(property: string, s: FunnelSpecInput): Promise<void> {
   const parsed = FunnelSpecSchema.parse(s);
   const viaTimelines = await store.funnelFromTimelines?.(property, parsed, CTX);
   expect(viaTimelines, "answered from the timelines").not.toBeNull();
   expect(viaTimelines).toEqual(await runFunnel(bySql(), property, s, CTX));
+  for (const step of [1, 2, 3]) {
+    for (const status of ["converted", "dropped"] as const) {
+      const at = { step, status };
+      for (const page of [
+        { limit: 100, offset: 0 },
+        { limit: 3, offset: 1 },
+      ]) {
+        const actors = await store.funnelActorsFromTimelines?.(property, parsed, at, page, CTX);
+        expect(actors, "visitors from the timelines").not.toBeNull();
+        expect(actors).toEqual(await runFunnelActors(bySql(), property, parsed, at, page, CTX));
+      }
+    }
+  }
 }
 
 describe("DuckDB visitor timelines", () => {

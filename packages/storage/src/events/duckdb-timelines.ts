@@ -16,9 +16,13 @@
 // connection of its own.
 import { type DuckDBConnection, type DuckDBValue, listValue } from "@duckdb/node-api";
 import {
+  type CompileContext,
+  type CompiledQuery,
+  compileFunnelClientIds,
   FUNNEL_IGNORED_EVENTS,
   type FunnelOutcomes,
   type FunnelPlan,
+  funnelActorMatches,
   indexTimeline,
   keepTopValues,
   type Timeline,
@@ -27,7 +31,7 @@ import {
   timelineFunnelOutcomes,
   timelinePagesSql,
 } from "@lookout/query";
-import { type FunnelSpec, parseFilters } from "@lookout/schema";
+import { type FunnelActorSelector, type FunnelSpec, parseFilters } from "@lookout/schema";
 import { timestampValue } from "./duckdb-append.js";
 import type { ReaderPool } from "./duckdb-read.js";
 import { plainRows } from "./duckdb-rows.js";
@@ -90,6 +94,8 @@ export interface TimelineDeps {
   /** The last batch committed, read once every earlier write has finished (the write queue). */
   committedBatch: () => Promise<bigint>;
   pkeyOf: (property: string) => bigint | undefined;
+  /** The store's query() (binds the property's key). */
+  query: <T>(q: CompiledQuery) => Promise<T[]>;
 }
 
 export class DuckDbTimelines {
@@ -120,6 +126,33 @@ export class DuckDbTimelines {
 
   /** The funnel's outcomes from the property's timeline, or null where SQL must answer (not covered, not built). */
   async funnel(property: string, spec: FunnelSpec, plan: FunnelPlan): Promise<FunnelOutcomes | null> {
+    const q = await this.#resolve(property, spec, plan);
+    return q && keepTopValues(plan, timelineFunnelOutcomes(q.funnel, q.tl.base, q.fresh));
+  }
+
+  /**
+   * The client ids (sorted, distinct) of the visitors behind a step's point, from the timeline's
+   * outcomes; each visitor's client id read from DuckDB as the SQL path reads it. Null where SQL must answer.
+   */
+  async funnelActors(
+    property: string,
+    spec: FunnelSpec,
+    plan: FunnelPlan,
+    ctx: CompileContext,
+    at: FunnelActorSelector,
+  ): Promise<string[] | null> {
+    const q = await this.#resolve(property, spec, plan);
+    if (q === null) return null;
+    const { outcomes, keys } = timelineFunnelOutcomes(q.funnel, q.tl.base, q.fresh, true);
+    const matched: bigint[] = [];
+    for (let i = 0; i < outcomes.count; i++) if (funnelActorMatches(outcomes, i, at)) matched.push(keys[i] as bigint);
+    if (matched.length === 0) return [];
+    const found = await this.deps.query<{ cid: string }>(compileFunnelClientIds(spec, property, ctx, matched.join(",")));
+    return [...new Set(found.map((r) => String(r.cid)).filter((c) => c !== ""))].sort();
+  }
+
+  /** The spec against the property's ready timeline and its fresh part, or null (not covered, not built). */
+  async #resolve(property: string, spec: FunnelSpec, plan: FunnelPlan) {
     if (this.#closed || !timelineCovers(spec)) return null;
     const pkey = this.deps.pkeyOf(property);
     if (pkey === undefined) return null;
@@ -134,8 +167,7 @@ export class DuckDbTimelines {
     ]);
     const ignored = new Uint8Array(tl.names.values.length);
     for (const n of FUNNEL_IGNORED_EVENTS) if (tl.names.has(n) >= 0) ignored[tl.names.has(n)] = 1;
-    const q = { plan, steps, exclusions, keep, ignored, names: tl.names.values.length };
-    return keepTopValues(plan, timelineFunnelOutcomes(q, tl.base, fresh));
+    return { tl, fresh, funnel: { plan, steps, exclusions, keep, ignored, names: tl.names.values.length } };
   }
 
   /** Builds the property's timeline now unless it has one (the server at startup, the bench); whether it has one after. */

@@ -1,7 +1,7 @@
 // The EventStore interface: the one contract the DuckDB (embedded) and ClickHouse (scale-out)
 // adapters implement and the conformance suite checks.
 import type { CompileContext, CompiledQuery, SqlDialect } from "@lookout/query";
-import type { EventRow, FunnelAnswer, FunnelSpec, VisitorProfile } from "@lookout/schema";
+import type { EventRow, FunnelActorSelector, FunnelAnswer, FunnelSpec, VisitorProfile } from "@lookout/schema";
 
 export type { CompiledQuery, SqlDialect };
 
@@ -122,6 +122,14 @@ export interface EventStore {
    * then asks SQL. Optional: the same answer either way, only sooner.
    */
   funnelFromTimelines?(property: string, spec: FunnelSpec, ctx: CompileContext): Promise<FunnelAnswer | null>;
+  /** A page of the client ids behind a funnel's point (runFunnelActors), from the same timelines, or null. */
+  funnelActorsFromTimelines?(
+    property: string,
+    spec: FunnelSpec,
+    at: FunnelActorSelector,
+    page: { limit: number; offset: number },
+    ctx: CompileContext,
+  ): Promise<{ client_ids: string[]; has_more: boolean } | null>;
   /**
    * Deletes every event and the profile of one client id of a property (a visitor's deletion
    * request; never the person's other ids), and brings the derived tables in line so that no
@@ -139,5 +147,5 @@ export interface EventStore {
  */
 export type EventReader = Pick<
   EventStore,
-  "dialect" | "query" | "events" | "visitor" | "dayRollupThrough" | "funnelFromTimelines"
+  "dialect" | "query" | "events" | "visitor" | "dayRollupThrough" | "funnelFromTimelines" | "funnelActorsFromTimelines"
 >;

@@ -54,6 +54,14 @@ export async function runFunnelActors(
   page: { limit: number; offset: number },
   ctx: StatsContext,
 ): Promise<InsightActorIds> {
+  const fromTimelines = await store.funnelActorsFromTimelines?.(
+    property,
+    FunnelSpecSchema.parse(spec),
+    at,
+    page,
+    compileContext(ctx),
+  );
+  if (fromTimelines) return fromTimelines;
   const { outcomes: os } = await outcomes(store, property, spec, ctx, true);
   const matched = new Set<string>();
   for (let i = 0; i < os.count; i++) if (os.cidAt(i) !== "" && funnelActorMatches(os, i, at)) matched.add(os.cidAt(i));
