@@ -85,7 +85,11 @@ function openEvents(config: Config, inProcess: ServiceOptions["eventsInProcess"]
     return openDuckDbEventStore(path, { rollupDelayMs: inProcess.rollupDelayMs ?? 0, readers: inProcess.readers ?? 2 });
   // The collector's appends are durable once in the ingest log, and reach DuckDB in transactions
   // of thousands of rows (storage's staged-appends.ts says why).
-  return openDuckDbEventStoreOnThread(path, { threads: config.duckdbThreads, staging: {} });
+  return openDuckDbEventStoreOnThread(path, {
+    threads: config.duckdbThreads,
+    staging: {},
+    timelines: config.timelineMaxEvents > 0 && { maxEvents: config.timelineMaxEvents },
+  });
 }
 
 export async function createServices(config: Config, opts: ServiceOptions = {}): Promise<Services> {

@@ -68,6 +68,7 @@ const EnvSchema = z.object({
   LOOKOUT_RATE_PER_PROPERTY: z.coerce.number().positive().default(20_000),
   LOOKOUT_GEO_CITY_DB: z.string().min(1).optional(),
   LOOKOUT_DUCKDB_THREADS: z.coerce.number().int().min(1).max(256).optional(),
+  LOOKOUT_TIMELINE_MAX_EVENTS: z.coerce.number().int().min(0).max(1_000_000_000).default(20_000_000),
   LOOKOUT_BILLING: z.enum(["off", "stripe"]).default("off"),
   LOOKOUT_BILLING_PLANS: z.string().min(1).optional(),
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
@@ -122,6 +123,8 @@ export type Config = {
   geoCityDb: string | undefined;
   /** DuckDB worker threads; unset: the store's default for this machine. */
   duckdbThreads: number | undefined;
+  /** Largest property (events) whose visitor timeline the DuckDB store keeps for funnels; 0: none. */
+  timelineMaxEvents: number;
   logLevel: z.infer<typeof EnvSchema>["LOOKOUT_LOG_LEVEL"];
   /** Billing (issue #24): off (self-hosted, no limits) or stripe, with the plans and Stripe's keys. */
   billing: BillingConfig;
@@ -193,6 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     geoCityDb: e.LOOKOUT_GEO_CITY_DB,
     duckdbThreads: e.LOOKOUT_DUCKDB_THREADS,
+    timelineMaxEvents: e.LOOKOUT_TIMELINE_MAX_EVENTS,
     logLevel: e.LOOKOUT_LOG_LEVEL,
     billing: (() => {
       try {

@@ -1,13 +1,15 @@
 // What only the store-on-a-thread adds to the conformance suite (duckdb-store.test.ts runs that):
 // the copy of the day-rollup marks follows the thread's, errors come back as errors and leave the
-// store working, a store that cannot open says why, and close() ends the thread.
+// store working, a store that cannot open says why, close() ends the thread, and funnels and their
+// visitors come back from the thread's visitor timelines.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { QuerySpecInput } from "@lookout/schema";
+import { FunnelSpecSchema, type QuerySpecInput } from "@lookout/schema";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDuckDbEventStoreOnThread } from "./duckdb-thread-store.js";
 import { at, event } from "./fixtures.js";
+import { runFunnel, runFunnelActors } from "./funnel.js";
 import { runStats } from "./stats.js";
 
 const dirs: string[] = [];
@@ -26,6 +28,48 @@ async function until(check: () => boolean): Promise<void> {
 }
 
 describe("DuckDB store on its own thread", () => {
+  it("answers funnels and their visitors from its visitor timelines, as SQL does", async () => {
+    const store = await openDuckDbEventStoreOnThread(join(tempDir(), "events.duckdb"), {
+      rollupDelayMs: 0,
+      timelines: { minEvents: 0 },
+    });
+    try {
+      const p = "thread-timelines";
+      const rows = ["a", "b", "c"].flatMap((v, i) =>
+        ["/", "/pricing", "/docs"]
+          .slice(0, 3 - i)
+          .map((path, k) =>
+            event({ property: p, ts: at(`2024-05-01 10:0${k}:00`), path, visitor_id: v, client_id: `c-${v}`, session_id: v }),
+          ),
+      );
+      await store.append(rows);
+      await store.sync();
+      expect(await store.buildTimeline(p)).toBe(true);
+      const spec = FunnelSpecSchema.parse({
+        kind: "funnel",
+        period: "custom",
+        date: "2024-05-01,2024-05-01",
+        steps: [
+          { event: "pageview", filters: "page==/" },
+          { event: "pageview", filters: "page~pricing" },
+          { event: "pageview", filters: "page==/docs" },
+        ],
+      });
+      const ctx = { timezone: "UTC", now: at("2024-05-10 00:00:00") };
+      const answer = await store.funnelFromTimelines?.(p, spec, ctx);
+      expect(answer?.results.steps.map((s) => s.visitors)).toEqual([3, 2, 1]);
+      const bySql = { ...store, funnelFromTimelines: undefined, funnelActorsFromTimelines: undefined };
+      expect(answer).toEqual(await runFunnel(bySql, p, spec, ctx));
+      const at2 = { step: 3, status: "dropped" } as const;
+      const page = { limit: 10, offset: 0 };
+      const actors = await store.funnelActorsFromTimelines?.(p, spec, at2, page, ctx);
+      expect(actors).toEqual({ client_ids: ["c-b"], has_more: false });
+      expect(actors).toEqual(await runFunnelActors(bySql, p, spec, at2, page, ctx));
+    } finally {
+      await store.close();
+    }
+  });
+
   it("mirrors the day-rollup marks: registered when asked, moved when filled, gone with the property", async () => {
     const store = await openDuckDbEventStoreOnThread(join(tempDir(), "events.duckdb"), { rollupDelayMs: 0 });
     try {
