@@ -69,12 +69,15 @@ export function bucketOf(interval: Interval, tz: string, now: Date): string {
 /**
  * bucketOf for many instants of one interval and timezone (a funnel's outcomes): every instant of
  * one local wall-clock hour falls in the same hour, day, week and month bucket, so the label is
- * worked out once per such hour (minute buckets: once per minute).
+ * worked out once per such hour (minute buckets: once per minute). Before that, per UTC hour: when
+ * the offset holds over the hour and its first and last instants share a label, every instant of
+ * it does (wall time only grows within it), and one lookup by the instant's hour answers (280 681
+ * funnel outcomes at 10M events: the wall-clock path cost 16 ms of them).
  */
 export function bucketLabeller(interval: Interval, tz: string): (instantMs: number) => string {
   const span = interval === "minute" ? MINUTE : HOUR;
   const labels = new Map<number, string>();
-  return (instantMs) => {
+  const byWall = (instantMs: number) => {
     const w = wallMs(tz, instantMs);
     const key = Math.floor(w / span);
     let label = labels.get(key);
@@ -83,6 +86,22 @@ export function bucketLabeller(interval: Interval, tz: string): (instantMs: numb
       labels.set(key, label);
     }
     return label;
+  };
+  if (interval === "minute") return byWall;
+  /** Per UTC hour: its one label, or null where the hour holds an offset change or a bucket edge. */
+  const byHour = new Map<number, string | null>();
+  return (instantMs) => {
+    const hour = Math.floor(instantMs / HOUR);
+    let label = byHour.get(hour);
+    if (label === undefined) {
+      const start = hour * HOUR;
+      const end = start + HOUR - 1;
+      const first = byWall(start);
+      const steady = wallMs(tz, start) - start === wallMs(tz, end) - end;
+      label = steady && byWall(end) === first ? first : null;
+      byHour.set(hour, label);
+    }
+    return label ?? byWall(instantMs);
   };
 }
 

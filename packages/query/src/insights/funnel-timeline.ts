@@ -256,13 +256,18 @@ function visitor(
   va: number,
   b: Timeline | null,
   vb: number,
+  entered: boolean,
 ): void {
   first = Number.POSITIVE_INFINITY;
   last = Number.NEGATIVE_INFINITY;
-  stepOneSpan(c, a, va);
-  if (b !== null) stepOneSpan(c, b, vb);
-  if (first === Number.POSITIVE_INFINITY) return;
-  const span = plan.order !== "any";
+  // A visitor the postings found has a counted step-1 event: their span only narrows what is
+  // loaded, and nothing outside it changes an outcome (funnel.ts), so it is not looked for.
+  if (!entered) {
+    stepOneSpan(c, a, va);
+    if (b !== null) stepOneSpan(c, b, vb);
+    if (first === Number.POSITIVE_INFINITY) return;
+  }
+  const span = !entered && plan.order !== "any";
   const until = last + plan.windowMs;
   beginVisitor();
   loadVisitor(c, a, va, span, until);
@@ -333,12 +338,12 @@ export function timelineFunnelOutcomes(
     if (candidates !== null && candidates[v] === 0) continue;
     const f = alsoFresh.size > 0 ? alsoFresh.get(v) : undefined;
     const before = out.count;
-    visitor(c, q.plan, out, base, v, f === undefined ? null : fresh, f ?? 0);
+    visitor(c, q.plan, out, base, v, f === undefined ? null : fresh, f ?? 0, candidates !== null && f === undefined);
     if (withKeys && out.count > before) keys.push(base.keys[v] as bigint);
   }
   for (const f of freshOnly) {
     const before = out.count;
-    visitor(c, q.plan, out, fresh, f, null, 0);
+    visitor(c, q.plan, out, fresh, f, null, 0, false);
     if (withKeys && out.count > before) keys.push(fresh.keys[f] as bigint);
   }
   return withKeys ? { outcomes: out, keys } : out;
