@@ -164,7 +164,7 @@ for (const n of sizes) {
     `  visitor timeline ${timeline ? "built" : "not built"} in ${timelines.build_s} s (process RSS ${timelines.rss_mb} MB)`,
   );
   // The same store without its timelines: funnels by SQL alone.
-  const sqlOnly = { ...store, funnelFromTimelines: undefined };
+  const sqlOnly = { ...store, funnelFromTimelines: undefined, retentionFromTimelines: undefined };
   const budget = BUDGET_MS.find(([size]) => n <= size)?.[1] ?? null;
   const raw = insightRuns(sqlOnly, PROPERTY, { ...CTX, dayRollups: false })
     .filter(([name]) => FROM_ROLLUPS.has(name) || name === "funnel_4_steps")

@@ -6,7 +6,7 @@
 // no other way to read, a service cannot forget the queue; and since the queue sits at each read
 // (never around a whole request), nothing ever waits for a slot while holding one of its own.
 import type { CompileContext } from "@lookout/query";
-import type { FunnelActorSelector, FunnelSpec } from "@lookout/schema";
+import type { FunnelActorSelector, FunnelSpec, RetentionSpec } from "@lookout/schema";
 import { type EventReader, type EventStore, type PropertyRow, QueryTimeoutError } from "@lookout/storage";
 import { DomainError } from "../http/domain-errors.js";
 import { FairQueue, QueueFullError } from "./fair-queue.js";
@@ -65,6 +65,12 @@ export function fairEventReads(
           ? {
               funnelFromTimelines: (property: string, spec: FunnelSpec, ctx: CompileContext) =>
                 fair(account_id, async () => (await store.funnelFromTimelines?.(property, spec, ctx)) ?? null),
+            }
+          : {}),
+        ...(store.retentionFromTimelines
+          ? {
+              retentionFromTimelines: (property: string, spec: RetentionSpec, ctx: CompileContext) =>
+                fair(account_id, async () => (await store.retentionFromTimelines?.(property, spec, ctx)) ?? null),
             }
           : {}),
         ...(store.funnelActorsFromTimelines

@@ -105,8 +105,7 @@ export const TIMELINE_DIMENSIONS: readonly string[] = ["page"];
 /** Whether a timeline holds what the spec needs: no breakdown, every filter on a dimension it keeps. */
 export function timelineCovers(spec: FunnelSpec): boolean {
   if (spec.breakdown !== undefined) return false;
-  const texts = [spec.filters ?? "", ...spec.steps.map((s) => s.filters ?? ""), ...spec.exclusions.map((x) => x.filters ?? "")];
-  return texts.every((text) => parseFilters(text).every((f) => TIMELINE_DIMENSIONS.includes(f.dimension)));
+  return timelineHoldsFilters([spec.filters, ...spec.steps.map((s) => s.filters), ...spec.exclusions.map((x) => x.filters)]);
 }
 
 /**
@@ -143,6 +142,23 @@ export interface TimelineFunnel {
   ignored: Uint8Array;
   /** The number of names (the selectors' tables are sized by it). */
   names: number;
+}
+
+/** The fresh part's visitors: per base visitor with fresh events, their fresh index; and those only fresh. */
+export function pairFresh(base: Timeline, fresh: Timeline): { alsoFresh: Map<number, number>; freshOnly: number[] } {
+  const alsoFresh = new Map<number, number>();
+  const freshOnly: number[] = [];
+  for (let f = 0; f < fresh.keys.length; f++) {
+    const b = findKey(base.keys, fresh.keys[f] as bigint);
+    if (b >= 0) alsoFresh.set(b, f);
+    else freshOnly.push(f);
+  }
+  return { alsoFresh, freshOnly };
+}
+
+/** Whether every filter of these texts is on a dimension the timelines hold. */
+export function timelineHoldsFilters(texts: readonly (string | undefined)[]): boolean {
+  return texts.every((text) => parseFilters(text ?? "").every((f) => TIMELINE_DIMENSIONS.includes(f.dimension)));
 }
 
 /** A visitor key's index in ascending `keys`, or -1. */
@@ -322,13 +338,7 @@ export function timelineFunnelOutcomes(
   withKeys = false,
 ): FunnelOutcomes | { outcomes: FunnelOutcomes; keys: bigint[] } {
   const c = compile(q);
-  const alsoFresh = new Map<number, number>();
-  const freshOnly: number[] = [];
-  for (let f = 0; f < fresh.keys.length; f++) {
-    const b = findKey(base.keys, fresh.keys[f] as bigint);
-    if (b >= 0) alsoFresh.set(b, f);
-    else freshOnly.push(f);
-  }
+  const { alsoFresh, freshOnly } = pairFresh(base, fresh);
   const candidates = base.postings ? stepOneVisitors(c, base, base.postings, alsoFresh) : null;
   let expected = fresh.keys.length;
   if (candidates !== null) for (let v = 0; v < candidates.length; v++) expected += candidates[v] as number;

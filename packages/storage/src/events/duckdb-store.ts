@@ -19,7 +19,7 @@
 // (staged-appends.ts); each commit records how far into the log it reaches, and open applies
 // the rest.
 import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from "@duckdb/node-api";
-import { planFunnel, shapeFunnel } from "@lookout/query";
+import { planFunnel, planRetention, retentionAnswer, shapeFunnel } from "@lookout/query";
 import type { EventRow, VisitorProfile } from "@lookout/schema";
 import { assertAppendable, timestampValue } from "./duckdb-append.js";
 import { BatchCommitter } from "./duckdb-batches.js";
@@ -177,6 +177,13 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
       const plan = planFunnel(spec, ctx);
       const outcomes = await timelines.funnel(property, spec, plan);
       return outcomes && shapeFunnel(plan, outcomes);
+    },
+
+    retentionFromTimelines: async (property, spec, ctx) => {
+      if (!timelines) return null;
+      const plan = planRetention(spec, ctx);
+      const cells = await timelines.retention(property, spec, plan, ctx.timezone);
+      return cells && retentionAnswer(plan, cells);
     },
 
     funnelActorsFromTimelines: async (property, spec, at, page, ctx) => {

@@ -19,6 +19,7 @@ export const THREAD_METHODS = [
   "dayRollupThrough",
   "funnelFromTimelines",
   "funnelActorsFromTimelines",
+  "retentionFromTimelines",
   "deleteProperty",
   "deleteVisitor",
   "rebuildRollups",

@@ -114,6 +114,7 @@ export async function openDuckDbEventStoreOnThread(path: string, options: Thread
     visitor: (property, clientId) => call("visitor", property, clientId),
     recentSessions: (since) => call("recentSessions", since),
     funnelFromTimelines: (property, spec, ctx) => call("funnelFromTimelines", property, spec, ctx),
+    retentionFromTimelines: (property, spec, ctx) => call("retentionFromTimelines", property, spec, ctx),
     funnelActorsFromTimelines: (property, spec, at, page, ctx) =>
       call("funnelActorsFromTimelines", property, spec, at, page, ctx),
     deleteProperty: (property) => call("deleteProperty", property),

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EventRow, FunnelSpecInput } from "@lookout/schema";
-import { FunnelSpecSchema } from "@lookout/schema";
+import { FunnelSpecSchema, type RetentionSpecInput, RetentionSpecSchema } from "@lookout/schema";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DuckDbEventStore } from "./duckdb-options.js";
@@ -16,6 +16,7 @@ import { openDuckDbEventStore } from "./duckdb-store.js";
 import type { EventReader } from "./event-store.js";
 import { at, event } from "./fixtures.js";
 import { runFunnel, runFunnelActors } from "./funnel.js";
+import { runRetention } from "./retention.js";
 
 const CTX = { timezone: "Europe/Berlin", now: at("2024-05-20 00:00:00") };
 const RANGE = { period: "custom", date: "2024-05-01,2024-05-14", interval: "day" } as const;
@@ -39,7 +40,12 @@ afterAll(async () => {
 });
 
 /** The same store without its timelines: every funnel by SQL. */
-const bySql = (): EventReader => ({ ...store, funnelFromTimelines: undefined, funnelActorsFromTimelines: undefined });
+const bySql = (): EventReader => ({
+  ...store,
+  funnelFromTimelines: undefined,
+  funnelActorsFromTimelines: undefined,
+  retentionFromTimelines: undefined,
+});
 
 function rowsFor(property: string, seed: number, count: number, visitors = 12): EventRow[] {
   const rnd = fc.sample(
@@ -101,7 +107,39 @@ async function same(property: string, s: FunnelSpecInput): Promise<void> {
   }
 }
 
+/** Retention grids of every option, from the timelines and by SQL. */
+async function sameRetention(property: string): Promise<void> {
+  for (const [i, f] of FILTERS.entries()) {
+    for (const unit of ["day", "week"] as const) {
+      const spec: RetentionSpecInput = {
+        kind: "retention",
+        ...RANGE,
+        period_unit: unit,
+        periods: unit === "day" ? 5 : 2,
+        start_event: { event: "pageview", filters: f },
+        return_event: i % 2 === 0 ? { event: "signup" } : { event: "pageview", filters: FILTERS[(i + 3) % FILTERS.length] ?? "" },
+        retention_type: i % 3 === 0 ? "recurring" : "first_time",
+        cumulative: i % 2 === 1,
+        filters: i === 4 ? "page!=/signup" : "",
+      };
+      const viaTimelines = await store.retentionFromTimelines?.(property, RetentionSpecSchema.parse(spec), CTX);
+      expect(viaTimelines, "answered from the timelines").not.toBeNull();
+      expect(viaTimelines).toEqual(await runRetention(bySql(), property, spec, { ...CTX, dayRollups: false }));
+    }
+  }
+}
+
 describe("DuckDB visitor timelines", () => {
+  it("answer retention grids exactly as SQL does, before and after more rows arrive", async () => {
+    const property = `tl-${++n}`;
+    await store.append(rowsFor(property, 7, 400));
+    await store.sync();
+    await sameRetention(property);
+    await store.append(rowsFor(property, 8, 150, 20));
+    await store.sync();
+    await sameRetention(property);
+  });
+
   it("answer covered funnels exactly as SQL does, for page filters of every operator", async () => {
     const property = `tl-${++n}`;
     await store.append(rowsFor(property, 1, 400));

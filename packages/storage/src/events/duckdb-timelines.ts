@@ -25,13 +25,17 @@ import {
   funnelActorMatches,
   indexTimeline,
   keepTopValues,
+  type RetentionPlan,
+  retentionGridStarts,
+  retentionTimelineCovers,
   type Timeline,
   type TimelineSelector,
   timelineCovers,
   timelineFunnelOutcomes,
   timelinePagesSql,
+  timelineRetentionCells,
 } from "@lookout/query";
-import { type FunnelActorSelector, type FunnelSpec, parseFilters } from "@lookout/schema";
+import { type FunnelActorSelector, type FunnelSpec, parseFilters, type RetentionSpec } from "@lookout/schema";
 import { timestampValue } from "./duckdb-append.js";
 import type { ReaderPool } from "./duckdb-read.js";
 import { plainRows } from "./duckdb-rows.js";
@@ -153,13 +157,10 @@ export class DuckDbTimelines {
 
   /** The spec against the property's ready timeline and its fresh part, or null (not covered, not built). */
   async #resolve(property: string, spec: FunnelSpec, plan: FunnelPlan) {
-    if (this.#closed || !timelineCovers(spec)) return null;
-    const pkey = this.deps.pkeyOf(property);
-    if (pkey === undefined) return null;
-    const tl = await this.#ready(pkey);
-    if (tl === null) return null;
-    const fresh = await this.#fresh(pkey, tl, plan);
-    if (fresh.t.length >= this.#opts.refreshRows) this.#refresh(pkey);
+    if (!timelineCovers(spec)) return null;
+    const read = await this.#read(property, plan.range.from.getTime(), plan.range.to.getTime());
+    if (read === null) return null;
+    const { tl, fresh } = read;
     const [steps, exclusions, keep] = await Promise.all([
       Promise.all(spec.steps.map((s) => this.#selector(tl, s.event, s.filters))),
       Promise.all(spec.exclusions.map((x) => this.#selector(tl, x.event, x.filters))),
@@ -168,6 +169,32 @@ export class DuckDbTimelines {
     const ignored = new Uint8Array(tl.names.values.length);
     for (const n of FUNNEL_IGNORED_EVENTS) if (tl.names.has(n) >= 0) ignored[tl.names.has(n)] = 1;
     return { tl, fresh, funnel: { plan, steps, exclusions, keep, ignored, names: tl.names.values.length } };
+  }
+
+  /** A retention grid's cells (as retentionCells gives them) from the property's timeline, or null where SQL must answer. */
+  async retention(property: string, spec: RetentionSpec, plan: RetentionPlan, timezone: string): Promise<number[][] | null> {
+    if (!retentionTimelineCovers(spec)) return null;
+    const read = await this.#read(property, plan.range.from.getTime(), plan.readTo);
+    if (read === null) return null;
+    const { tl, fresh } = read;
+    const [start, ret, keep] = await Promise.all([
+      this.#selector(tl, spec.start_event.event, spec.start_event.filters),
+      this.#selector(tl, spec.return_event.event, spec.return_event.filters),
+      this.#passing(tl, spec.filters ?? ""),
+    ]);
+    return timelineRetentionCells({ plan, starts: retentionGridStarts(plan, timezone), start, ret, keep }, tl.base, fresh);
+  }
+
+  /** The property's ready timeline and its fresh rows in [from, to), or null (closed, unknown, not built). */
+  async #read(property: string, from: number, to: number): Promise<{ tl: Ready; fresh: Timeline } | null> {
+    if (this.#closed) return null;
+    const pkey = this.deps.pkeyOf(property);
+    if (pkey === undefined) return null;
+    const tl = await this.#ready(pkey);
+    if (tl === null) return null;
+    const fresh = await this.#fresh(pkey, tl, from, to);
+    if (fresh.t.length >= this.#opts.refreshRows) this.#refresh(pkey);
+    return { tl, fresh };
   }
 
   /** Builds the property's timeline now unless it has one (the server at startup, the bench); whether it has one after. */
@@ -228,13 +255,13 @@ export class DuckDbTimelines {
 
   /** One build at a time (each holds a sort of the property's events). */
   #build(pkey: bigint): Promise<Ready | null> {
-    const run = this.#builds.then(() => (this.#closed ? null : this.#read(pkey)));
+    const run = this.#builds.then(() => (this.#closed ? null : this.#load(pkey)));
     this.#builds = run.catch(() => undefined);
     return run;
   }
 
   /** The property's events up to the last committed batch, read into columns (null: unfit). */
-  async #read(pkey: bigint): Promise<Ready | null> {
+  async #load(pkey: bigint): Promise<Ready | null> {
     const through = await this.deps.committedBatch();
     const c = this.deps.connection;
     const p = { k: pkey, b: through };
@@ -288,8 +315,8 @@ export class DuckDbTimelines {
     }
   }
 
-  /** The rows of batches after the base's in the funnel's range, as a small timeline (new names and pages join the dictionaries). */
-  async #fresh(pkey: bigint, tl: Ready, plan: FunnelPlan): Promise<Timeline> {
+  /** The rows of batches after the base's in [from, to), as a small timeline (new names and pages join the dictionaries). */
+  async #fresh(pkey: bigint, tl: Ready, from: number, to: number): Promise<Timeline> {
     const found = await this.deps.readers.use((c) =>
       c
         .run(
@@ -299,8 +326,8 @@ export class DuckDbTimelines {
           {
             k: pkey,
             b: tl.through,
-            from: timestampValue(plan.range.from),
-            to: timestampValue(plan.range.to),
+            from: timestampValue(new Date(from)),
+            to: timestampValue(new Date(to)),
           },
         )
         .then(plainRows),

@@ -1,7 +1,15 @@
 // The EventStore interface: the one contract the DuckDB (embedded) and ClickHouse (scale-out)
 // adapters implement and the conformance suite checks.
 import type { CompileContext, CompiledQuery, SqlDialect } from "@lookout/query";
-import type { EventRow, FunnelActorSelector, FunnelAnswer, FunnelSpec, VisitorProfile } from "@lookout/schema";
+import type {
+  EventRow,
+  FunnelActorSelector,
+  FunnelAnswer,
+  FunnelSpec,
+  RetentionAnswer,
+  RetentionSpec,
+  VisitorProfile,
+} from "@lookout/schema";
 
 export type { CompiledQuery, SqlDialect };
 
@@ -122,6 +130,8 @@ export interface EventStore {
    * then asks SQL. Optional: the same answer either way, only sooner.
    */
   funnelFromTimelines?(property: string, spec: FunnelSpec, ctx: CompileContext): Promise<FunnelAnswer | null>;
+  /** A retention grid's answer from the same timelines, or null where they cannot give it (runRetention then asks SQL). */
+  retentionFromTimelines?(property: string, spec: RetentionSpec, ctx: CompileContext): Promise<RetentionAnswer | null>;
   /** A page of the client ids behind a funnel's point (runFunnelActors), from the same timelines, or null. */
   funnelActorsFromTimelines?(
     property: string,
@@ -147,5 +157,12 @@ export interface EventStore {
  */
 export type EventReader = Pick<
   EventStore,
-  "dialect" | "query" | "events" | "visitor" | "dayRollupThrough" | "funnelFromTimelines" | "funnelActorsFromTimelines"
+  | "dialect"
+  | "query"
+  | "events"
+  | "visitor"
+  | "dayRollupThrough"
+  | "funnelFromTimelines"
+  | "funnelActorsFromTimelines"
+  | "retentionFromTimelines"
 >;

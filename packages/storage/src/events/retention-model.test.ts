@@ -145,7 +145,7 @@ const specArb = fc.record({
   mark: fc.integer({ min: 0, max: 21 }),
 });
 
-const ENGINES = await testEngines();
+const ENGINES = await testEngines({ timelines: true });
 let run = 0;
 
 describe.each(ENGINES)("runRetention on $name", (engine) => {

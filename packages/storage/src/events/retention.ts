@@ -1,7 +1,8 @@
 // runRetention: where a retention insight spec meets an EventStore. It compiles the spec for the
 // store's dialect (@lookout/query stays pure) and runs the counting statement (each cohort's size
 // and cells); the visitors behind one cell (runRetentionActors) come from the per-visitor marks
-// (per visitor and period: started? returned?), finished in @lookout/query's pure functions.
+// (per visitor and period: started? returned?), finished in @lookout/query's pure functions. A
+// store with visitor timelines (DuckDB) answers the grids they cover from them instead.
 import {
   INSIGHT_COMPILERS,
   type RetentionCountRow,
@@ -37,6 +38,11 @@ export async function runRetention(
   spec: RetentionSpec | RetentionSpecInput,
   ctx: StatsContext,
 ): Promise<RetentionAnswer> {
+  if (store.retentionFromTimelines) {
+    const ctxNow = { timezone: ctx.timezone, now: ctx.now ?? new Date(), earliest: ctx.earliest };
+    const fromTimelines = await store.retentionFromTimelines(property, RetentionSpecSchema.parse(spec), ctxNow);
+    if (fromTimelines) return fromTimelines;
+  }
   const compiled = compile(store, property, spec, ctx);
   return shapeRetentionCounts(compiled.plan, await queryInsight<RetentionCountRow>(store, compiled));
 }
