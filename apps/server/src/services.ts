@@ -6,7 +6,6 @@ import { join } from "node:path";
 import { createEnricher, createGeoLookup, createSessionizer, type GeoLookup, SESSION_TIMEOUT_MS } from "@lookout/ingest";
 import {
   createJobQueue,
-  type DuckDbEventStore,
   type EventStore,
   type JobQueue,
   type LiveBus,
@@ -82,7 +81,11 @@ function openEvents(config: Config, inProcess: ServiceOptions["eventsInProcess"]
   }
   const path = join(config.dataDir, "events.duckdb");
   if (inProcess)
-    return openDuckDbEventStore(path, { rollupDelayMs: inProcess.rollupDelayMs ?? 0, readers: inProcess.readers ?? 2 });
+    return openDuckDbEventStore(path, {
+      rollupDelayMs: inProcess.rollupDelayMs ?? 0,
+      readers: inProcess.readers ?? 2,
+      timelines: config.timelineMaxEvents > 0 && { maxEvents: config.timelineMaxEvents },
+    });
   // The collector's appends are durable once in the ingest log, and reach DuckDB in transactions
   // of thousands of rows (storage's staged-appends.ts says why).
   return openDuckDbEventStoreOnThread(path, {
@@ -126,15 +129,7 @@ export async function createServices(config: Config, opts: ServiceOptions = {}):
     // The one fair queue of the process: every service reads through it (event-reads/).
     const reads = fairEventReads(events);
     // Day rollups fill in the background from the start, so a property's first dashboard is fast.
-    // Visitor timelines too (DuckDB), so is its first funnel; one property at a time, in the background.
-    const properties = await meta.properties.listAll();
-    for (const p of properties) events.dayRollupThrough?.(p.unique_id, p.timezone);
-    if ("buildTimeline" in events) {
-      const store = events as DuckDbEventStore;
-      void (async () => {
-        for (const p of properties) await store.buildTimeline(p.unique_id).catch(() => false);
-      })();
-    }
+    for (const p of await meta.properties.listAll()) events.dayRollupThrough?.(p.unique_id, p.timezone);
     const geo = createGeoLookup({ cityDbPath: config.geoCityDb });
     await geo.ready();
     const enricher = createEnricher({ saltStore: meta.salts, geo, sessions: createSessionizer({ state: shared }) });

@@ -272,7 +272,8 @@ export function finishVisitor(plan: FunnelPlan, out: FunnelOutcomes, cid = ""): 
   if (loadedOutcome(plan)) out.push(bestReached, bestStart, bestTimes, bestBv, cid);
 }
 
-function tooManyVisitors(): never {
+/** A funnel past FUNNEL_MAX_ROWS visitors with a step-1 event is refused (the answer would be partial on SQL). */
+export function tooManyVisitors(): never {
   throw new QueryError("too_many_events", "too many events for one funnel; choose a shorter range or narrower steps", "period");
 }
 

@@ -14,8 +14,8 @@ import type { FunnelSpec } from "@lookout/schema";
 import { parseFilters } from "@lookout/schema";
 import { DIALECTS } from "../dialects.js";
 import { Params } from "../params.js";
-import type { FunnelPlan } from "./funnel.js";
-import { beginVisitor, finishVisitor, pushEvent } from "./funnel-eval.js";
+import { FUNNEL_MAX_ROWS, type FunnelPlan } from "./funnel.js";
+import { beginVisitor, finishVisitor, pushEvent, tooManyVisitors } from "./funnel-eval.js";
 import { FunnelOutcomes } from "./funnel-outcomes.js";
 import { eventCondition } from "./trends.js";
 
@@ -342,6 +342,8 @@ export function timelineFunnelOutcomes(
   const candidates = base.postings ? stepOneVisitors(c, base, base.postings, alsoFresh) : null;
   let expected = fresh.keys.length;
   if (candidates !== null) for (let v = 0; v < candidates.length; v++) expected += candidates[v] as number;
+  // The SQL path's limit, so that both refuse the same funnels.
+  if (expected >= FUNNEL_MAX_ROWS) tooManyVisitors();
   const out = new FunnelOutcomes(q.plan.labels.length, q.plan.order !== "any", candidates === null ? 1024 : expected);
   const keys: bigint[] = [];
   for (let v = 0; v < base.keys.length; v++) {

@@ -112,6 +112,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
             committedBatch: () => write(async () => batches.batch),
             pkeyOf: (property) => keys.get(property),
             query: (q) => store.query(q),
+            timeoutMs,
           },
           opts.timelines || {},
         );

@@ -184,6 +184,36 @@ describe("DuckDB visitor timelines", () => {
     expect(await ask(spec("sequential", ["", ""], "browser==Firefox"))).toBeNull();
   });
 
+  it("leave to SQL a regular expression DuckDB refuses, which then says so", async () => {
+    const property = `tl-${++n}`;
+    await store.append(rowsFor(property, 9, 50));
+    await store.sync();
+    const bad = spec("sequential", ["page=~(?<n>a)", ""]);
+    expect(await store.funnelFromTimelines?.(property, FunnelSpecSchema.parse(bad), CTX)).toBeNull();
+    await expect(runFunnel(store, property, bad, CTX)).rejects.toMatchObject({ code: "invalid_regex" });
+  });
+
+  it("hold at most maxEvents between all properties, the least recently used dropped first", async () => {
+    const small = await openDuckDbEventStore(join(dir, "budget.duckdb"), {
+      rollupDelayMs: 0,
+      timelines: { minEvents: 0, maxEvents: 150, awaitBuild: true },
+    });
+    try {
+      for (const [i, p] of ["tl-a", "tl-b"].entries()) await small.append(rowsFor(p, 10 + i, 100));
+      await small.append(rowsFor("tl-big", 12, 200));
+      await small.sync();
+      const ask = (p: string) => small.funnelFromTimelines?.(p, FunnelSpecSchema.parse(spec("sequential", ["", ""])), CTX);
+      expect(await ask("tl-a")).not.toBeNull();
+      expect(await ask("tl-big"), "a property larger than the budget").toBeNull();
+      // Building b's (100 events) leaves no room for a's: a is dropped, and built again when next asked.
+      expect(await ask("tl-b")).not.toBeNull();
+      const sql = { ...small, funnelFromTimelines: undefined };
+      expect(await ask("tl-a")).toEqual(await runFunnel(sql, "tl-a", spec("sequential", ["", ""]), CTX));
+    } finally {
+      await small.close();
+    }
+  });
+
   it("are not built for a property below minEvents", async () => {
     const small = await openDuckDbEventStore(join(dir, "small.duckdb"), {
       rollupDelayMs: 0,

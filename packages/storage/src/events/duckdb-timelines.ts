@@ -11,8 +11,9 @@
 //   answers meanwhile.
 // Filters are decided by DuckDB itself, over each distinct page once (the same condition the SQL
 // path prints), so both paths agree on case folding and regular expressions.
-// A timeline costs about 24 bytes an event (time, name, page, and the postings: position, visitor), so properties
-// past `maxEvents` stay on SQL; below `minEvents` SQL is fast enough. One build at a time, on a
+// A timeline costs about 24 bytes an event (time, name, page, and the postings: position, visitor),
+// so they hold `maxEvents` events at most between them, the least recently used dropped first, and
+// are built when a property's first funnel or retention grid asks (below `minEvents` SQL is fast enough). One build at a time, on a
 // connection of its own.
 import { type DuckDBConnection, type DuckDBValue, listValue } from "@duckdb/node-api";
 import {
@@ -39,11 +40,12 @@ import { type FunnelActorSelector, type FunnelSpec, parseFilters, type Retention
 import { timestampValue } from "./duckdb-append.js";
 import type { ReaderPool } from "./duckdb-read.js";
 import { plainRows } from "./duckdb-rows.js";
+import { REGEX_ERROR } from "./insights.js";
 
 export interface TimelineOptions {
   /** A property's timeline is built once it has this many events (default 100 000; below, SQL is as fast). */
   minEvents?: number;
-  /** ... and only up to this many (default 20 000 000: about 500 MB). */
+  /** Events the timelines of all properties hold together at most (default 20 000 000: about 500 MB); least recently used go first, a larger property is left to SQL. */
   maxEvents?: number;
   /** The base is read again once the fresh part passes this many rows (default 200 000). */
   refreshRows?: number;
@@ -86,6 +88,25 @@ interface Ready {
   passes: Map<string, Uint8Array>;
 }
 
+/** What a query reads: the ready timeline, its fresh rows, and the deletions' count when it began. */
+interface Read {
+  pkey: bigint;
+  generation: number;
+  tl: Ready;
+  fresh: Timeline;
+}
+
+/** A filter DuckDB's regex engine refuses, or more visitors than a funnel reads: SQL answers, and says so in the caller's own terms. */
+async function orSql<T>(fn: () => Promise<T | null>): Promise<T | null> {
+  try {
+    return await fn();
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    if (REGEX_ERROR.test(msg) || (err as { code?: unknown })?.code === "too_many_events") return null;
+    throw err;
+  }
+}
+
 type Entry =
   | { state: "building"; done: Promise<void> }
   | { state: "ready"; tl: Ready; refreshing: boolean }
@@ -98,6 +119,8 @@ export interface TimelineDeps {
   /** The last batch committed, read once every earlier write has finished (the write queue). */
   committedBatch: () => Promise<bigint>;
   pkeyOf: (property: string) => bigint | undefined;
+  /** The time limit of the timelines' reads (the store's own). */
+  timeoutMs: number;
   /** The store's query() (binds the property's key). */
   query: <T>(q: CompiledQuery) => Promise<T[]>;
 }
@@ -123,15 +146,19 @@ export class DuckDbTimelines {
     this.#entries.delete(pkey);
   }
 
+  /** Stops: a build under way is interrupted (its statement ends at DuckDB's next chunk). */
   close(): Promise<unknown> {
     this.#closed = true;
+    this.deps.connection.interrupt();
     return this.#builds;
   }
 
   /** The funnel's outcomes from the property's timeline, or null where SQL must answer (not covered, not built). */
   async funnel(property: string, spec: FunnelSpec, plan: FunnelPlan): Promise<FunnelOutcomes | null> {
-    const q = await this.#resolve(property, spec, plan);
-    return q && keepTopValues(plan, timelineFunnelOutcomes(q.funnel, q.tl.base, q.fresh));
+    return orSql(async () => {
+      const q = await this.#resolve(property, spec, plan);
+      return q && keepTopValues(plan, timelineFunnelOutcomes(q.funnel, q.tl.base, q.fresh));
+    });
   }
 
   /**
@@ -145,14 +172,16 @@ export class DuckDbTimelines {
     ctx: CompileContext,
     at: FunnelActorSelector,
   ): Promise<string[] | null> {
-    const q = await this.#resolve(property, spec, plan);
-    if (q === null) return null;
-    const { outcomes, keys } = timelineFunnelOutcomes(q.funnel, q.tl.base, q.fresh, true);
-    const matched: bigint[] = [];
-    for (let i = 0; i < outcomes.count; i++) if (funnelActorMatches(outcomes, i, at)) matched.push(keys[i] as bigint);
-    if (matched.length === 0) return [];
-    const found = await this.deps.query<{ cid: string }>(compileFunnelClientIds(spec, property, ctx, matched.join(",")));
-    return [...new Set(found.map((r) => String(r.cid)).filter((c) => c !== ""))].sort();
+    return orSql(async () => {
+      const q = await this.#resolve(property, spec, plan);
+      if (q === null) return null;
+      const { outcomes, keys } = timelineFunnelOutcomes(q.funnel, q.tl.base, q.fresh, true);
+      const matched: bigint[] = [];
+      for (let i = 0; i < outcomes.count; i++) if (funnelActorMatches(outcomes, i, at)) matched.push(keys[i] as bigint);
+      if (matched.length === 0) return [];
+      const found = await this.deps.query<{ cid: string }>(compileFunnelClientIds(spec, property, ctx, matched.join(",")));
+      return [...new Set(found.map((r) => String(r.cid)).filter((c) => c !== ""))].sort();
+    });
   }
 
   /** The spec against the property's ready timeline and its fresh part, or null (not covered, not built). */
@@ -166,6 +195,7 @@ export class DuckDbTimelines {
       Promise.all(spec.exclusions.map((x) => this.#selector(tl, x.event, x.filters))),
       this.#passing(tl, spec.filters ?? ""),
     ]);
+    if (!this.#still(read)) return null;
     const ignored = new Uint8Array(tl.names.values.length);
     for (const n of FUNNEL_IGNORED_EVENTS) if (tl.names.has(n) >= 0) ignored[tl.names.has(n)] = 1;
     return { tl, fresh, funnel: { plan, steps, exclusions, keep, ignored, names: tl.names.values.length } };
@@ -174,27 +204,40 @@ export class DuckDbTimelines {
   /** A retention grid's cells (as retentionCells gives them) from the property's timeline, or null where SQL must answer. */
   async retention(property: string, spec: RetentionSpec, plan: RetentionPlan, timezone: string): Promise<number[][] | null> {
     if (!retentionTimelineCovers(spec)) return null;
-    const read = await this.#read(property, plan.range.from.getTime(), plan.readTo);
-    if (read === null) return null;
-    const { tl, fresh } = read;
-    const [start, ret, keep] = await Promise.all([
-      this.#selector(tl, spec.start_event.event, spec.start_event.filters),
-      this.#selector(tl, spec.return_event.event, spec.return_event.filters),
-      this.#passing(tl, spec.filters ?? ""),
-    ]);
-    return timelineRetentionCells({ plan, starts: retentionGridStarts(plan, timezone), start, ret, keep }, tl.base, fresh);
+    return orSql(async () => {
+      const read = await this.#read(property, plan.range.from.getTime(), plan.readTo);
+      if (read === null) return null;
+      const { tl, fresh } = read;
+      const [start, ret, keep] = await Promise.all([
+        this.#selector(tl, spec.start_event.event, spec.start_event.filters),
+        this.#selector(tl, spec.return_event.event, spec.return_event.filters),
+        this.#passing(tl, spec.filters ?? ""),
+      ]);
+      if (!this.#still(read)) return null;
+      return timelineRetentionCells({ plan, starts: retentionGridStarts(plan, timezone), start, ret, keep }, tl.base, fresh);
+    });
   }
 
   /** The property's ready timeline and its fresh rows in [from, to), or null (closed, unknown, not built). */
-  async #read(property: string, from: number, to: number): Promise<{ tl: Ready; fresh: Timeline } | null> {
+  async #read(property: string, from: number, to: number): Promise<Read | null> {
     if (this.#closed) return null;
     const pkey = this.deps.pkeyOf(property);
     if (pkey === undefined) return null;
+    const generation = this.#generation.get(pkey) ?? 0;
     const tl = await this.#ready(pkey);
     if (tl === null) return null;
     const fresh = await this.#fresh(pkey, tl, from, to);
     if (fresh.t.length >= this.#opts.refreshRows) this.#refresh(pkey);
-    return { tl, fresh };
+    return { pkey, generation, tl, fresh };
+  }
+
+  /**
+   * Whether no deletion came since the read began: one that commits while a funnel waits for its
+   * fresh rows would pair the old base (still holding the deleted rows) with rows read after it,
+   * a state the data was never in. SQL answers such a funnel.
+   */
+  #still(read: Read): boolean {
+    return !this.#closed && (this.#generation.get(read.pkey) ?? 0) === read.generation;
   }
 
   /** Builds the property's timeline now unless it has one (the server at startup, the bench); whether it has one after. */
@@ -221,7 +264,23 @@ export class DuckDbTimelines {
       const now = this.#entries.get(pkey);
       return now?.state === "ready" ? now.tl : null;
     }
-    return e.state === "ready" ? e.tl : null;
+    if (e.state !== "ready") return null;
+    // Most recently used last: the budget evicts from the front.
+    this.#entries.delete(pkey);
+    this.#entries.set(pkey, e);
+    return e.tl;
+  }
+
+  /** Makes room for n more events within maxEvents (all properties together), least recently used first. */
+  #evictFor(pkey: bigint, n: number): void {
+    let held = 0;
+    for (const [k, e] of this.#entries) if (k !== pkey && e.state === "ready") held += e.tl.base.t.length;
+    for (const [k, e] of this.#entries) {
+      if (held + n <= this.#opts.maxEvents) break;
+      if (k === pkey || e.state !== "ready") continue;
+      held -= e.tl.base.t.length;
+      this.#entries.delete(k);
+    }
   }
 
   #startBuild(pkey: bigint): Entry {
@@ -271,6 +330,7 @@ export class DuckDbTimelines {
       const counted = plainRows(await c.run(`SELECT count(*) AS n FROM events WHERE ${scope}`, p));
       const n = Number(counted[0]?.n ?? 0);
       if (n < this.#opts.minEvents || n > this.#opts.maxEvents) return null;
+      this.#evictFor(pkey, n);
       // Dictionaries numbered by DuckDB, so the main read carries integers, not strings.
       const dict = async (table: string, column: string) => {
         await c.run(
@@ -317,20 +377,22 @@ export class DuckDbTimelines {
 
   /** The rows of batches after the base's in [from, to), as a small timeline (new names and pages join the dictionaries). */
   async #fresh(pkey: bigint, tl: Ready, from: number, to: number): Promise<Timeline> {
-    const found = await this.deps.readers.use((c) =>
-      c
-        .run(
-          // The key as text: plain rows turn BIGINTs into (inexact) numbers.
-          "SELECT CAST(vkey AS VARCHAR) AS vkey, epoch_ms(ts)::DOUBLE AS t, name, path FROM events " +
-            "WHERE pkey = $k AND batch > $b AND ts >= $from AND ts < $to ORDER BY vkey, ts",
-          {
-            k: pkey,
-            b: tl.through,
-            from: timestampValue(new Date(from)),
-            to: timestampValue(new Date(to)),
-          },
-        )
-        .then(plainRows),
+    const found = await this.deps.readers.use(
+      (c) =>
+        c
+          .run(
+            // The key as text: plain rows turn BIGINTs into (inexact) numbers.
+            "SELECT CAST(vkey AS VARCHAR) AS vkey, epoch_ms(ts)::DOUBLE AS t, name, path FROM events " +
+              "WHERE pkey = $k AND batch > $b AND ts >= $from AND ts < $to ORDER BY events.vkey, ts",
+            {
+              k: pkey,
+              b: tl.through,
+              from: timestampValue(new Date(from)),
+              to: timestampValue(new Date(to)),
+            },
+          )
+          .then(plainRows),
+      { timeoutMs: this.deps.timeoutMs },
     );
     const n = found.length;
     const vkey = new BigInt64Array(n);
@@ -359,7 +421,7 @@ export class DuckDbTimelines {
     if (known.length === total) return known;
     const { sql, params } = timelinePagesSql(text);
     const values: Record<string, DuckDBValue> = { ...params, vals: listValue(tl.pages.values.slice(known.length)) };
-    const hit = await this.deps.readers.use((c) => c.run(sql, values).then(plainRows));
+    const hit = await this.deps.readers.use((c) => c.run(sql, values).then(plainRows), { timeoutMs: this.deps.timeoutMs });
     const passes = new Uint8Array(total);
     passes.set(known);
     for (const r of hit) passes[known.length + Number(r.i)] = 1;

@@ -119,7 +119,7 @@ export async function runInsightActors(
   };
 }
 
-const REGEX_ERROR = /regex|regular expression|re2|invalid escape sequence|repetition|invalid perl operator/i;
+export const REGEX_ERROR = /regex|regular expression|re2|invalid escape sequence|repetition|invalid perl operator/i;
 
 /** Runs one compiled insight statement; an RE2-invalid regex that JavaScript accepted is bad input, not a server error. */
 export async function queryInsight<Row>(store: EventReader, compiled: CompiledQuery): Promise<Row[]> {
