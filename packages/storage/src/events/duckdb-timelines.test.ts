@@ -107,15 +107,15 @@ async function same(property: string, s: FunnelSpecInput): Promise<void> {
   }
 }
 
-/** Retention grids of every option, from the timelines and by SQL. */
+/** Retention grids of every option (daily, weekly, a 40-day daily grid), from the timelines and by SQL. */
 async function sameRetention(property: string): Promise<void> {
   for (const [i, f] of FILTERS.entries()) {
-    for (const unit of ["day", "week"] as const) {
+    for (const unit of ["day", "week", "long"] as const) {
       const spec: RetentionSpecInput = {
         kind: "retention",
-        ...RANGE,
-        period_unit: unit,
-        periods: unit === "day" ? 5 : 2,
+        ...(unit === "long" ? { period: "custom", date: "2024-04-10,2024-05-19" } : RANGE),
+        period_unit: unit === "long" ? "day" : unit,
+        periods: unit === "week" ? 2 : 5,
         start_event: { event: "pageview", filters: f },
         return_event: i % 2 === 0 ? { event: "signup" } : { event: "pageview", filters: FILTERS[(i + 3) % FILTERS.length] ?? "" },
         retention_type: i % 3 === 0 ? "recurring" : "first_time",
