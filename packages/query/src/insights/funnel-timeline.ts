@@ -4,12 +4,13 @@
 // SQL path (funnel.ts) spends most of its time scanning, joining and packing rows before
 // funnel-eval.ts sees them; here the same evaluator reads the events where they lie.
 //
-// The same definition as the SQL path, step for step: an event counts when it lies in the range and
-// passes the global filters; a visitor is evaluated when one of their counted events matches step 1;
-// a strict funnel considers every counted event but FUNNEL_IGNORED_EVENTS, the others those matching
-// a step or an exclusion, and none reads FUNNEL_IGNORED_EVENTS; and the ordered funnels keep the events between the first step-1 event and
-// the last one's window's end (funnel.ts says why nothing outside it changes an outcome).
-// Which specs a timeline can answer is decided here (timelineCovers), apart from any store.
+// The same definition as the SQL path, step for step: an event counts when it lies in the range
+// and passes the global filters, and none of FUNNEL_IGNORED_EVENTS is read; a visitor is evaluated
+// when one of their counted events matches step 1 (found through the postings by name and page);
+// a strict funnel considers every counted event, the others those matching a step or an exclusion.
+// The SQL path also drops the events outside the first step-1 event and the last one's window's
+// end; nothing there changes an outcome (funnel.ts), so only visitors whose step 1 must be looked
+// for have it applied. Which specs a timeline answers is decided here (timelineCovers).
 import type { FunnelSpec } from "@lookout/schema";
 import { parseFilters } from "@lookout/schema";
 import { DIALECTS } from "../dialects.js";
