@@ -377,35 +377,38 @@ export class DuckDbTimelines {
 
   /** The rows of batches after the base's in [from, to), as a small timeline (new names and pages join the dictionaries). */
   async #fresh(pkey: bigint, tl: Ready, from: number, to: number): Promise<Timeline> {
-    const found = await this.deps.readers.use(
-      (c) =>
-        c
-          .run(
-            // The key as text: plain rows turn BIGINTs into (inexact) numbers.
-            "SELECT CAST(vkey AS VARCHAR) AS vkey, epoch_ms(ts)::DOUBLE AS t, name, path FROM events " +
-              "WHERE pkey = $k AND batch > $b AND ts >= $from AND ts < $to ORDER BY events.vkey, ts",
-            {
-              k: pkey,
-              b: tl.through,
-              from: timestampValue(new Date(from)),
-              to: timestampValue(new Date(to)),
-            },
-          )
-          .then(plainRows),
+    // Read from DuckDB's vectors, not as row objects: the fresh part grows to refreshRows between
+    // reads of the base, and every funnel reads it.
+    const cols = await this.deps.readers.use(
+      async (c) => {
+        const result = await c.stream(
+          "SELECT vkey, epoch_ms(ts)::DOUBLE AS t, name, path FROM events " +
+            "WHERE pkey = $k AND batch > $b AND ts >= $from AND ts < $to ORDER BY vkey, ts",
+          { k: pkey, b: tl.through, from: timestampValue(new Date(from)), to: timestampValue(new Date(to)) },
+        );
+        const vkey: bigint[] = [];
+        const t: number[] = [];
+        const name: number[] = [];
+        const page: number[] = [];
+        for (let chunk = await result.fetchChunk(); chunk !== null && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+          const [k, at, nm, pg] = [0, 1, 2, 3].map((i) => chunk.getColumnVector(i));
+          for (let i = 0; i < chunk.rowCount; i++) {
+            vkey.push(k?.getItem(i) as bigint);
+            t.push(at?.getItem(i) as number);
+            name.push(tl.names.id(String(nm?.getItem(i))));
+            page.push(tl.pages.id(String(pg?.getItem(i))));
+          }
+        }
+        return { vkey, t, name, page };
+      },
       { timeoutMs: this.deps.timeoutMs },
     );
-    const n = found.length;
-    const vkey = new BigInt64Array(n);
-    const t = new Float64Array(n);
-    const name = new Int32Array(n);
-    const page = new Int32Array(n);
-    found.forEach((r, i) => {
-      vkey[i] = BigInt(String(r.vkey));
-      t[i] = Number(r.t);
-      name[i] = tl.names.id(String(r.name));
-      page[i] = tl.pages.id(String(r.path));
-    });
-    return grouped(vkey, t, name, page);
+    return grouped(
+      BigInt64Array.from(cols.vkey),
+      Float64Array.from(cols.t),
+      Int32Array.from(cols.name),
+      Int32Array.from(cols.page),
+    );
   }
 
   /** A step or an exclusion against the dictionaries. */
