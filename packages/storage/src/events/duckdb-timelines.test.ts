@@ -150,7 +150,7 @@ describe("DuckDB visitor timelines", () => {
     }
   });
 
-  it("complete the base with the rows appended since (known and new visitors, new pages)", async () => {
+  it("complete the base with the rows appended since (known and new visitors, new pages), run after run", async () => {
     const property = `tl-${++n}`;
     await store.append(rowsFor(property, 2, 300));
     await store.sync();
@@ -160,6 +160,10 @@ describe("DuckDB visitor timelines", () => {
     await store.sync();
     for (const order of ["sequential", "strict", "any"] as const)
       await same(property, spec(order, ["page~pricing", "page!~new"]));
+    // A third run of rows: merged with the fresh rows already read, not read again with them.
+    await store.append(rowsFor(property, 13, 120, 25));
+    await store.sync();
+    for (const order of ["sequential", "strict"] as const) await same(property, spec(order, ["page~pricing", ""]));
   });
 
   it("forget a deleted visitor: the next funnel reads the events again", async () => {

@@ -37,7 +37,6 @@ import {
   timelineRetentionCells,
 } from "@lookout/query";
 import { type FunnelActorSelector, type FunnelSpec, parseFilters, type RetentionSpec } from "@lookout/schema";
-import { timestampValue } from "./duckdb-append.js";
 import type { ReaderPool } from "./duckdb-read.js";
 import { plainRows } from "./duckdb-rows.js";
 import { REGEX_ERROR } from "./insights.js";
@@ -86,7 +85,26 @@ interface Ready {
   pages: Dictionary;
   /** Per filters text, which pages pass it, for the pages evaluated so far. */
   passes: Map<string, Uint8Array>;
+  /** The rows of later batches read so far: each query reads only those of batches since. */
+  fresh: Fresh;
+  /** The fresh part's reads, one after another (two at once would both add the same rows). */
+  freshReads: Promise<unknown>;
 }
+
+/** Rows of batches after the base's, by visitor key then time, up to batch `through`. */
+interface Fresh {
+  through: bigint;
+  vkey: BigInt64Array;
+  t: Float64Array;
+  name: Int32Array;
+  page: Int32Array;
+  timeline: Timeline;
+}
+
+const emptyFresh = (through: bigint): Fresh => {
+  const [vkey, t, name, page] = [new BigInt64Array(0), new Float64Array(0), new Int32Array(0), new Int32Array(0)];
+  return { through, vkey, t, name, page, timeline: grouped(vkey, t, name, page) };
+};
 
 /** What a query reads: the ready timeline, its fresh rows, and the deletions' count when it began. */
 interface Read {
@@ -187,7 +205,7 @@ export class DuckDbTimelines {
   /** The spec against the property's ready timeline and its fresh part, or null (not covered, not built). */
   async #resolve(property: string, spec: FunnelSpec, plan: FunnelPlan) {
     if (!timelineCovers(spec)) return null;
-    const read = await this.#read(property, plan.range.from.getTime(), plan.range.to.getTime());
+    const read = await this.#read(property);
     if (read === null) return null;
     const { tl, fresh } = read;
     const [steps, exclusions, keep] = await Promise.all([
@@ -205,7 +223,7 @@ export class DuckDbTimelines {
   async retention(property: string, spec: RetentionSpec, plan: RetentionPlan, timezone: string): Promise<number[][] | null> {
     if (!retentionTimelineCovers(spec)) return null;
     return orSql(async () => {
-      const read = await this.#read(property, plan.range.from.getTime(), plan.readTo);
+      const read = await this.#read(property);
       if (read === null) return null;
       const { tl, fresh } = read;
       const [start, ret, keep] = await Promise.all([
@@ -218,15 +236,15 @@ export class DuckDbTimelines {
     });
   }
 
-  /** The property's ready timeline and its fresh rows in [from, to), or null (closed, unknown, not built). */
-  async #read(property: string, from: number, to: number): Promise<Read | null> {
+  /** The property's ready timeline and its fresh rows, or null (closed, unknown, not built). */
+  async #read(property: string): Promise<Read | null> {
     if (this.#closed) return null;
     const pkey = this.deps.pkeyOf(property);
     if (pkey === undefined) return null;
     const generation = this.#generation.get(pkey) ?? 0;
     const tl = await this.#ready(pkey);
     if (tl === null) return null;
-    const fresh = await this.#fresh(pkey, tl, from, to);
+    const fresh = await this.#fresh(pkey, tl);
     if (fresh.t.length >= this.#opts.refreshRows) this.#refresh(pkey);
     return { pkey, generation, tl, fresh };
   }
@@ -367,7 +385,7 @@ export class DuckDbTimelines {
       if (at !== n) throw new Error("the events changed during the timeline's read");
       const base = grouped(vkey, t, name, page);
       base.postings = indexTimeline(base, names.values.length, pages.values.length);
-      return { base, through, names, pages, passes: new Map() };
+      return { base, through, names, pages, passes: new Map(), fresh: emptyFresh(through), freshReads: Promise.resolve() };
     } finally {
       await c.run("COMMIT").catch(() => undefined);
       for (const table of ["timeline_names", "timeline_pages"])
@@ -375,40 +393,53 @@ export class DuckDbTimelines {
     }
   }
 
-  /** The rows of batches after the base's in [from, to), as a small timeline (new names and pages join the dictionaries). */
-  async #fresh(pkey: bigint, tl: Ready, from: number, to: number): Promise<Timeline> {
-    // Read from DuckDB's vectors, not as row objects: the fresh part grows to refreshRows between
-    // reads of the base, and every funnel reads it.
-    const cols = await this.deps.readers.use(
+  /**
+   * The rows of batches after the base's, as a small timeline (every instant: the evaluators keep
+   * to the range): those read before plus those of the batches since, merged in key and time
+   * order. New names and pages join the dictionaries.
+   */
+  #fresh(pkey: bigint, tl: Ready): Promise<Timeline> {
+    const read = tl.freshReads.then(() => this.#catchUp(pkey, tl));
+    tl.freshReads = read.catch(() => undefined);
+    return read;
+  }
+
+  async #catchUp(pkey: bigint, tl: Ready): Promise<Timeline> {
+    const before = tl.fresh;
+    // Read from DuckDB's vectors, not as row objects. Batches commit one after another, so once
+    // batch M is seen every batch before it is too: M is where the next read starts.
+    const rows = await this.deps.readers.use(
       async (c) => {
         const result = await c.stream(
-          "SELECT vkey, epoch_ms(ts)::DOUBLE AS t, name, path FROM events " +
-            "WHERE pkey = $k AND batch > $b AND ts >= $from AND ts < $to ORDER BY vkey, ts",
-          { k: pkey, b: tl.through, from: timestampValue(new Date(from)), to: timestampValue(new Date(to)) },
+          "SELECT vkey, epoch_ms(ts)::DOUBLE AS t, name, path, batch FROM events WHERE pkey = $k AND batch > $b ORDER BY vkey, ts",
+          { k: pkey, b: before.through },
         );
-        const vkey: bigint[] = [];
-        const t: number[] = [];
-        const name: number[] = [];
-        const page: number[] = [];
+        const out = {
+          vkey: [] as bigint[],
+          t: [] as number[],
+          name: [] as number[],
+          page: [] as number[],
+          through: before.through,
+        };
         for (let chunk = await result.fetchChunk(); chunk !== null && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-          const [k, at, nm, pg] = [0, 1, 2, 3].map((i) => chunk.getColumnVector(i));
+          const [k, at, nm, pg, b] = [0, 1, 2, 3, 4].map((i) => chunk.getColumnVector(i));
           for (let i = 0; i < chunk.rowCount; i++) {
-            vkey.push(k?.getItem(i) as bigint);
-            t.push(at?.getItem(i) as number);
-            name.push(tl.names.id(String(nm?.getItem(i))));
-            page.push(tl.pages.id(String(pg?.getItem(i))));
+            out.vkey.push(k?.getItem(i) as bigint);
+            out.t.push(at?.getItem(i) as number);
+            out.name.push(tl.names.id(String(nm?.getItem(i))));
+            out.page.push(tl.pages.id(String(pg?.getItem(i))));
+            const batch = b?.getItem(i) as bigint;
+            if (batch > out.through) out.through = batch;
           }
         }
-        return { vkey, t, name, page };
+        return out;
       },
       { timeoutMs: this.deps.timeoutMs },
     );
-    return grouped(
-      BigInt64Array.from(cols.vkey),
-      Float64Array.from(cols.t),
-      Int32Array.from(cols.name),
-      Int32Array.from(cols.page),
-    );
+    if (rows.vkey.length === 0) return before.timeline;
+    const merged = mergeRuns(before, rows);
+    tl.fresh = { ...merged, through: rows.through, timeline: grouped(merged.vkey, merged.t, merged.name, merged.page) };
+    return tl.fresh.timeline;
   }
 
   /** A step or an exclusion against the dictionaries. */
@@ -431,6 +462,38 @@ export class DuckDbTimelines {
     tl.passes.set(text, passes);
     return passes;
   }
+}
+
+/** Two runs of rows, each by key then time, as one (ties: `a`'s first). */
+function mergeRuns(
+  a: Pick<Fresh, "vkey" | "t" | "name" | "page">,
+  b: { vkey: bigint[]; t: number[]; name: number[]; page: number[] },
+): Pick<Fresh, "vkey" | "t" | "name" | "page"> {
+  const n = a.vkey.length + b.vkey.length;
+  const out = { vkey: new BigInt64Array(n), t: new Float64Array(n), name: new Int32Array(n), page: new Int32Array(n) };
+  let i = 0;
+  let j = 0;
+  for (let k = 0; k < n; k++) {
+    const takeA =
+      j >= b.vkey.length ||
+      (i < a.vkey.length &&
+        ((a.vkey[i] as bigint) < (b.vkey[j] as bigint) ||
+          ((a.vkey[i] as bigint) === (b.vkey[j] as bigint) && (a.t[i] as number) <= (b.t[j] as number))));
+    if (takeA) {
+      out.vkey[k] = a.vkey[i] as bigint;
+      out.t[k] = a.t[i] as number;
+      out.name[k] = a.name[i] as number;
+      out.page[k] = a.page[i] as number;
+      i++;
+    } else {
+      out.vkey[k] = b.vkey[j] as bigint;
+      out.t[k] = b.t[j] as number;
+      out.name[k] = b.name[j] as number;
+      out.page[k] = b.page[j] as number;
+      j++;
+    }
+  }
+  return out;
 }
 
 /** Rows sorted by visitor key then time -> a Timeline (one entry per visitor). */
