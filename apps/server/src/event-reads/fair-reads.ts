@@ -5,8 +5,6 @@
 // calls waits in the one fair queue (fair-queue.ts) of the account that owns the property. Having
 // no other way to read, a service cannot forget the queue; and since the queue sits at each read
 // (never around a whole request), nothing ever waits for a slot while holding one of its own.
-import type { CompileContext } from "@lookout/query";
-import type { FunnelActorSelector, FunnelSpec, RetentionSpec } from "@lookout/schema";
 import { type EventReader, type EventStore, type PropertyRow, QueryTimeoutError } from "@lookout/storage";
 import { DomainError } from "../http/domain-errors.js";
 import { FairQueue, QueueFullError } from "./fair-queue.js";
@@ -61,29 +59,9 @@ export function fairEventReads(
         query: (q, opts) => fair(account_id, () => store.query(q, opts)),
         events: (property, q) => fair(account_id, () => store.events(property, q)),
         visitor: (property, clientId) => fair(account_id, () => store.visitor(property, clientId)),
-        ...(store.funnelFromTimelines
-          ? {
-              funnelFromTimelines: (property: string, spec: FunnelSpec, ctx: CompileContext) =>
-                fair(account_id, async () => (await store.funnelFromTimelines?.(property, spec, ctx)) ?? null),
-            }
-          : {}),
-        ...(store.retentionFromTimelines
-          ? {
-              retentionFromTimelines: (property: string, spec: RetentionSpec, ctx: CompileContext) =>
-                fair(account_id, async () => (await store.retentionFromTimelines?.(property, spec, ctx)) ?? null),
-            }
-          : {}),
-        ...(store.funnelActorsFromTimelines
-          ? {
-              funnelActorsFromTimelines: (
-                property: string,
-                spec: FunnelSpec,
-                at: FunnelActorSelector,
-                page: { limit: number; offset: number },
-                ctx: CompileContext,
-              ) => fair(account_id, async () => (await store.funnelActorsFromTimelines?.(property, spec, at, page, ctx)) ?? null),
-            }
-          : {}),
+        ...timelineRead(store, "funnelFromTimelines", (read) => fair(account_id, read)),
+        ...timelineRead(store, "funnelActorsFromTimelines", (read) => fair(account_id, read)),
+        ...timelineRead(store, "retentionFromTimelines", (read) => fair(account_id, read)),
         // Not a read: it answers at once from memory and may start filling rollups in the background.
         ...(store.dayRollupThrough
           ? { dayRollupThrough: (property: string, tz: string) => store.dayRollupThrough?.(property, tz) }
@@ -92,6 +70,21 @@ export function fairEventReads(
     },
     load: (accountId) => queue.load(accountId),
   };
+}
+
+type TimelineReads = "funnelFromTimelines" | "funnelActorsFromTimelines" | "retentionFromTimelines";
+
+/** A store's optional timeline read (DuckDB's visitor timelines), each call through `queued`; nothing when the store has none. */
+function timelineRead<K extends TimelineReads>(
+  store: EventStore,
+  name: K,
+  queued: <T>(read: () => Promise<T>) => Promise<T>,
+): Partial<Pick<EventReader, K>> {
+  type Read = (...args: unknown[]) => Promise<unknown>;
+  if (!store[name]) return {};
+  // Looked up at each call, as the other reads are (a test may wrap the live store's method).
+  const call = (...args: unknown[]) => queued(async () => (await (store[name] as Read | undefined)?.apply(store, args)) ?? null);
+  return { [name]: call } as Partial<Pick<EventReader, K>>;
 }
 
 /** The answer to a read cancelled at the store's time limit, for services without a message of their own. */

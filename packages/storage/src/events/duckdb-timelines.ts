@@ -39,6 +39,7 @@ import {
 import { type FunnelActorSelector, type FunnelSpec, parseFilters, type RetentionSpec } from "@lookout/schema";
 import type { ReaderPool } from "./duckdb-read.js";
 import { plainRows } from "./duckdb-rows.js";
+import { columnInto, Dictionary, emptyFresh, type Fresh, grouped, mergeRuns } from "./duckdb-timeline-columns.js";
 import { REGEX_ERROR } from "./insights.js";
 
 export interface TimelineOptions {
@@ -56,27 +57,6 @@ const DEFAULTS = { minEvents: 100_000, maxEvents: 20_000_000, refreshRows: 200_0
 /** How soon a property found too small or too large is looked at again. */
 const RECHECK_MS = 10 * 60_000;
 
-/** A distinct-value dictionary that grows with the fresh rows' new values. */
-class Dictionary {
-  readonly values: string[] = [];
-  readonly #ids = new Map<string, number>();
-  constructor(values: readonly string[]) {
-    for (const v of values) this.id(v);
-  }
-  id(v: string): number {
-    let id = this.#ids.get(v);
-    if (id === undefined) {
-      id = this.values.length;
-      this.values.push(v);
-      this.#ids.set(v, id);
-    }
-    return id;
-  }
-  has(v: string): number {
-    return this.#ids.get(v) ?? -1;
-  }
-}
-
 interface Ready {
   base: Timeline;
   /** The last batch the base holds. */
@@ -90,21 +70,6 @@ interface Ready {
   /** The fresh part's reads, one after another (two at once would both add the same rows). */
   freshReads: Promise<unknown>;
 }
-
-/** Rows of batches after the base's, by visitor key then time, up to batch `through`. */
-interface Fresh {
-  through: bigint;
-  vkey: BigInt64Array;
-  t: Float64Array;
-  name: Int32Array;
-  page: Int32Array;
-  timeline: Timeline;
-}
-
-const emptyFresh = (through: bigint): Fresh => {
-  const [vkey, t, name, page] = [new BigInt64Array(0), new Float64Array(0), new Int32Array(0), new Int32Array(0)];
-  return { through, vkey, t, name, page, timeline: grouped(vkey, t, name, page) };
-};
 
 /** What a query reads: the ready timeline, its fresh rows, and the deletions' count when it began. */
 interface Read {
@@ -462,76 +427,4 @@ export class DuckDbTimelines {
     tl.passes.set(text, passes);
     return passes;
   }
-}
-
-/** Two runs of rows, each by key then time, as one (ties: `a`'s first). */
-function mergeRuns(
-  a: Pick<Fresh, "vkey" | "t" | "name" | "page">,
-  b: { vkey: bigint[]; t: number[]; name: number[]; page: number[] },
-): Pick<Fresh, "vkey" | "t" | "name" | "page"> {
-  const n = a.vkey.length + b.vkey.length;
-  const out = { vkey: new BigInt64Array(n), t: new Float64Array(n), name: new Int32Array(n), page: new Int32Array(n) };
-  let i = 0;
-  let j = 0;
-  for (let k = 0; k < n; k++) {
-    const takeA =
-      j >= b.vkey.length ||
-      (i < a.vkey.length &&
-        ((a.vkey[i] as bigint) < (b.vkey[j] as bigint) ||
-          ((a.vkey[i] as bigint) === (b.vkey[j] as bigint) && (a.t[i] as number) <= (b.t[j] as number))));
-    if (takeA) {
-      out.vkey[k] = a.vkey[i] as bigint;
-      out.t[k] = a.t[i] as number;
-      out.name[k] = a.name[i] as number;
-      out.page[k] = a.page[i] as number;
-      i++;
-    } else {
-      out.vkey[k] = b.vkey[j] as bigint;
-      out.t[k] = b.t[j] as number;
-      out.name[k] = b.name[j] as number;
-      out.page[k] = b.page[j] as number;
-      j++;
-    }
-  }
-  return out;
-}
-
-/** Rows sorted by visitor key then time -> a Timeline (one entry per visitor). */
-function grouped(vkey: BigInt64Array, t: Float64Array, name: Int32Array, page: Int32Array): Timeline {
-  const n = vkey.length;
-  // Compared as two 32-bit halves: reading a BigInt64Array makes a BigInt per element.
-  const halves = new Int32Array(vkey.buffer, vkey.byteOffset, 2 * n);
-  let visitors = 0;
-  for (let i = 0; i < n; i++)
-    if (i === 0 || halves[2 * i] !== halves[2 * i - 2] || halves[2 * i + 1] !== halves[2 * i - 1]) visitors++;
-  const keys = new BigInt64Array(visitors);
-  const starts = new Int32Array(visitors + 1);
-  let v = 0;
-  for (let i = 0; i < n; i++) {
-    if (i === 0 || halves[2 * i] !== halves[2 * i - 2] || halves[2 * i + 1] !== halves[2 * i - 1]) {
-      keys[v] = vkey[i] as bigint;
-      starts[v] = i;
-      v++;
-    }
-  }
-  starts[visitors] = n;
-  return { keys, starts, t, name, page };
-}
-
-/**
- * A chunk's column into `into` at `at`: DuckDB's vectors hold their values in a typed array of the
- * column's type (not in their public typings); any other shape is read value by value.
- */
-function columnInto<A extends BigInt64Array | Float64Array | Int32Array>(
-  vector: { getItem(i: number): unknown },
-  into: A,
-  at: number,
-  rows: number,
-): void {
-  const items = (vector as unknown as { items?: unknown }).items;
-  if (items instanceof into.constructor && (items as A).length >= rows) {
-    into.set((items as A).subarray(0, rows) as never, at);
-    return;
-  }
-  for (let i = 0; i < rows; i++) (into as unknown as unknown[])[at + i] = vector.getItem(i) as never;
 }
