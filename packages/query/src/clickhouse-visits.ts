@@ -115,54 +115,146 @@ const merge = (table: VisitStateTable, name: string): string => {
   return `${c.fn}Merge(${c.name})`;
 };
 
-/** A visit table's rows of the property within the bounds' UTC days (its primary key's prefix). */
-function read(d: Dialect, table: VisitStateTable, b: EventBounds): string {
-  return tableRead({ d, property: b.property, bounds: () => b }, table, [`day >= toDate(${b.from})`, `day <= toDate(${b.to})`]);
-}
+// ---------------------------------------------------------------------------------------------
+// Settled visits. Merging every visit's states is what a dashboard panel spends its time on (at
+// 10M events 2.4M visits of aggregate states per panel: 28 s for the set), so once a UTC day and
+// the day after it are over (SETTLE_MS past), its visits are merged once, by the store's settle
+// step, into plain rows (`<table>_done`: one row per visit, per visit and path, per visit and
+// event name, keyed by the visit's start day) with the 64-bit keys computed. A read then takes the
+// settled visits from those rows and merges states only for the visits that start on or after
+// the first unsettled day (a day or two), and the two parts are one UNION ALL.
+//
+// Which rows count: each settle step writes its days' rows under a batch id, then a mark per day
+// (`visits_done_marks`: day, batch, `at` = when the step began reading). A day's rows are those of
+// the batch of its latest mark. An insert of events into a settled day (or the day after it, which
+// a visit starting there may reach) marks the day with batch '' after the insert ("not settled"),
+// so a step that began before that insert loses to it, and the day is read from states again
+// until a later step settles it anew. Two servers settling the same day at once both write; the
+// later mark wins and the other batch is never read (and is deleted later). The first unsettled
+// day is the earliest day whose latest mark is '', else the day after the last marked one.
+//
+// Exact: a visit is in exactly one part. The live part reads states from the day before the first
+// unsettled day, so a visit that started in a settled day has its true start there and is left to
+// the settled rows (as the derivation from events, a visit is cut a day past its range's reads).
+// ---------------------------------------------------------------------------------------------
 
-/** `sessions`: one row per visit, its states merged. */
-export function sessionsRead(d: Dialect, b: EventBounds): string {
+/** The settled rows' tables. */
+export type VisitDoneTable = "visits_done" | "visit_pages_done" | "visit_events_done";
+export const DONE_TABLES: Record<VisitStateTable, VisitDoneTable> = {
+  visits: "visits_done",
+  visit_pages: "visit_pages_done",
+  visit_events: "visit_events_done",
+};
+export const DONE_MARKS_TABLE = "visits_done_marks";
+
+/** How long after a UTC day's next day ends its visits are settled (events still arriving). */
+export const SETTLE_MS = 35 * 60_000;
+
+const UTC_TS = "DateTime('UTC')";
+/** One column of a read: its name, its ClickHouse type, and its expression over merged states. */
+type DoneColumn = readonly [name: string, type: string, expr: string];
+
+const cast = (type: string, e: string) =>
+  type === "String" ? e : type === UTC_TS ? `toDateTime(${e}, 'UTC')` : `to${type}(${e})`;
+
+function sessionColumns(): DoneColumn[] {
   const m = (name: string) => merge("visits", name);
   const pv = m("s_pageviews");
   const custom = m("s_events");
-  const attrs = SESSION_ATTRIBUTE_COLUMNS.map((c) => `${m(`s_${c}`)} AS ${c}`);
-  const cols = [
-    "property",
-    "cityHash64(session_id) AS skey",
-    `cityHash64(${m("s_visitor")}) AS vkey`,
-    `${m("s_start")} AS start_ts`,
-    `${m("s_end")} AS end_ts`,
-    `(${m("s_end_tms")} - ${m("s_start_tms")}) / 1000 AS duration`,
-    `${pv} AS pageviews`,
-    `${custom} AS events`,
-    `(${pv} = 1 AND ${custom} = 0) AS bounce`,
-    `${m("s_engaged_ms")} AS engaged_ms`,
-    `if(${pv} > 0, ${m("s_entry")}, '') AS entry_page`,
-    `if(${pv} > 0, ${m("s_exit")}, '') AS exit_page`,
-    ...attrs,
+  return [
+    ["skey", "UInt64", "cityHash64(session_id)"],
+    ["vkey", "UInt64", `cityHash64(${m("s_visitor")})`],
+    ["client_id", "String", "any(client_id)"],
+    ["start_ts", UTC_TS, m("s_start")],
+    ["end_ts", UTC_TS, m("s_end")],
+    ["duration", "Float64", `(${m("s_end_tms")} - ${m("s_start_tms")}) / 1000`],
+    ["pageviews", "UInt64", pv],
+    ["events", "UInt64", custom],
+    ["bounce", "UInt8", `(${pv} = 1 AND ${custom} = 0)`],
+    ["engaged_ms", "Float64", m("s_engaged_ms")],
+    ["entry_page", "String", `if(${pv} > 0, ${m("s_entry")}, '')`],
+    ["exit_page", "String", `if(${pv} > 0, ${m("s_exit")}, '')`],
+    ...SESSION_ATTRIBUTE_COLUMNS.map((c): DoneColumn => [c, "String", m(`s_${c}`)]),
   ];
-  return `(SELECT ${cols.join(", ")} FROM ${read(d, "visits", b)} GROUP BY property, skey)`;
 }
 
-/** Each visit's start, the time its pages and events count at. */
-function startsRead(d: Dialect, b: EventBounds): string {
-  return `(SELECT cityHash64(session_id) AS skey, ${merge("visits", "s_start")} AS start_ts FROM ${read(d, "visits", b)} GROUP BY skey)`;
+/** The columns of each table's settled rows, after (property, day, batch); the live reads yield the same. */
+export function doneColumns(table: VisitStateTable): DoneColumn[] {
+  if (table === "visits") return sessionColumns();
+  const m = (name: string) => merge(table, name);
+  const common: DoneColumn[] = [
+    ["skey", "UInt64", "cityHash64(session_id)"],
+    ["vkey", "UInt64", `cityHash64(${m("s_visitor")})`],
+    ["client_id", "String", "any(client_id)"],
+    ["start_ts", UTC_TS, "start_ts"],
+  ];
+  return table === "visit_pages"
+    ? [
+        ...common,
+        ["path", "String", "path"],
+        ["pageviews", "UInt64", m("s_pageviews")],
+        ["engaged_ms", "Float64", m("s_engaged_ms")],
+      ]
+    : [...common, ["name", "String", "name"], ["events", "UInt64", m("s_events")], ["revenue", "Float64", m("s_revenue")]];
+}
+
+/** The winning batch of each marked day. */
+const WINNERS = `(SELECT day, argMax(batch, at) AS batch FROM ${DONE_MARKS_TABLE} GROUP BY day)`;
+/** The first day whose visits are read from states (a Date). */
+export const FIRST_LIVE_DAY =
+  `(SELECT min(d) FROM (SELECT day AS d FROM ${WINNERS} WHERE batch = '' ` +
+  `UNION ALL SELECT max(day) + 1 AS d FROM ${DONE_MARKS_TABLE}))`;
+
+/**
+ * The live part of a table: its states merged per visit (and path or name), over the state rows
+ * that `where` picks (after the property predicate when reading for a query), keeping the visits
+ * whose start passes `startWhere` (over `start_ts`).
+ */
+export function liveRowsSql(table: VisitStateTable, where: readonly string[], startWhere: string, property?: string): string {
+  const from = (t: VisitStateTable) => `${t} WHERE ${[...(property ? [property] : []), ...where].join(" AND ")}`;
+  const cols = (c: DoneColumn[]) => c.map(([n, type, e]) => `${cast(type, e)} AS ${n}`);
+  if (table === "visits") {
+    return `(SELECT property, ${cols(sessionColumns()).join(", ")} FROM ${from("visits")} GROUP BY property, skey HAVING ${startWhere})`;
+  }
+  const key = table === "visit_pages" ? "path" : "name";
+  const own = doneColumns(table).filter(([n]) => n !== "start_ts");
+  const having = table === "visit_pages" ? " HAVING pageviews > 0" : "";
+  const states = `(SELECT property, ${cols(own).join(", ")} FROM ${from(table)} GROUP BY property, skey, ${key}${having})`;
+  // By property too: the settle step reads every property's visits, and visit ids are the sender's.
+  const starts = `(SELECT property, cityHash64(session_id) AS skey, ${cast(UTC_TS, merge("visits", "s_start"))} AS start_ts FROM ${from("visits")} GROUP BY property, skey HAVING ${startWhere})`;
+  const names = doneColumns(table).map(([n]) => n);
+  return `(SELECT property, ${names.join(", ")} FROM ${states} ANY INNER JOIN ${starts} USING (property, skey))`;
+}
+
+/** A table's rows of a query's bounds: the settled rows of its days, and the live part after them. */
+function readRows(d: Dialect, table: VisitStateTable, b: EventBounds): string {
+  const names = doneColumns(table).map(([n]) => n);
+  const days = [`day >= toDate(${b.from})`, `day <= toDate(${b.to})`];
+  const done = tableRead({ d, property: b.property, bounds: () => b }, DONE_TABLES[table], [
+    ...days,
+    `day < ${FIRST_LIVE_DAY}`,
+    `(day, batch) IN (SELECT day, batch FROM ${WINNERS})`,
+  ]);
+  const live = liveRowsSql(
+    table,
+    [...days, `day >= ${FIRST_LIVE_DAY} - 1`],
+    `toDate(start_ts) >= ${FIRST_LIVE_DAY}`,
+    d.propertyIs(b.property),
+  );
+  return `(SELECT property, ${names.join(", ")} FROM ${done} UNION ALL SELECT property, ${names.join(", ")} FROM ${live})`;
+}
+
+/** `sessions`: one row per visit. */
+export function sessionsRead(d: Dialect, b: EventBounds): string {
+  return readRows(d, "visits", b);
 }
 
 /** `session_pages`: one row per visit and viewed path. */
 export function sessionPagesRead(d: Dialect, b: EventBounds): string {
-  const m = (name: string) => merge("visit_pages", name);
-  const pages =
-    `(SELECT property, cityHash64(session_id) AS skey, cityHash64(${m("s_visitor")}) AS vkey, path, ${m("s_pageviews")} AS pageviews, ` +
-    `${m("s_engaged_ms")} AS engaged_ms FROM ${read(d, "visit_pages", b)} GROUP BY property, skey, path HAVING pageviews > 0)`;
-  return `(SELECT property, skey, vkey, start_ts, path, pageviews, engaged_ms FROM ${pages} ANY INNER JOIN ${startsRead(d, b)} USING (skey))`;
+  return readRows(d, "visit_pages", b);
 }
 
 /** `session_events`: one row per visit and custom event name. */
 export function sessionEventsRead(d: Dialect, b: EventBounds): string {
-  const m = (name: string) => merge("visit_events", name);
-  const evs =
-    `(SELECT property, cityHash64(session_id) AS skey, cityHash64(${m("s_visitor")}) AS vkey, name, ${m("s_events")} AS events, ` +
-    `${m("s_revenue")} AS revenue FROM ${read(d, "visit_events", b)} GROUP BY property, skey, name)`;
-  return `(SELECT property, skey, vkey, start_ts, name, events, revenue FROM ${evs} ANY INNER JOIN ${startsRead(d, b)} USING (skey))`;
+  return readRows(d, "visit_events", b);
 }

@@ -4,7 +4,7 @@
 // compiler can read a table without the property predicate: callers pass only the conditions that
 // come after it. sql-checks.ts checks the printed text again, as a second line.
 
-import type { VisitStateTable } from "./clickhouse-visits.js";
+import type { VisitDoneTable, VisitStateTable } from "./clickhouse-visits.js";
 import type { Dialect, EventBounds } from "./dialects.js";
 import type { DerivedTable } from "./tables.js";
 
@@ -20,7 +20,8 @@ export type TableName =
   | "paths_pages"
   | DerivedTable
   | VisitorTable
-  | VisitStateTable;
+  | VisitStateTable
+  | VisitDoneTable;
 
 /** The per-visitor tables (visitors-tables.ts): stored in both engines, read as they are. */
 export type VisitorTable = "visitor_visits" | "visitor_summary";
@@ -39,6 +40,10 @@ const STORED: readonly TableName[] = [
   "visits",
   "visit_pages",
   "visit_events",
+  // ... and their settled rows.
+  "visits_done",
+  "visit_pages_done",
+  "visit_events_done",
 ];
 
 /** What a table read needs: the dialect, the property's placeholder and the derived tables' bounds. */

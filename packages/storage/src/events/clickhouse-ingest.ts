@@ -106,6 +106,10 @@ class LoggedStore implements ClickHouseEventStore {
     return this.ch.database;
   }
 
+  settle(now?: Date): Promise<number> {
+    return this.ch.settle(now);
+  }
+
   replay(records: Pending[]): void {
     for (const r of records) this.#add(r);
   }

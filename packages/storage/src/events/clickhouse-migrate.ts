@@ -1,13 +1,21 @@
 // The ClickHouse event store's schema (clickhouse-store.ts): on one node, the database, `events`,
 // `visitors`, the per-visitor tables (visitor-tables.ts) and the visit tables
-// (clickhouse-visit-tables.ts), both backfilled on their first creation;
+// (clickhouse-visit-tables.ts), both backfilled on their first creation, and the visits' settled
+// rows with their marks (filled by clickhouse-settle.ts);
 // on a cluster, each shard's `<table>_local` and the Distributed `<table>` over them, the DDL run
 // on each shard in turn (18.16's ON CLUSTER needs ZooKeeper). Also the one JSONEachRow reader.
 import type { ClickHouseClient } from "@clickhouse/client";
 import { VISIT_TABLE_NAMES } from "@lookout/query";
 import type { ClickHouseCluster } from "./clickhouse-options.js";
 import { CH_VISITORS_DDL, chEventsDdl, identifier } from "./clickhouse-sql.js";
-import { chVisitBackfillSql, chVisitDistributedDdl, chVisitTablesDdl, type VisitTableNames } from "./clickhouse-visit-tables.js";
+import {
+  chDoneDistributedDdl,
+  chDoneTablesDdl,
+  chVisitBackfillSql,
+  chVisitDistributedDdl,
+  chVisitTablesDdl,
+  type VisitTableNames,
+} from "./clickhouse-visit-tables.js";
 import { chVisitorBackfillSql, chVisitorTablesDdl } from "./visitor-tables.js";
 
 /** What the migration runs on: the store's client, the default-database client, each shard's. */
@@ -31,6 +39,7 @@ export async function migrateClickHouse(c: MigrateTarget): Promise<void> {
     for (const ddl of [chEventsDdl(), CH_VISITORS_DDL]) await c.client.command({ query: ddl });
     await migrateVisitorTables(c.client);
     await migrateVisitTables(c.client, { stored: (t) => t, view: (t) => `${t}_mv`, events: "events" });
+    for (const ddl of chDoneTablesDdl((t) => t)) await c.client.command({ query: ddl });
     return;
   }
   const db = c.database;
@@ -58,6 +67,8 @@ export async function migrateClickHouse(c: MigrateTarget): Promise<void> {
       events: `${db}.events_local`,
     });
     for (const t of VISIT_TABLE_NAMES) await shard.command({ query: chVisitDistributedDdl(db, identifier(cluster.name), t) });
+    for (const ddl of chDoneTablesDdl((t) => `${db}.${t}_local`)) await shard.command({ query: ddl });
+    for (const ddl of chDoneDistributedDdl(db, identifier(cluster.name))) await shard.command({ query: ddl });
   }
 }
 

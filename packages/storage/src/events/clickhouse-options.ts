@@ -25,6 +25,11 @@ export interface ClickHouseOptions {
    * Default: half the server's `max_memory_usage` (nothing spills when it has none); 0: never.
    */
   spillBytes?: number;
+  /**
+   * How often the store settles the visits of days that are over (clickhouse-settle.ts), in ms.
+   * Default 5 minutes; 0: only when settle() is called.
+   */
+  settleEveryMs?: number;
 }
 
 /**
@@ -51,6 +56,13 @@ export interface ClickHouseEventStore extends EventStore {
    * of the log after a crash, cannot duplicate a record.
    */
   appendOnce(records: readonly IngestRecord[]): Promise<void>;
+  /**
+   * Settles the visits of every day due at `now` (the day and the next one over, SETTLE_MS past),
+   * so reads take them as plain rows instead of merging their states (@lookout/query
+   * clickhouse-visits.ts); also deletes the rows of batches later marks superseded. Resolves to the
+   * number of days settled. The store also does this on its own timer (settleEveryMs).
+   */
+  settle(now?: Date): Promise<number>;
   /** The server's version string (e.g. "18.16.1"). */
   readonly serverVersion: string;
   readonly database: string;

@@ -26,7 +26,7 @@
 
 import { randomUUID } from "node:crypto";
 import type { ClickHouseClient } from "@clickhouse/client";
-import { VISIT_TABLE_NAMES } from "@lookout/query";
+import { DONE_TABLES, VISIT_TABLE_NAMES } from "@lookout/query";
 import type { EventRow, VisitorProfile } from "@lookout/schema";
 import { migrateClickHouse, rows } from "./clickhouse-migrate.js";
 import {
@@ -36,6 +36,15 @@ import {
   type IngestRecord,
   parseClickHouseUrl,
 } from "./clickhouse-options.js";
+import {
+  dayNumber,
+  dropSuperseded,
+  markStoredDays,
+  markUnsettled,
+  nextSpan,
+  settleSpan,
+  unsettledBy,
+} from "./clickhouse-settle.js";
 import { bindParams, EVENT_SELECT, eventFromJson, eventJson, literal, profileJson } from "./clickhouse-sql.js";
 import { type CompiledQuery, type EventsQuery, type QueryOptions, QueryTimeoutError, type RecentSession } from "./event-store.js";
 import { VISITOR_TABLES } from "./visitor-tables.js";
@@ -100,10 +109,12 @@ export async function openClickHouseEventStore(url: string, opts: ClickHouseOpti
   const store = new ChStore(client, admin, cfg.database, serverVersion, { ...opts, spillBytes }, shards);
   try {
     await store.migrate();
+    await markStoredDays(client, Date.now());
   } catch (err) {
     await store.close();
     throw err;
   }
+  store.startSettling();
   return store;
 }
 
@@ -113,6 +124,10 @@ class ChStore implements ClickHouseEventStore {
   #closed = false;
   #pending = new Set<Promise<unknown>>();
   #version = 0;
+  #settling: Promise<unknown> = Promise.resolve();
+  #settleTimer: NodeJS.Timeout | undefined;
+  /** Superseded marks whose deletion was sent (clickhouse-settle.ts dropSuperseded). */
+  #dropped = new Set<string>();
 
   constructor(
     private readonly client: ClickHouseClient,
@@ -153,7 +168,56 @@ class ChStore implements ClickHouseEventStore {
       if (batch.length === 0) return;
       const values = batch.map(eventJson); // throws on a bad row: nothing is sent
       await this.client.insert({ table: "events", values, format: "JSONEachRow" });
+      await this.#unsettle(batch);
     });
+  }
+
+  /** After an insert: marks the settled days its events change as not settled (clickhouse-settle.ts). */
+  async #unsettle(inserted: Iterable<EventRow>): Promise<void> {
+    const days = new Set<number>();
+    for (const row of inserted) days.add(dayNumber(row.ts.getTime()));
+    await markUnsettled(this.client, unsettledBy(days, Date.now()));
+  }
+
+  settle(now: Date = new Date()): Promise<number> {
+    // One step at a time in this process (a timer's and a caller's), each under close()'s wait.
+    const run = this.#settling.then(() =>
+      this.#track(async () => {
+        let days = 0;
+        for (let span = await nextSpan(this.client, now.getTime()); span && !this.#closed; ) {
+          await settleSpan(this.client, span);
+          days += span[1] - span[0] + 1;
+          span = await nextSpan(this.client, now.getTime());
+        }
+        await dropSuperseded(
+          {
+            client: this.client,
+            deleteWhere: (t, where) => this.#mutate(`ALTER TABLE ${this.#stored(t)} DELETE WHERE ${where}`),
+          },
+          this.#dropped,
+        );
+        return days;
+      }),
+    );
+    this.#settling = run.catch(() => {});
+    return run;
+  }
+
+  /** Settles due days now and then (settleEveryMs), logging a failure and trying again next time. */
+  startSettling(): void {
+    const every = this.opts.settleEveryMs ?? 5 * 60_000;
+    if (!(every > 0) || this.#settleTimer) return;
+    const tick = () => {
+      this.#settleTimer = setTimeout(() => {
+        this.settle().then(tick, (err) => {
+          if (!this.#closed)
+            console.error(`ClickHouse: settling visits failed: ${err instanceof Error ? err.message : String(err)}`);
+          tick();
+        });
+      }, every);
+      this.#settleTimer.unref();
+    };
+    tick();
   }
 
   appendOnce(records: readonly IngestRecord[]): Promise<void> {
@@ -188,6 +252,8 @@ class ChStore implements ClickHouseEventStore {
         for (const row of r.rows) values.push({ ...eventJson(row), ingest_batch: r.id });
       }
       if (values.length > 0) await this.client.insert({ table: "events", values, format: "JSONEachRow" });
+      // Every record's days, present or not: a retry after the insert but before its marks still marks them.
+      await this.#unsettle(live.flatMap((r) => r.rows));
     });
   }
 
@@ -344,7 +410,7 @@ class ChStore implements ClickHouseEventStore {
    * visitor reads there go to the events table): only events, profiles and the visit tables.
    */
   #tables(): readonly string[] {
-    const kept = ["events", "visitors", ...VISIT_TABLE_NAMES];
+    const kept = ["events", "visitors", ...VISIT_TABLE_NAMES, ...VISIT_TABLE_NAMES.map((t) => DONE_TABLES[t])];
     return this.opts.cluster ? kept : [...kept, ...VISITOR_TABLES];
   }
 
@@ -376,6 +442,7 @@ class ChStore implements ClickHouseEventStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    clearTimeout(this.#settleTimer);
     await Promise.allSettled([...this.#pending]);
     await Promise.all([this.client.close(), this.admin.close(), ...this.shards.map((s) => s.close())]);
   }

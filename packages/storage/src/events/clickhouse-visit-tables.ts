@@ -4,7 +4,17 @@
 // keeps `<table>_local` fed from its own `events_local`, behind a Distributed `<table>`: a visit's
 // events may sit on two shards (rows are sharded by ingest record), and the reads' GROUP BY merges
 // the states of both.
-import { stateType, VISIT_TABLE_NAMES, VISIT_TABLES, type VisitStateTable, visitStatesSql, visitTableKey } from "@lookout/query";
+import {
+  DONE_MARKS_TABLE,
+  DONE_TABLES,
+  doneColumns,
+  stateType,
+  VISIT_TABLE_NAMES,
+  VISIT_TABLES,
+  type VisitStateTable,
+  visitStatesSql,
+  visitTableKey,
+} from "@lookout/query";
 
 /** Where the DDL puts things: a table's stored name and the events table its view reads. */
 export interface VisitTableNames {
@@ -37,4 +47,30 @@ export function chVisitBackfillSql(n: VisitTableNames): string[] {
 /** The Distributed table over each shard's `<table>_local` (reads only: the views insert locally). */
 export function chVisitDistributedDdl(database: string, cluster: string, t: VisitStateTable): string {
   return `CREATE TABLE IF NOT EXISTS ${database}.${t} AS ${database}.${t}_local ENGINE = Distributed(${cluster}, ${database}, ${t}_local)`;
+}
+
+/**
+ * The settled rows' tables (plain columns, one row per visit, per visit and path, per visit and
+ * event name, keyed by the visit's UTC start day and the settle step's batch) and the marks of
+ * which batch each day's rows are (clickhouse-visits.ts says how they are read).
+ */
+export function chDoneTablesDdl(stored: (table: string) => string): string[] {
+  const tables = VISIT_TABLE_NAMES.map((t) => {
+    const cols = ["property String", "day Date", "batch String", ...doneColumns(t).map(([n, type]) => `${n} ${type}`)];
+    return (
+      `CREATE TABLE IF NOT EXISTS ${stored(DONE_TABLES[t])} (\n  ${cols.join(",\n  ")}\n) ` +
+      "ENGINE = MergeTree() PARTITION BY toYYYYMM(day) ORDER BY (property, day, batch, skey)"
+    );
+  });
+  const marks =
+    `CREATE TABLE IF NOT EXISTS ${stored(DONE_MARKS_TABLE)} (day Date, batch String, at UInt64) ` +
+    "ENGINE = MergeTree() ORDER BY (day, at)";
+  return [...tables, marks];
+}
+
+/** The Distributed tables over each shard's settled rows and marks (the settle step inserts through them). */
+export function chDoneDistributedDdl(database: string, cluster: string): string[] {
+  const dist = (t: string, key: string) =>
+    `CREATE TABLE IF NOT EXISTS ${database}.${t} AS ${database}.${t}_local ENGINE = Distributed(${cluster}, ${database}, ${t}_local, ${key})`;
+  return [...VISIT_TABLE_NAMES.map((t) => dist(DONE_TABLES[t], "skey")), dist(DONE_MARKS_TABLE, "rand()")];
 }

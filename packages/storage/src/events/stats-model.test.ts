@@ -391,7 +391,7 @@ const goalsArb = fc.record({
 
 // --- the check ----------------------------------------------------------------------------------
 
-const ENGINES = await testEngines();
+const ENGINES = await testEngines({ settled: true });
 
 describe.each(ENGINES)("runStats on $name agrees with the reference model", (engine) => {
   let store: TestStore;
@@ -472,7 +472,8 @@ describe.each(ENGINES)("runStats on $name agrees with the reference model", (eng
           )) as BreakdownRow[];
           expect(goalRows).toEqual(modelGoals(visits, b, g.goals, gmetrics));
         }),
-        { numRuns: 40 },
+        // Half-settled ClickHouse reads every derived table in two parts: fewer runs keep its time near the others'.
+        { numRuns: engine.name === "clickhouse-settled" ? 20 : 40 },
       );
     },
   );

@@ -92,7 +92,7 @@ const FIXTURE: EventRow[] = [
 ];
 
 let store: TestStore;
-const ENGINES = await testEngines({ cluster: true });
+const ENGINES = await testEngines({ cluster: true, settled: true });
 // The two-shard cluster testEngines started: stopped once every engine's stores are closed.
 afterAll(() => stopClickHouseCluster());
 // The same cases on every engine (DESIGN.md §1: one suite, every adapter).

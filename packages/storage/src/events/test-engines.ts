@@ -6,12 +6,17 @@
 // ClickHouse on a two-shard cluster behind Distributed tables (test-services.ts), for the suites
 // that must pass there too (conformance, exact-number stats). With `{ timelines: true }` also DuckDB
 // answering funnels from its visitor timelines (duckdb-timelines.ts), built for every property and
-// awaited, for the funnel suites.
+// awaited, for the funnel suites. With `{ settled: true }` also ClickHouse with half of its data
+// settled (clickhouse-settle.ts): after every append the days up to the middle of what was
+// appended are settled, so a read takes the first half from settled rows and the rest from
+// merged states, and later appends into settled days unsettle them again.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { SETTLE_MS } from "@lookout/query";
 import { clickHouseTestDatabase, requireClickHouse, requireClickHouseCluster } from "../test-services.js";
-import { CLICKHOUSE_CANNOT, openClickHouseEventStore } from "./clickhouse-store.js";
+import { dayNumber } from "./clickhouse-settle.js";
+import { CLICKHOUSE_CANNOT, type ClickHouseEventStore, openClickHouseEventStore } from "./clickhouse-store.js";
 import type { DuckDbEventStore } from "./duckdb-options.js";
 import { openDuckDbEventStore } from "./duckdb-store.js";
 import type { EventStore } from "./event-store.js";
@@ -20,7 +25,7 @@ import type { EventStore } from "./event-store.js";
 export type TestStore = EventStore & Partial<Pick<DuckDbEventStore, "buildDayRollups">>;
 
 export interface TestEngine {
-  name: "duckdb" | "duckdb-timelines" | "clickhouse" | "clickhouse-cluster";
+  name: "duckdb" | "duckdb-timelines" | "clickhouse" | "clickhouse-settled" | "clickhouse-cluster";
   /** Why this engine's tests are skipped (it cannot be started here), or undefined. */
   skip: string | undefined;
   /** What the engine cannot do, by name, with the reason. */
@@ -30,7 +35,9 @@ export interface TestEngine {
   cleanup(): void;
 }
 
-export async function testEngines(opts: { cluster?: boolean; timelines?: boolean } = {}): Promise<TestEngine[]> {
+export async function testEngines(
+  opts: { cluster?: boolean; timelines?: boolean; settled?: boolean } = {},
+): Promise<TestEngine[]> {
   const dirs: string[] = [];
   const duck: TestEngine = {
     name: "duckdb",
@@ -70,7 +77,13 @@ export async function testEngines(opts: { cluster?: boolean; timelines?: boolean
     // Each database lives as long as the test run's server (a temporary directory).
     cleanup: () => {},
   };
-  if (!opts.cluster) return [...ducks, click];
+  const halfSettled: TestEngine = {
+    ...click,
+    name: "clickhouse-settled",
+    open: async (label) => halfSettledStore(await click.open(`${label}_settled`)),
+  };
+  const clicks = opts.settled ? [click, halfSettled] : [click];
+  if (!opts.cluster) return [...ducks, ...clicks];
   const cluster = await requireClickHouseCluster();
   const sharded: TestEngine = {
     name: "clickhouse-cluster",
@@ -84,5 +97,33 @@ export async function testEngines(opts: { cluster?: boolean; timelines?: boolean
     },
     cleanup: () => {},
   };
-  return [...ducks, click, sharded];
+  return [...ducks, ...clicks, sharded];
+}
+
+/**
+ * A ClickHouse store that, after each append, settles the days up to the middle of the UTC days
+ * appended so far (settle() at the `now` that makes that day the last settleable one).
+ */
+function halfSettledStore(store: TestStore): TestStore {
+  const ch = store as ClickHouseEventStore;
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  const append = async (batch: Parameters<EventStore["append"]>[0]) => {
+    await ch.append(batch);
+    for (const row of batch) {
+      const d = dayNumber(row.ts.getTime());
+      if (d < min) min = d;
+      if (d > max) max = d;
+    }
+    if (min > max) return;
+    const mid = Math.floor((min + max) / 2);
+    await ch.settle(new Date((mid + 2) * 86_400_000 + SETTLE_MS));
+  };
+  return new Proxy(ch, {
+    get(target, prop) {
+      if (prop === "append") return append;
+      const v = Reflect.get(target, prop, target);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
 }

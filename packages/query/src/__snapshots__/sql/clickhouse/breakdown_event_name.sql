@@ -10,23 +10,95 @@ FROM (
   FROM (
     SELECT skey, vkey, start_ts, name, events AS x_events
     FROM (
-      SELECT property, skey, vkey, start_ts, name, events, revenue
-      FROM (
-        SELECT property, cityHash64(session_id) AS skey, cityHash64(anyMerge(s_visitor)) AS vkey, name, countMerge(s_events) AS events, sumMerge(s_revenue) AS revenue
-        FROM visit_events
-        WHERE property = {p1:String}
-        AND day >= toDate(toDateTime({p4:String}, 'UTC'))
-        AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-        GROUP BY property, skey, name
+      SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
+      FROM visit_events_done
+      WHERE property = {p1:String}
+      AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+      AND day <= toDate(toDateTime({p5:String}, 'UTC'))
+      AND day < (
+        SELECT min(d)
+        FROM (
+          SELECT day AS d
+          FROM (
+            SELECT day, argMax(batch, at) AS batch
+            FROM visits_done_marks
+            GROUP BY day
+          )
+          WHERE batch = ''
+          UNION ALL SELECT max(day) + 1 AS d
+          FROM visits_done_marks
+        )
       )
-      ANY INNER JOIN (
-        SELECT cityHash64(session_id) AS skey, minMerge(s_start) AS start_ts
-        FROM visits
-        WHERE property = {p1:String}
-        AND day >= toDate(toDateTime({p4:String}, 'UTC'))
-        AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-        GROUP BY skey
-      ) USING (skey)
+      AND (day, batch) IN (
+        SELECT day, batch
+        FROM (
+          SELECT day, argMax(batch, at) AS batch
+          FROM visits_done_marks
+          GROUP BY day
+        )
+      )
+      UNION ALL SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
+      FROM (
+        SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
+        FROM (
+          SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, any(client_id) AS client_id, name AS name, toUInt64(countMerge(s_events)) AS events, toFloat64(sumMerge(s_revenue)) AS revenue
+          FROM visit_events
+          WHERE property = {p1:String}
+          AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+          AND day <= toDate(toDateTime({p5:String}, 'UTC'))
+          AND day >= (
+            SELECT min(d)
+            FROM (
+              SELECT day AS d
+              FROM (
+                SELECT day, argMax(batch, at) AS batch
+                FROM visits_done_marks
+                GROUP BY day
+              )
+              WHERE batch = ''
+              UNION ALL SELECT max(day) + 1 AS d
+              FROM visits_done_marks
+            )
+          ) - 1
+          GROUP BY property, skey, name
+        )
+        ANY INNER JOIN (
+          SELECT property, cityHash64(session_id) AS skey, toDateTime(minMerge(s_start), 'UTC') AS start_ts
+          FROM visits
+          WHERE property = {p1:String}
+          AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+          AND day <= toDate(toDateTime({p5:String}, 'UTC'))
+          AND day >= (
+            SELECT min(d)
+            FROM (
+              SELECT day AS d
+              FROM (
+                SELECT day, argMax(batch, at) AS batch
+                FROM visits_done_marks
+                GROUP BY day
+              )
+              WHERE batch = ''
+              UNION ALL SELECT max(day) + 1 AS d
+              FROM visits_done_marks
+            )
+          ) - 1
+          GROUP BY property, skey
+          HAVING toDate(start_ts) >= (
+            SELECT min(d)
+            FROM (
+              SELECT day AS d
+              FROM (
+                SELECT day, argMax(batch, at) AS batch
+                FROM visits_done_marks
+                GROUP BY day
+              )
+              WHERE batch = ''
+              UNION ALL SELECT max(day) + 1 AS d
+              FROM visits_done_marks
+            )
+          )
+        ) USING (property, skey)
+      )
     )
     WHERE property = {p1:String}
     AND (start_ts >= toDateTime({p2:String}, 'UTC') AND start_ts < toDateTime({p3:String}, 'UTC'))
@@ -34,23 +106,95 @@ FROM (
   ANY LEFT JOIN (
     SELECT skey, 1 AS cv_converted
     FROM (
-      SELECT property, skey, vkey, start_ts, name, events, revenue
-      FROM (
-        SELECT property, cityHash64(session_id) AS skey, cityHash64(anyMerge(s_visitor)) AS vkey, name, countMerge(s_events) AS events, sumMerge(s_revenue) AS revenue
-        FROM visit_events
-        WHERE property = {p1:String}
-        AND day >= toDate(toDateTime({p4:String}, 'UTC'))
-        AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-        GROUP BY property, skey, name
+      SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
+      FROM visit_events_done
+      WHERE property = {p1:String}
+      AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+      AND day <= toDate(toDateTime({p5:String}, 'UTC'))
+      AND day < (
+        SELECT min(d)
+        FROM (
+          SELECT day AS d
+          FROM (
+            SELECT day, argMax(batch, at) AS batch
+            FROM visits_done_marks
+            GROUP BY day
+          )
+          WHERE batch = ''
+          UNION ALL SELECT max(day) + 1 AS d
+          FROM visits_done_marks
+        )
       )
-      ANY INNER JOIN (
-        SELECT cityHash64(session_id) AS skey, minMerge(s_start) AS start_ts
-        FROM visits
-        WHERE property = {p1:String}
-        AND day >= toDate(toDateTime({p4:String}, 'UTC'))
-        AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-        GROUP BY skey
-      ) USING (skey)
+      AND (day, batch) IN (
+        SELECT day, batch
+        FROM (
+          SELECT day, argMax(batch, at) AS batch
+          FROM visits_done_marks
+          GROUP BY day
+        )
+      )
+      UNION ALL SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
+      FROM (
+        SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
+        FROM (
+          SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, any(client_id) AS client_id, name AS name, toUInt64(countMerge(s_events)) AS events, toFloat64(sumMerge(s_revenue)) AS revenue
+          FROM visit_events
+          WHERE property = {p1:String}
+          AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+          AND day <= toDate(toDateTime({p5:String}, 'UTC'))
+          AND day >= (
+            SELECT min(d)
+            FROM (
+              SELECT day AS d
+              FROM (
+                SELECT day, argMax(batch, at) AS batch
+                FROM visits_done_marks
+                GROUP BY day
+              )
+              WHERE batch = ''
+              UNION ALL SELECT max(day) + 1 AS d
+              FROM visits_done_marks
+            )
+          ) - 1
+          GROUP BY property, skey, name
+        )
+        ANY INNER JOIN (
+          SELECT property, cityHash64(session_id) AS skey, toDateTime(minMerge(s_start), 'UTC') AS start_ts
+          FROM visits
+          WHERE property = {p1:String}
+          AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+          AND day <= toDate(toDateTime({p5:String}, 'UTC'))
+          AND day >= (
+            SELECT min(d)
+            FROM (
+              SELECT day AS d
+              FROM (
+                SELECT day, argMax(batch, at) AS batch
+                FROM visits_done_marks
+                GROUP BY day
+              )
+              WHERE batch = ''
+              UNION ALL SELECT max(day) + 1 AS d
+              FROM visits_done_marks
+            )
+          ) - 1
+          GROUP BY property, skey
+          HAVING toDate(start_ts) >= (
+            SELECT min(d)
+            FROM (
+              SELECT day AS d
+              FROM (
+                SELECT day, argMax(batch, at) AS batch
+                FROM visits_done_marks
+                GROUP BY day
+              )
+              WHERE batch = ''
+              UNION ALL SELECT max(day) + 1 AS d
+              FROM visits_done_marks
+            )
+          )
+        ) USING (property, skey)
+      )
     )
     WHERE property = {p1:String}
     AND (start_ts >= toDateTime({p2:String}, 'UTC') AND start_ts < toDateTime({p3:String}, 'UTC'))

@@ -9,24 +9,96 @@ SELECT path AS dim, uniqExact(vkey) AS visitors, sum(p_pageviews) AS pageviews
 FROM (
   SELECT skey, vkey, start_ts, path, pageviews AS p_pageviews, engaged_ms AS p_engaged
   FROM (
-    SELECT property, skey, vkey, start_ts, path, pageviews, engaged_ms
-    FROM (
-      SELECT property, cityHash64(session_id) AS skey, cityHash64(anyMerge(s_visitor)) AS vkey, path, sumMerge(s_pageviews) AS pageviews, sumMerge(s_engaged_ms) AS engaged_ms
-      FROM visit_pages
-      WHERE property = {p1:String}
-      AND day >= toDate(toDateTime({p5:String}, 'UTC'))
-      AND day <= toDate(toDateTime({p6:String}, 'UTC'))
-      GROUP BY property, skey, path
-      HAVING pageviews > 0
+    SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
+    FROM visit_pages_done
+    WHERE property = {p1:String}
+    AND day >= toDate(toDateTime({p5:String}, 'UTC'))
+    AND day <= toDate(toDateTime({p6:String}, 'UTC'))
+    AND day < (
+      SELECT min(d)
+      FROM (
+        SELECT day AS d
+        FROM (
+          SELECT day, argMax(batch, at) AS batch
+          FROM visits_done_marks
+          GROUP BY day
+        )
+        WHERE batch = ''
+        UNION ALL SELECT max(day) + 1 AS d
+        FROM visits_done_marks
+      )
     )
-    ANY INNER JOIN (
-      SELECT cityHash64(session_id) AS skey, minMerge(s_start) AS start_ts
-      FROM visits
-      WHERE property = {p1:String}
-      AND day >= toDate(toDateTime({p5:String}, 'UTC'))
-      AND day <= toDate(toDateTime({p6:String}, 'UTC'))
-      GROUP BY skey
-    ) USING (skey)
+    AND (day, batch) IN (
+      SELECT day, batch
+      FROM (
+        SELECT day, argMax(batch, at) AS batch
+        FROM visits_done_marks
+        GROUP BY day
+      )
+    )
+    UNION ALL SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
+    FROM (
+      SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
+      FROM (
+        SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, any(client_id) AS client_id, path AS path, toUInt64(sumMerge(s_pageviews)) AS pageviews, toFloat64(sumMerge(s_engaged_ms)) AS engaged_ms
+        FROM visit_pages
+        WHERE property = {p1:String}
+        AND day >= toDate(toDateTime({p5:String}, 'UTC'))
+        AND day <= toDate(toDateTime({p6:String}, 'UTC'))
+        AND day >= (
+          SELECT min(d)
+          FROM (
+            SELECT day AS d
+            FROM (
+              SELECT day, argMax(batch, at) AS batch
+              FROM visits_done_marks
+              GROUP BY day
+            )
+            WHERE batch = ''
+            UNION ALL SELECT max(day) + 1 AS d
+            FROM visits_done_marks
+          )
+        ) - 1
+        GROUP BY property, skey, path
+        HAVING pageviews > 0
+      )
+      ANY INNER JOIN (
+        SELECT property, cityHash64(session_id) AS skey, toDateTime(minMerge(s_start), 'UTC') AS start_ts
+        FROM visits
+        WHERE property = {p1:String}
+        AND day >= toDate(toDateTime({p5:String}, 'UTC'))
+        AND day <= toDate(toDateTime({p6:String}, 'UTC'))
+        AND day >= (
+          SELECT min(d)
+          FROM (
+            SELECT day AS d
+            FROM (
+              SELECT day, argMax(batch, at) AS batch
+              FROM visits_done_marks
+              GROUP BY day
+            )
+            WHERE batch = ''
+            UNION ALL SELECT max(day) + 1 AS d
+            FROM visits_done_marks
+          )
+        ) - 1
+        GROUP BY property, skey
+        HAVING toDate(start_ts) >= (
+          SELECT min(d)
+          FROM (
+            SELECT day AS d
+            FROM (
+              SELECT day, argMax(batch, at) AS batch
+              FROM visits_done_marks
+              GROUP BY day
+            )
+            WHERE batch = ''
+            UNION ALL SELECT max(day) + 1 AS d
+            FROM visits_done_marks
+          )
+        )
+      ) USING (property, skey)
+    )
   )
   WHERE property = {p1:String}
   AND (start_ts >= toDateTime({p2:String}, 'UTC') AND start_ts < toDateTime({p3:String}, 'UTC'))
@@ -34,24 +106,96 @@ FROM (
   AND skey NOT IN (
     SELECT skey
     FROM (
-      SELECT property, skey, vkey, start_ts, path, pageviews, engaged_ms
-      FROM (
-        SELECT property, cityHash64(session_id) AS skey, cityHash64(anyMerge(s_visitor)) AS vkey, path, sumMerge(s_pageviews) AS pageviews, sumMerge(s_engaged_ms) AS engaged_ms
-        FROM visit_pages
-        WHERE property = {p1:String}
-        AND day >= toDate(toDateTime({p5:String}, 'UTC'))
-        AND day <= toDate(toDateTime({p6:String}, 'UTC'))
-        GROUP BY property, skey, path
-        HAVING pageviews > 0
+      SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
+      FROM visit_pages_done
+      WHERE property = {p1:String}
+      AND day >= toDate(toDateTime({p5:String}, 'UTC'))
+      AND day <= toDate(toDateTime({p6:String}, 'UTC'))
+      AND day < (
+        SELECT min(d)
+        FROM (
+          SELECT day AS d
+          FROM (
+            SELECT day, argMax(batch, at) AS batch
+            FROM visits_done_marks
+            GROUP BY day
+          )
+          WHERE batch = ''
+          UNION ALL SELECT max(day) + 1 AS d
+          FROM visits_done_marks
+        )
       )
-      ANY INNER JOIN (
-        SELECT cityHash64(session_id) AS skey, minMerge(s_start) AS start_ts
-        FROM visits
-        WHERE property = {p1:String}
-        AND day >= toDate(toDateTime({p5:String}, 'UTC'))
-        AND day <= toDate(toDateTime({p6:String}, 'UTC'))
-        GROUP BY skey
-      ) USING (skey)
+      AND (day, batch) IN (
+        SELECT day, batch
+        FROM (
+          SELECT day, argMax(batch, at) AS batch
+          FROM visits_done_marks
+          GROUP BY day
+        )
+      )
+      UNION ALL SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
+      FROM (
+        SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
+        FROM (
+          SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, any(client_id) AS client_id, path AS path, toUInt64(sumMerge(s_pageviews)) AS pageviews, toFloat64(sumMerge(s_engaged_ms)) AS engaged_ms
+          FROM visit_pages
+          WHERE property = {p1:String}
+          AND day >= toDate(toDateTime({p5:String}, 'UTC'))
+          AND day <= toDate(toDateTime({p6:String}, 'UTC'))
+          AND day >= (
+            SELECT min(d)
+            FROM (
+              SELECT day AS d
+              FROM (
+                SELECT day, argMax(batch, at) AS batch
+                FROM visits_done_marks
+                GROUP BY day
+              )
+              WHERE batch = ''
+              UNION ALL SELECT max(day) + 1 AS d
+              FROM visits_done_marks
+            )
+          ) - 1
+          GROUP BY property, skey, path
+          HAVING pageviews > 0
+        )
+        ANY INNER JOIN (
+          SELECT property, cityHash64(session_id) AS skey, toDateTime(minMerge(s_start), 'UTC') AS start_ts
+          FROM visits
+          WHERE property = {p1:String}
+          AND day >= toDate(toDateTime({p5:String}, 'UTC'))
+          AND day <= toDate(toDateTime({p6:String}, 'UTC'))
+          AND day >= (
+            SELECT min(d)
+            FROM (
+              SELECT day AS d
+              FROM (
+                SELECT day, argMax(batch, at) AS batch
+                FROM visits_done_marks
+                GROUP BY day
+              )
+              WHERE batch = ''
+              UNION ALL SELECT max(day) + 1 AS d
+              FROM visits_done_marks
+            )
+          ) - 1
+          GROUP BY property, skey
+          HAVING toDate(start_ts) >= (
+            SELECT min(d)
+            FROM (
+              SELECT day AS d
+              FROM (
+                SELECT day, argMax(batch, at) AS batch
+                FROM visits_done_marks
+                GROUP BY day
+              )
+              WHERE batch = ''
+              UNION ALL SELECT max(day) + 1 AS d
+              FROM visits_done_marks
+            )
+          )
+        ) USING (property, skey)
+      )
     )
     WHERE property = {p1:String}
     AND (start_ts >= toDateTime({p2:String}, 'UTC') AND start_ts < toDateTime({p3:String}, 'UTC'))

@@ -1,0 +1,236 @@
+// ClickHouse's settled visits (clickhouse-settle.ts; @lookout/query clickhouse-visits.ts): a read
+// answers the same whether a day's visits come from settled rows or from merged states, an insert
+// into a settled day counts at once and is settled again, deletions reach the settled rows, two
+// stores settling at once count each visit once, and a store from before settling keeps its days.
+// Exact numbers against the same store before settling (the model and exact suites also run on a
+// half-settled engine: test-engines.ts).
+import { SETTLE_MS } from "@lookout/query";
+import type { EventRow, QuerySpecInput } from "@lookout/schema";
+import { EVENTS_PER_VISITOR, generateEvents } from "@lookout/traffic";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clickHouseTestDatabase, requireClickHouse } from "../test-services.js";
+import { dayNumber, lastSettleableDay, unsettledBy } from "./clickhouse-settle.js";
+import { type ClickHouseEventStore, openClickHouseEventStore } from "./clickhouse-store.js";
+import { at, event } from "./fixtures.js";
+import { runStats, type StatsContext } from "./stats.js";
+
+const DAY = 86_400_000;
+const END = at("2024-06-01 00:00:00");
+const CTX: StatsContext = { timezone: "America/New_York", now: new Date(END.getTime() - 1) };
+const RANGE = { preset: "custom", from: "2024-05-20", to: "2024-05-31" } as const;
+/** settle() at the `now` that makes `day` (a UTC day number) the last settleable day. */
+const settledThrough = (day: number) => new Date((day + 2) * DAY + SETTLE_MS);
+
+function dashboard(property: string): QuerySpecInput[] {
+  const b = (dimension: string, extra: Partial<QuerySpecInput> = {}) =>
+    ({
+      kind: "breakdown",
+      property,
+      date_range: RANGE,
+      dimensions: [dimension],
+      metrics: ["visitors", "visits", "bounce_rate"],
+      limit: 20,
+      ...extra,
+    }) as QuerySpecInput;
+  return [
+    {
+      kind: "aggregate",
+      property,
+      date_range: RANGE,
+      comparison: "previous_period",
+      metrics: ["visitors", "visits", "pageviews", "views_per_visit", "bounce_rate", "visit_duration", "events"],
+    },
+    { kind: "timeseries", property, date_range: RANGE, interval: "day", metrics: ["visitors", "visits", "pageviews"] },
+    b("page", { metrics: ["visitors", "pageviews", "time_on_page"] }),
+    b("entry_page"),
+    b("exit_page"),
+    b("country"),
+    b("source", { filters: [{ dimension: "page", op: "contains", values: ["pric"] }] } as Partial<QuerySpecInput>),
+    b("event_name", { metrics: ["visitors", "events"] }),
+  ];
+}
+
+const answers = (store: ClickHouseEventStore, property: string) =>
+  Promise.all(dashboard(property).map((spec) => runStats(store, spec, CTX)));
+
+const ch = await requireClickHouse();
+const opened: ClickHouseEventStore[] = [];
+const open = async (database: string) => {
+  if (!("url" in ch)) throw new Error(ch.skip);
+  const s = await openClickHouseEventStore(`${ch.url}/${database}`, { settleEveryMs: 0 });
+  opened.push(s);
+  return s;
+};
+afterAll(async () => {
+  for (const s of opened) await s.close();
+});
+
+function traffic(property: string): EventRow[] {
+  const out: EventRow[] = [];
+  for (const batch of generateEvents({
+    property,
+    days: 14,
+    visitors: Math.ceil(6000 / EVENTS_PER_VISITOR),
+    seed: 7,
+    end: END,
+    maxEvents: 6000,
+    batchSize: 6000,
+  }))
+    out.push(...batch);
+  return out;
+}
+
+describe("the settle step's days", () => {
+  it("settles a day once it and the next day ended SETTLE_MS ago; an insert unsettles its day and the day before", () => {
+    const d = dayNumber(Date.parse("2024-05-20T12:00:00Z"));
+    expect(lastSettleableDay((d + 2) * DAY + SETTLE_MS)).toBe(d);
+    expect(lastSettleableDay((d + 2) * DAY + SETTLE_MS - 1)).toBe(d - 1);
+    const now = (d + 2) * DAY + SETTLE_MS;
+    expect(unsettledBy([d], now)).toEqual([d - 1, d]);
+    // A recent event unsettles nothing: its day is not settleable yet.
+    expect(unsettledBy([d + 1], now)).toEqual([d]);
+    expect(unsettledBy([d + 2], now)).toEqual([]);
+  });
+});
+
+describe.skipIf(!("url" in ch))("ClickHouse settled visits", () => {
+  const property = "settle.example";
+  let store: ClickHouseEventStore;
+  let before: unknown[];
+  const rows = traffic(property);
+  const days = rows.map((r) => dayNumber(r.ts.getTime()));
+  const first = Math.min(...days);
+  const last = Math.max(...days);
+
+  beforeAll(async () => {
+    store = await open(clickHouseTestDatabase("settle"));
+    await store.append(rows);
+    before = await answers(store, property);
+  }, 120_000);
+
+  const count = async (sql: string) => Number((await store.query<{ n: number }>({ sql, params: {} }))[0]?.n ?? 0);
+
+  it("answers the same with half the days settled, then all of them", async () => {
+    expect((before[0] as Record<string, { value: number }>).visits?.value).toBeGreaterThan(100);
+    const mid = Math.floor((first + last) / 2);
+    // From the day before the first (an insert marks the day before its own: a visit from there may reach it).
+    expect(await store.settle(settledThrough(mid))).toBe(mid - first + 2);
+    expect(await count("SELECT count() AS n FROM visits_done")).toBeGreaterThan(0);
+    expect(await answers(store, property)).toEqual(before);
+    expect(await store.settle(settledThrough(last + 5))).toBe(last + 5 - mid);
+    expect(await answers(store, property)).toEqual(before);
+    // Nothing is left to settle, and every visit is in the settled rows once.
+    expect(await store.settle(settledThrough(last + 5))).toBe(0);
+    const visits = await count(
+      `SELECT count() AS n FROM (SELECT session_id FROM events WHERE property = '${property}' GROUP BY session_id)`,
+    );
+    expect(await count("SELECT count() AS n FROM visits_done")).toBe(visits);
+  });
+
+  it("counts an insert into a settled day at once, settles the day again and deletes the superseded rows", async () => {
+    const late = [
+      event({
+        property,
+        ts: at("2024-05-25 15:00:00"),
+        name: "pageview",
+        path: "/late",
+        visitor_id: "late",
+        session_id: "late-1",
+        client_id: "late",
+      }),
+      event({
+        property,
+        ts: at("2024-05-25 15:01:00"),
+        name: "pageview",
+        path: "/late/2",
+        visitor_id: "late",
+        session_id: "late-1",
+        client_id: "late",
+      }),
+    ];
+    await store.append(late);
+    const page = dashboard(property)[2] as QuerySpecInput & { kind: "breakdown" };
+    const withLate = (await runStats(
+      store,
+      { ...page, filters: [{ dimension: "page", op: "is", values: ["/late"] }] } as QuerySpecInput,
+      CTX,
+    )) as {
+      page: string;
+      visitors: number;
+    }[];
+    expect(withLate.map((r) => [r.page, r.visitors])).toEqual([["/late", 1]]);
+    const counted = await answers(store, property);
+    expect(await store.settle(settledThrough(last + 5))).toBe(2);
+    expect(await answers(store, property)).toEqual(counted);
+    // The superseded batch's rows are deleted (an asynchronous mutation): one row per visit again.
+    const visits = await count(
+      `SELECT count() AS n FROM (SELECT session_id FROM events WHERE property = '${property}' GROUP BY session_id)`,
+    );
+    for (let i = 0; i < 100 && (await count("SELECT count() AS n FROM visits_done")) !== visits; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(await count("SELECT count() AS n FROM visits_done")).toBe(visits);
+    expect(await answers(store, property)).toEqual(counted);
+  });
+
+  it("deletes a visitor's and a property's settled rows with their events", async () => {
+    const other = "other.example";
+    await store.append(rows.slice(0, 500).map((r) => ({ ...r, property: other })));
+    await store.settle(settledThrough(last + 5));
+    const otherBefore = await answers(store, other);
+    expect(await store.deleteVisitor(property, "late")).toBe(2);
+    expect(await count(`SELECT count() AS n FROM visits_done WHERE client_id = 'late'`)).toBe(0);
+    expect(await answers(store, property)).toEqual(before);
+    await store.deleteProperty(property);
+    for (const t of ["visits_done", "visit_pages_done", "visit_events_done"]) {
+      expect(await count(`SELECT count() AS n FROM ${t} WHERE property = '${property}'`)).toBe(0);
+    }
+    expect(await answers(store, other)).toEqual(otherBefore);
+  });
+});
+
+describe.skipIf(!("url" in ch))("ClickHouse settled visits across stores", () => {
+  it("two stores settling the same days at once count each visit once", async () => {
+    const database = clickHouseTestDatabase("settle_two");
+    const a = await open(database);
+    const b = await open(database);
+    const property = "two.example";
+    const rows = traffic(property);
+    await a.append(rows);
+    const before = await answers(a, property);
+    const last = Math.max(...rows.map((r) => dayNumber(r.ts.getTime())));
+    await Promise.all([a.settle(settledThrough(last + 2)), b.settle(settledThrough(last + 2))]);
+    expect(await answers(a, property)).toEqual(before);
+    expect(await answers(b, property)).toEqual(before);
+  });
+
+  it("a store from before settling keeps its days: they are read from states until settled", async () => {
+    const database = clickHouseTestDatabase("settle_upgrade");
+    const a = await open(database);
+    const property = "upgrade.example";
+    const rows = traffic(property);
+    await a.append(rows);
+    const before = await answers(a, property);
+    // As a store written before settled visits existed: no marks, no settled rows.
+    await a.query({ sql: "TRUNCATE TABLE visits_done_marks", params: {} });
+    const b = await open(database);
+    // A late event into the oldest day (which marks only its own days) must not hide the rest: it
+    // counts in the comparison period (before the range), and nothing else changes.
+    const late = event({
+      property,
+      ts: at("2024-05-18 12:00:00"),
+      name: "pageview",
+      path: "/x",
+      visitor_id: "x",
+      session_id: "x",
+      client_id: "x",
+    });
+    await b.append([late]);
+    const withLate = await answers(b, property);
+    const visits = (r: unknown[]) => (r[0] as Record<string, { value: number; comparison: number }>).visits;
+    expect(visits(withLate)?.value).toBe(visits(before)?.value);
+    expect(visits(withLate)?.comparison).toBe((visits(before)?.comparison ?? 0) + 1);
+    expect(withLate.slice(1, 2)).toEqual(before.slice(1, 2));
+    await b.settle(settledThrough(Math.max(...rows.map((r) => dayNumber(r.ts.getTime()))) + 2));
+    expect(await answers(b, property)).toEqual(withLate);
+  });
+});

@@ -1,0 +1,155 @@
+// ClickHouse's settle step (@lookout/query clickhouse-visits.ts says what settled visit rows are
+// and how reads combine them with the visit states): which UTC days it settles next, writing their
+// rows under a new batch id and then the days' marks; the "not settled" marks an insert of events
+// into a settled day leaves; and the deletion of batches later marks superseded.
+//
+// Every server of a scale-out install runs the step on its own timer: two steps settling the same
+// days at once both write, the later mark wins and the other batch is deleted here later. Marks
+// order by `at`, this process's clock in µs: a step's is when it began reading (so an insert that
+// finished after that, and marked its day, wins over it), an insert's is after the insert returned
+// (plus half a millisecond, so the insert wins a tie). Servers' clocks are assumed within a few ms.
+import { randomBytes } from "node:crypto";
+import type { ClickHouseClient } from "@clickhouse/client";
+import { DONE_MARKS_TABLE, DONE_TABLES, doneColumns, liveRowsSql, SETTLE_MS, VISIT_TABLE_NAMES } from "@lookout/query";
+import { rows } from "./clickhouse-migrate.js";
+import { literal } from "./clickhouse-sql.js";
+
+const DAY = 86_400_000;
+
+/** Days settled per step at most (one INSERT per table covers them): bounds a step's memory and time. */
+export const SETTLE_SPAN_DAYS = 7;
+
+/** A UTC day's number (days since 1970-01-01) and its ISO date. */
+export const dayNumber = (ms: number) => Math.floor(ms / DAY);
+const iso = (day: number) => new Date(day * DAY).toISOString().slice(0, 10);
+const dayLit = (day: number) => `toDate('${iso(day)}')`;
+
+/** The last UTC day whose visits may be settled at `now`: it and the day after ended SETTLE_MS ago. */
+export function lastSettleableDay(now: number): number {
+  return dayNumber(now - SETTLE_MS) - 2;
+}
+
+/**
+ * The days an insert of events on `eventDays` unsettles: each day and the day before it (a visit
+ * that started there may run into it), where already settleable. Recent events unsettle nothing.
+ */
+export function unsettledBy(eventDays: Iterable<number>, now: number): number[] {
+  const last = lastSettleableDay(now);
+  const out = new Set<number>();
+  for (const d of eventDays) for (const x of [d - 1, d]) if (x <= last) out.add(x);
+  return [...out].sort((a, b) => a - b);
+}
+
+/** Marks `days` not settled, after an insert of events into them. */
+export async function markUnsettled(client: ClickHouseClient, days: readonly number[]): Promise<void> {
+  if (days.length === 0) return;
+  const at = Date.now() * 1000 + 500;
+  await client.insert({
+    table: DONE_MARKS_TABLE,
+    values: days.map((d) => ({ day: iso(d), batch: "", at })),
+    format: "JSONEachRow",
+  });
+}
+
+export interface SettleTarget {
+  client: ClickHouseClient;
+  /** Runs `ALTER TABLE <table> DELETE WHERE <where>` where the table's rows are stored (each shard). */
+  deleteWhere(table: string, where: string): Promise<void>;
+}
+
+const parseDay = (d: string) => dayNumber(Date.parse(`${d}T00:00:00Z`));
+
+/**
+ * The days a step would settle at `now`, as [first, last] (inclusive), or null when none is due.
+ * Due: days whose latest mark is "not settled", days with visit states but no mark (stored before
+ * any mark, or while no step ran for days), and every day after the last marked one; all up to
+ * the last settleable day. Settled in order, so the marked days grow without holes.
+ */
+export async function nextSpan(client: ClickHouseClient, now: number): Promise<[number, number] | null> {
+  const last = lastSettleableDay(now);
+  const marks = await rows<{ d: string; b: string }>(
+    client,
+    `SELECT toString(day) AS d, argMax(batch, at) AS b FROM ${DONE_MARKS_TABLE} GROUP BY day`,
+  );
+  const unmarked = await rows<{ d: string }>(
+    client,
+    `SELECT DISTINCT toString(day) AS d FROM visits WHERE day <= ${dayLit(last)} AND day NOT IN (SELECT day FROM ${DONE_MARKS_TABLE})`,
+  );
+  const due = new Set<number>(unmarked.map((m) => parseDay(m.d)));
+  let top = Number.NEGATIVE_INFINITY;
+  for (const m of marks) {
+    const d = parseDay(m.d);
+    if (d > top) top = d;
+    if (m.b === "" && d <= last) due.add(d);
+  }
+  const next = marks.length > 0 ? top + 1 : Number.POSITIVE_INFINITY;
+  const first = Math.min(next, ...due);
+  if (!(first <= last)) return null;
+  // The span ends at its last due day within SETTLE_SPAN_DAYS (settled days between are settled again: harmless).
+  let end = first;
+  for (let d = first; d < first + SETTLE_SPAN_DAYS && d <= last; d++) if (due.has(d) || d >= next) end = d;
+  return [first, end];
+}
+
+/**
+ * At open: when no day is marked yet (a store from before settling, or a new one), the settleable
+ * days that have visit states are marked "not settled", so reads take them from states until a
+ * step settles them, whatever an insert into an older day marks meanwhile.
+ */
+export async function markStoredDays(client: ClickHouseClient, now: number): Promise<void> {
+  const n = await rows<{ n: number }>(client, `SELECT count() AS n FROM ${DONE_MARKS_TABLE}`);
+  if (Number(n[0]?.n ?? 0) > 0) return;
+  const days = await rows<{ d: string }>(
+    client,
+    `SELECT DISTINCT toString(day) AS d FROM visits WHERE day <= ${dayLit(lastSettleableDay(now))}`,
+  );
+  await markUnsettled(
+    client,
+    days.map((m) => parseDay(m.d)),
+  );
+}
+
+/**
+ * Settles the visits that start on the days [first, last]: each table's rows merged from its
+ * states (read from the day before to the day after) under a new batch id, then a mark per day.
+ */
+export async function settleSpan(client: ClickHouseClient, [first, last]: [number, number]): Promise<void> {
+  const at = Date.now() * 1000;
+  const batch = randomBytes(8).toString("hex");
+  const within = [`day >= ${dayLit(first - 1)}`, `day <= ${dayLit(last + 1)}`];
+  const starts = `toDate(start_ts) >= ${dayLit(first)} AND toDate(start_ts) <= ${dayLit(last)}`;
+  for (const table of VISIT_TABLE_NAMES) {
+    const names = doneColumns(table).map(([n]) => n);
+    await client.command({
+      query:
+        `INSERT INTO ${DONE_TABLES[table]} (property, day, batch, ${names.join(", ")}) ` +
+        `SELECT property, toDate(start_ts) AS day, ${literal(batch)} AS batch, ${names.join(", ")} FROM ${liveRowsSql(table, within, starts)}`,
+    });
+  }
+  const values = [];
+  for (let d = first; d <= last; d++) values.push({ day: iso(d), batch, at });
+  await client.insert({ table: DONE_MARKS_TABLE, values, format: "JSONEachRow" });
+}
+
+/**
+ * Deletes what later marks superseded: the settled rows of batches no longer read, and the marks
+ * themselves (the latest mark of every day stays). `issued` remembers the mutations already sent,
+ * since 18.16 runs them asynchronously.
+ */
+export async function dropSuperseded(t: SettleTarget, issued: Set<string>): Promise<number> {
+  const old = await rows<{ d: string; b: string; at: number }>(
+    t.client,
+    `SELECT toString(day) AS d, batch AS b, at FROM ${DONE_MARKS_TABLE} ANY INNER JOIN ` +
+      `(SELECT day, max(at) AS top FROM ${DONE_MARKS_TABLE} GROUP BY day) USING (day) WHERE at < top`,
+  );
+  const fresh = old.filter((m) => !issued.has(`${m.d}|${m.at}`));
+  if (fresh.length === 0) return 0;
+  const pairs = fresh.filter((m) => m.b !== "").map((m) => `(toDate(${literal(m.d)}), ${literal(m.b)})`);
+  if (pairs.length > 0) {
+    for (const table of VISIT_TABLE_NAMES) await t.deleteWhere(DONE_TABLES[table], `(day, batch) IN (${pairs.join(", ")})`);
+  }
+  const marks = fresh.map((m) => `(toDate(${literal(m.d)}), ${Number(m.at)})`);
+  await t.deleteWhere(DONE_MARKS_TABLE, `(day, at) IN (${marks.join(", ")})`);
+  for (const m of fresh) issued.add(`${m.d}|${m.at}`);
+  return fresh.length;
+}
