@@ -113,7 +113,11 @@ export async function markStoredDays(client: ClickHouseClient, now: number): Pro
  * Settles the visits that start on the days [first, last]: each table's rows merged from its
  * states (read from the day before to the day after) under a new batch id, then a mark per day.
  */
-export async function settleSpan(client: ClickHouseClient, [first, last]: [number, number]): Promise<void> {
+export async function settleSpan(
+  client: ClickHouseClient,
+  [first, last]: [number, number],
+  settings: Record<string, string> = {},
+): Promise<void> {
   const at = Date.now() * 1000;
   const batch = randomBytes(8).toString("hex");
   const within = [`day >= ${dayLit(first - 1)}`, `day <= ${dayLit(last + 1)}`];
@@ -124,6 +128,7 @@ export async function settleSpan(client: ClickHouseClient, [first, last]: [numbe
       query:
         `INSERT INTO ${DONE_TABLES[table]} (property, day, batch, ${names.join(", ")}) ` +
         `SELECT property, toDate(start_ts) AS day, ${literal(batch)} AS batch, ${names.join(", ")} FROM ${liveRowsSql(table, within, starts)}`,
+      clickhouse_settings: settings,
     });
   }
   const values = [];

@@ -172,6 +172,12 @@ class ChStore implements ClickHouseEventStore {
     });
   }
 
+  /** The settings that let a GROUP BY or ORDER BY past spillBytes go on in temporary files. */
+  #spilling(): Record<string, string> {
+    const spill = this.opts.spillBytes ?? 0;
+    return spill > 0 ? { max_bytes_before_external_group_by: String(spill), max_bytes_before_external_sort: String(spill) } : {};
+  }
+
   /** After an insert: marks the settled days its events change as not settled (clickhouse-settle.ts). */
   async #unsettle(inserted: Iterable<EventRow>): Promise<void> {
     const days = new Set<number>();
@@ -185,7 +191,7 @@ class ChStore implements ClickHouseEventStore {
       this.#track(async () => {
         let days = 0;
         for (let span = await nextSpan(this.client, now.getTime()); span && !this.#closed; ) {
-          await settleSpan(this.client, span);
+          await settleSpan(this.client, span, this.#spilling());
           days += span[1] - span[0] + 1;
           span = await nextSpan(this.client, now.getTime());
         }
@@ -277,9 +283,7 @@ class ChStore implements ClickHouseEventStore {
     return this.#track(async () => {
       const limit = opts.timeoutMs ?? this.opts.queryTimeoutMs ?? 10_000;
       const sql = bindParams(q);
-      const spill = this.opts.spillBytes ?? 0;
-      const spilling =
-        spill > 0 ? { max_bytes_before_external_group_by: String(spill), max_bytes_before_external_sort: String(spill) } : {};
+      const spilling = this.#spilling();
       if (!(limit > 0)) return rows<T>(this.client, sql, { clickhouse_settings: spilling });
       const queryId = randomUUID();
       const run = rows<T>(this.client, sql, {

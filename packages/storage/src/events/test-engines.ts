@@ -9,7 +9,8 @@
 // awaited, for the funnel suites. With `{ settled: true }` also ClickHouse with half of its data
 // settled (clickhouse-settle.ts): after every append the days up to the middle of what was
 // appended are settled, so a read takes the first half from settled rows and the rest from
-// merged states, and later appends into settled days unsettle them again.
+// merged states, and later appends into settled days unsettle them again; with `cluster` too, the
+// cluster engine is half-settled the same way.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,7 +26,7 @@ import type { EventStore } from "./event-store.js";
 export type TestStore = EventStore & Partial<Pick<DuckDbEventStore, "buildDayRollups">>;
 
 export interface TestEngine {
-  name: "duckdb" | "duckdb-timelines" | "clickhouse" | "clickhouse-settled" | "clickhouse-cluster";
+  name: "duckdb" | "duckdb-timelines" | "clickhouse" | "clickhouse-settled" | "clickhouse-cluster" | "clickhouse-cluster-settled";
   /** Why this engine's tests are skipped (it cannot be started here), or undefined. */
   skip: string | undefined;
   /** What the engine cannot do, by name, with the reason. */
@@ -97,7 +98,13 @@ export async function testEngines(
     },
     cleanup: () => {},
   };
-  return [...ducks, ...clicks, sharded];
+  // With `settled`, the cluster is half-settled too (its live half is the plain cluster's read).
+  const shardedSettled: TestEngine = {
+    ...sharded,
+    name: "clickhouse-cluster-settled",
+    open: async (label) => halfSettledStore(await sharded.open(label)),
+  };
+  return [...ducks, ...clicks, opts.settled ? shardedSettled : sharded];
 }
 
 /**
