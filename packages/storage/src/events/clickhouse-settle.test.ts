@@ -4,7 +4,7 @@
 // stores settling at once count each visit once, and a store from before settling keeps its days.
 // Exact numbers against the same store before settling (the model and exact suites also run on a
 // half-settled engine: test-engines.ts).
-import { SETTLE_MS } from "@lookout/query";
+import { DONE_TABLES, doneColumns, SETTLE_MS, VISIT_TABLE_NAMES } from "@lookout/query";
 import type { EventRow, QuerySpecInput } from "@lookout/schema";
 import { EVENTS_PER_VISITOR, generateEvents } from "@lookout/traffic";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -169,6 +169,27 @@ describe.skipIf(!("url" in ch))("ClickHouse settled visits", () => {
     for (let i = 0; i < 100 && (await count("SELECT count() AS n FROM visits_done")) !== visits; i++)
       await new Promise((r) => setTimeout(r, 100));
     expect(await count("SELECT count() AS n FROM visits_done")).toBe(visits);
+    expect(await answers(store, property)).toEqual(counted);
+  });
+
+  it("reads only each day's latest batch: rows of an older mark, or of a step that never marked, are not counted", async () => {
+    const counted = await answers(store, property);
+    const sql = async (q: string) => {
+      const r = await fetch(`${(ch as { url: string }).url}/?database=${store.database}`, { method: "POST", body: q });
+      if (!r.ok) throw new Error(await r.text());
+    };
+    // Copies of every settled row under two other batches: one marked before the winner, one never marked.
+    for (const t of VISIT_TABLE_NAMES) {
+      const cols = doneColumns(t).map(([n]) => n);
+      for (const b of ["older", "unmarked"]) {
+        await sql(
+          `INSERT INTO ${DONE_TABLES[t]} (property, day, batch, ${cols.join(", ")}) SELECT property, day, '${b}', ${cols.join(", ")} ` +
+            `FROM ${DONE_TABLES[t]} WHERE batch NOT IN ('older', 'unmarked')`,
+        );
+      }
+    }
+    await sql("INSERT INTO visits_done_marks SELECT DISTINCT day, 'older' AS batch, toUInt64(1) AS at FROM visits_done");
+    expect(await count("SELECT count() AS n FROM visits_done WHERE batch = 'older'")).toBeGreaterThan(0);
     expect(await answers(store, property)).toEqual(counted);
   });
 

@@ -16,8 +16,11 @@ import { literal } from "./clickhouse-sql.js";
 
 const DAY = 86_400_000;
 
-/** Days settled per step at most (one INSERT per table covers them): bounds a step's memory and time. */
-export const SETTLE_SPAN_DAYS = 7;
+/**
+ * Visit state rows a step settles at most (one INSERT per table covers its days, at least one day):
+ * bounds a step's memory and time, while days without visits cost nothing.
+ */
+export const SETTLE_STEP_ROWS = 500_000;
 
 /** A UTC day's number (days since 1970-01-01) and its ISO date. */
 export const dayNumber = (ms: number) => Math.floor(ms / DAY);
@@ -85,9 +88,22 @@ export async function nextSpan(client: ClickHouseClient, now: number): Promise<[
   const next = marks.length > 0 ? top + 1 : Number.POSITIVE_INFINITY;
   const first = Math.min(next, ...due);
   if (!(first <= last)) return null;
-  // The span ends at its last due day within SETTLE_SPAN_DAYS (settled days between are settled again: harmless).
+  // The span runs over due days from the first, up to SETTLE_STEP_ROWS state rows.
+  const counts = new Map(
+    (
+      await rows<{ d: string; n: number }>(
+        client,
+        `SELECT toString(day) AS d, count() AS n FROM visits WHERE day >= ${dayLit(first)} AND day <= ${dayLit(last)} GROUP BY day`,
+      )
+    ).map((r) => [parseDay(r.d), Number(r.n)]),
+  );
   let end = first;
-  for (let d = first; d < first + SETTLE_SPAN_DAYS && d <= last; d++) if (due.has(d) || d >= next) end = d;
+  let total = counts.get(first) ?? 0;
+  for (let d = first + 1; d <= last && (due.has(d) || d >= next); d++) {
+    total += counts.get(d) ?? 0;
+    if (total > SETTLE_STEP_ROWS) break;
+    end = d;
+  }
   return [first, end];
 }
 
