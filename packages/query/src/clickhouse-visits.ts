@@ -124,10 +124,10 @@ const merge = (table: VisitStateTable, name: string): string => {
 // settled visits from those rows and merges states only for the visits that start on or after
 // the first unsettled day (a day or two), and the two parts are one UNION ALL.
 //
-// Which rows count: each settle step writes its days' rows under a batch id, then a mark per day
-// (`visits_done_marks`: day, batch, `at` = when the step began reading). A day's rows are those of
-// the batch of its latest mark. An insert of events into a settled day (or the day after it, which
-// a visit starting there may reach) marks the day with batch '' after the insert ("not settled"),
+// Which rows count: each settle step writes its days' rows under a batch id per day, then a mark
+// per day (`visits_done_marks`: day, batch, `at` = when the step began reading). A day's rows are
+// those of the batch of its latest mark. An insert of events into a settled day (or the day after
+// it, which a visit starting there may reach) marks the day with batch 0 after the insert ("not settled"),
 // so a step that began before that insert loses to it, and the day is read from states again
 // until a later step settles it anew. Two servers settling the same day at once both write; the
 // later mark wins and the other batch is never read (and is deleted later). The first unsettled
@@ -198,12 +198,16 @@ export function doneColumns(table: VisitStateTable): DoneColumn[] {
     : [...common, ["name", "String", "name"], ["events", "UInt64", m("s_events")], ["revenue", "Float64", m("s_revenue")]];
 }
 
-/** The winning batch of each marked day. */
-const WINNERS = `(SELECT day, argMax(batch, at) AS batch FROM ${DONE_MARKS_TABLE} GROUP BY day)`;
 /** The first day whose visits are read from states (a Date). */
 export const FIRST_LIVE_DAY =
-  `(SELECT min(d) FROM (SELECT day AS d FROM ${WINNERS} WHERE batch = '' ` +
+  `(SELECT min(d) FROM (SELECT day AS d FROM (SELECT day, argMax(batch, at) AS b FROM ${DONE_MARKS_TABLE} GROUP BY day) WHERE b = 0 ` +
   `UNION ALL SELECT max(day) + 1 AS d FROM ${DONE_MARKS_TABLE}))`;
+/**
+ * The batches read: each settled day's latest, before the first live day. A batch id is its
+ * step's random base plus the day number, so it names one day's rows and the read is one UInt64
+ * IN (0 marks a day not settled).
+ */
+const WINNERS = `(SELECT argMax(batch, at) AS b FROM ${DONE_MARKS_TABLE} GROUP BY day HAVING day < ${FIRST_LIVE_DAY})`;
 
 /**
  * The live part of a table: its states merged per visit (and path or name), over the state rows
@@ -230,11 +234,7 @@ export function liveRowsSql(table: VisitStateTable, where: readonly string[], st
 function readRows(d: Dialect, table: VisitStateTable, b: EventBounds): string {
   const names = doneColumns(table).map(([n]) => n);
   const days = [`day >= toDate(${b.from})`, `day <= toDate(${b.to})`];
-  const done = tableRead({ d, property: b.property, bounds: () => b }, DONE_TABLES[table], [
-    ...days,
-    `day < ${FIRST_LIVE_DAY}`,
-    `(day, batch) IN (SELECT day, batch FROM ${WINNERS})`,
-  ]);
+  const done = tableRead({ d, property: b.property, bounds: () => b }, DONE_TABLES[table], [...days, `batch IN ${WINNERS}`]);
   const live = liveRowsSql(
     table,
     [...days, `day >= ${FIRST_LIVE_DAY} - 1`],

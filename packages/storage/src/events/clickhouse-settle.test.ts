@@ -181,15 +181,16 @@ describe.skipIf(!("url" in ch))("ClickHouse settled visits", () => {
     // Copies of every settled row under two other batches: one marked before the winner, one never marked.
     for (const t of VISIT_TABLE_NAMES) {
       const cols = doneColumns(t).map(([n]) => n);
-      for (const b of ["older", "unmarked"]) {
+      // Batch 1: "older", 2: "unmarked".
+      for (const b of [1, 2]) {
         await sql(
-          `INSERT INTO ${DONE_TABLES[t]} (property, day, batch, ${cols.join(", ")}) SELECT property, day, '${b}', ${cols.join(", ")} ` +
-            `FROM ${DONE_TABLES[t]} WHERE batch NOT IN ('older', 'unmarked')`,
+          `INSERT INTO ${DONE_TABLES[t]} (property, day, batch, ${cols.join(", ")}) SELECT property, day, ${b}, ${cols.join(", ")} ` +
+            `FROM ${DONE_TABLES[t]} WHERE batch NOT IN (1, 2)`,
         );
       }
     }
-    await sql("INSERT INTO visits_done_marks SELECT DISTINCT day, 'older' AS batch, toUInt64(1) AS at FROM visits_done");
-    expect(await count("SELECT count() AS n FROM visits_done WHERE batch = 'older'")).toBeGreaterThan(0);
+    await sql("INSERT INTO visits_done_marks SELECT DISTINCT day, toUInt64(1) AS batch, toUInt64(1) AS at FROM visits_done");
+    expect(await count("SELECT count() AS n FROM visits_done WHERE batch = 1")).toBeGreaterThan(0);
     expect(await answers(store, property)).toEqual(counted);
   });
 

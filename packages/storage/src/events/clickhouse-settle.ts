@@ -8,7 +8,7 @@
 // order by `at`, this process's clock in µs: a step's is when it began reading (so an insert that
 // finished after that, and marked its day, wins over it), an insert's is after the insert returned
 // (plus half a millisecond, so the insert wins a tie). Servers' clocks are assumed within a few ms.
-import { randomBytes } from "node:crypto";
+import { randomInt } from "node:crypto";
 import type { ClickHouseClient } from "@clickhouse/client";
 import { DONE_MARKS_TABLE, DONE_TABLES, doneColumns, liveRowsSql, SETTLE_MS, VISIT_TABLE_NAMES } from "@lookout/query";
 import { rows } from "./clickhouse-migrate.js";
@@ -20,7 +20,7 @@ const DAY = 86_400_000;
  * Visit state rows a step settles at most (one INSERT per table covers its days, at least one day):
  * bounds a step's memory and time, while days without visits cost nothing.
  */
-export const SETTLE_STEP_ROWS = 500_000;
+export const SETTLE_STEP_ROWS = 200_000;
 
 /** A UTC day's number (days since 1970-01-01) and its ISO date. */
 export const dayNumber = (ms: number) => Math.floor(ms / DAY);
@@ -49,7 +49,7 @@ export async function markUnsettled(client: ClickHouseClient, days: readonly num
   const at = Date.now() * 1000 + 500;
   await client.insert({
     table: DONE_MARKS_TABLE,
-    values: days.map((d) => ({ day: iso(d), batch: "", at })),
+    values: days.map((d) => ({ day: iso(d), batch: 0, at })),
     format: "JSONEachRow",
   });
 }
@@ -70,7 +70,7 @@ const parseDay = (d: string) => dayNumber(Date.parse(`${d}T00:00:00Z`));
  */
 export async function nextSpan(client: ClickHouseClient, now: number): Promise<[number, number] | null> {
   const last = lastSettleableDay(now);
-  const marks = await rows<{ d: string; b: string }>(
+  const marks = await rows<{ d: string; b: number }>(
     client,
     `SELECT toString(day) AS d, argMax(batch, at) AS b FROM ${DONE_MARKS_TABLE} GROUP BY day`,
   );
@@ -83,7 +83,7 @@ export async function nextSpan(client: ClickHouseClient, now: number): Promise<[
   for (const m of marks) {
     const d = parseDay(m.d);
     if (d > top) top = d;
-    if (m.b === "" && d <= last) due.add(d);
+    if (Number(m.b) === 0 && d <= last) due.add(d);
   }
   const next = marks.length > 0 ? top + 1 : Number.POSITIVE_INFINITY;
   const first = Math.min(next, ...due);
@@ -135,7 +135,9 @@ export async function settleSpan(
   settings: Record<string, string> = {},
 ): Promise<void> {
   const at = Date.now() * 1000;
-  const batch = randomBytes(8).toString("hex");
+  // A batch id per day: a random base (a multiple of 2^16, below 2^52 so JSON keeps it exact) plus
+  // the day number.
+  const base = randomInt(1, 2 ** 36) * 65536;
   const within = [`day >= ${dayLit(first - 1)}`, `day <= ${dayLit(last + 1)}`];
   const starts = `toDate(start_ts) >= ${dayLit(first)} AND toDate(start_ts) <= ${dayLit(last)}`;
   for (const table of VISIT_TABLE_NAMES) {
@@ -143,31 +145,33 @@ export async function settleSpan(
     await client.command({
       query:
         `INSERT INTO ${DONE_TABLES[table]} (property, day, batch, ${names.join(", ")}) ` +
-        `SELECT property, toDate(start_ts) AS day, ${literal(batch)} AS batch, ${names.join(", ")} FROM ${liveRowsSql(table, within, starts)}`,
+        `SELECT property, toDate(start_ts) AS day, toUInt64(${base}) + toUInt64(toDate(start_ts)) AS batch, ${names.join(", ")} ` +
+        `FROM ${liveRowsSql(table, within, starts)}`,
       clickhouse_settings: settings,
     });
   }
   const values = [];
-  for (let d = first; d <= last; d++) values.push({ day: iso(d), batch, at });
+  for (let d = first; d <= last; d++) values.push({ day: iso(d), batch: base + d, at });
   await client.insert({ table: DONE_MARKS_TABLE, values, format: "JSONEachRow" });
 }
 
 /**
- * Deletes what later marks superseded: the settled rows of batches no longer read, and the marks
+ * Deletes what later marks superseded: the settled rows of batches no longer read (a batch id
+ * names one day's rows), and the marks
  * themselves (the latest mark of every day stays). `issued` remembers the mutations already sent,
  * since 18.16 runs them asynchronously.
  */
 export async function dropSuperseded(t: SettleTarget, issued: Set<string>): Promise<number> {
-  const old = await rows<{ d: string; b: string; at: number }>(
+  const old = await rows<{ d: string; b: number; at: number }>(
     t.client,
     `SELECT toString(day) AS d, batch AS b, at FROM ${DONE_MARKS_TABLE} ANY INNER JOIN ` +
       `(SELECT day, max(at) AS top FROM ${DONE_MARKS_TABLE} GROUP BY day) USING (day) WHERE at < top`,
   );
   const fresh = old.filter((m) => !issued.has(`${m.d}|${m.at}`));
   if (fresh.length === 0) return 0;
-  const pairs = fresh.filter((m) => m.b !== "").map((m) => `(toDate(${literal(m.d)}), ${literal(m.b)})`);
-  if (pairs.length > 0) {
-    for (const table of VISIT_TABLE_NAMES) await t.deleteWhere(DONE_TABLES[table], `(day, batch) IN (${pairs.join(", ")})`);
+  const batches = fresh.filter((m) => Number(m.b) !== 0).map((m) => String(Number(m.b)));
+  if (batches.length > 0) {
+    for (const table of VISIT_TABLE_NAMES) await t.deleteWhere(DONE_TABLES[table], `batch IN (${batches.join(", ")})`);
   }
   const marks = fresh.map((m) => `(toDate(${literal(m.d)}), ${Number(m.at)})`);
   await t.deleteWhere(DONE_MARKS_TABLE, `(day, at) IN (${marks.join(", ")})`);

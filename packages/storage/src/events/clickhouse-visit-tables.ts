@@ -56,14 +56,14 @@ export function chVisitDistributedDdl(database: string, cluster: string, t: Visi
  */
 export function chDoneTablesDdl(stored: (table: string) => string): string[] {
   const tables = VISIT_TABLE_NAMES.map((t) => {
-    const cols = ["property String", "day Date", "batch String", ...doneColumns(t).map(([n, type]) => `${n} ${type}`)];
+    const cols = ["property String", "day Date", "batch UInt64", ...doneColumns(t).map(([n, type]) => `${n} ${type}`)];
     return (
       `CREATE TABLE IF NOT EXISTS ${stored(DONE_TABLES[t])} (\n  ${cols.join(",\n  ")}\n) ` +
       "ENGINE = MergeTree() PARTITION BY toYYYYMM(day) ORDER BY (property, day, batch, skey)"
     );
   });
   const marks =
-    `CREATE TABLE IF NOT EXISTS ${stored(DONE_MARKS_TABLE)} (day Date, batch String, at UInt64) ` +
+    `CREATE TABLE IF NOT EXISTS ${stored(DONE_MARKS_TABLE)} (day Date, batch UInt64, at UInt64) ` +
     "ENGINE = MergeTree() ORDER BY (day, at)";
   return [...tables, marks];
 }

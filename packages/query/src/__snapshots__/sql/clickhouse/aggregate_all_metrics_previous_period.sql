@@ -21,26 +21,23 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p4:String}, 'UTC'))
         AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-        AND day < (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
+        AND batch IN (
+          SELECT argMax(batch, at) AS b
+          FROM visits_done_marks
+          GROUP BY day
+          HAVING day < (
+            SELECT min(d)
             FROM (
-              SELECT day, argMax(batch, at) AS batch
+              SELECT day AS d
+              FROM (
+                SELECT day, argMax(batch, at) AS b
+                FROM visits_done_marks
+                GROUP BY day
+              )
+              WHERE b = 0
+              UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
-              GROUP BY day
             )
-            WHERE batch = ''
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
-        AND (day, batch) IN (
-          SELECT day, batch
-          FROM (
-            SELECT day, argMax(batch, at) AS batch
-            FROM visits_done_marks
-            GROUP BY day
           )
         )
         UNION ALL SELECT property, skey, vkey, client_id, start_ts, end_ts, duration, pageviews, events, bounce, engaged_ms, entry_page, exit_page, hostname, referrer_source, referrer, channel, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, region, city, browser, browser_version, os, os_version, device, screen
@@ -55,11 +52,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -70,11 +67,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -92,26 +89,23 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p4:String}, 'UTC'))
         AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-        AND day < (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
+        AND batch IN (
+          SELECT argMax(batch, at) AS b
+          FROM visits_done_marks
+          GROUP BY day
+          HAVING day < (
+            SELECT min(d)
             FROM (
-              SELECT day, argMax(batch, at) AS batch
+              SELECT day AS d
+              FROM (
+                SELECT day, argMax(batch, at) AS b
+                FROM visits_done_marks
+                GROUP BY day
+              )
+              WHERE b = 0
+              UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
-              GROUP BY day
             )
-            WHERE batch = ''
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
-        AND (day, batch) IN (
-          SELECT day, batch
-          FROM (
-            SELECT day, argMax(batch, at) AS batch
-            FROM visits_done_marks
-            GROUP BY day
           )
         )
         UNION ALL SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
@@ -128,11 +122,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -150,11 +144,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -165,11 +159,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -194,26 +188,23 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p9:String}, 'UTC'))
         AND day <= toDate(toDateTime({p10:String}, 'UTC'))
-        AND day < (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
+        AND batch IN (
+          SELECT argMax(batch, at) AS b
+          FROM visits_done_marks
+          GROUP BY day
+          HAVING day < (
+            SELECT min(d)
             FROM (
-              SELECT day, argMax(batch, at) AS batch
+              SELECT day AS d
+              FROM (
+                SELECT day, argMax(batch, at) AS b
+                FROM visits_done_marks
+                GROUP BY day
+              )
+              WHERE b = 0
+              UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
-              GROUP BY day
             )
-            WHERE batch = ''
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
-        AND (day, batch) IN (
-          SELECT day, batch
-          FROM (
-            SELECT day, argMax(batch, at) AS batch
-            FROM visits_done_marks
-            GROUP BY day
           )
         )
         UNION ALL SELECT property, skey, vkey, client_id, start_ts, end_ts, duration, pageviews, events, bounce, engaged_ms, entry_page, exit_page, hostname, referrer_source, referrer, channel, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, region, city, browser, browser_version, os, os_version, device, screen
@@ -228,11 +219,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -243,11 +234,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -265,26 +256,23 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p9:String}, 'UTC'))
         AND day <= toDate(toDateTime({p10:String}, 'UTC'))
-        AND day < (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
+        AND batch IN (
+          SELECT argMax(batch, at) AS b
+          FROM visits_done_marks
+          GROUP BY day
+          HAVING day < (
+            SELECT min(d)
             FROM (
-              SELECT day, argMax(batch, at) AS batch
+              SELECT day AS d
+              FROM (
+                SELECT day, argMax(batch, at) AS b
+                FROM visits_done_marks
+                GROUP BY day
+              )
+              WHERE b = 0
+              UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
-              GROUP BY day
             )
-            WHERE batch = ''
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
-        AND (day, batch) IN (
-          SELECT day, batch
-          FROM (
-            SELECT day, argMax(batch, at) AS batch
-            FROM visits_done_marks
-            GROUP BY day
           )
         )
         UNION ALL SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
@@ -301,11 +289,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -323,11 +311,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -338,11 +326,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )

@@ -12,26 +12,23 @@ FROM (
     WHERE property = {p1:String}
     AND day >= toDate(toDateTime({p4:String}, 'UTC'))
     AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-    AND day < (
-      SELECT min(d)
-      FROM (
-        SELECT day AS d
+    AND batch IN (
+      SELECT argMax(batch, at) AS b
+      FROM visits_done_marks
+      GROUP BY day
+      HAVING day < (
+        SELECT min(d)
         FROM (
-          SELECT day, argMax(batch, at) AS batch
+          SELECT day AS d
+          FROM (
+            SELECT day, argMax(batch, at) AS b
+            FROM visits_done_marks
+            GROUP BY day
+          )
+          WHERE b = 0
+          UNION ALL SELECT max(day) + 1 AS d
           FROM visits_done_marks
-          GROUP BY day
         )
-        WHERE batch = ''
-        UNION ALL SELECT max(day) + 1 AS d
-        FROM visits_done_marks
-      )
-    )
-    AND (day, batch) IN (
-      SELECT day, batch
-      FROM (
-        SELECT day, argMax(batch, at) AS batch
-        FROM visits_done_marks
-        GROUP BY day
       )
     )
     UNION ALL SELECT property, skey, vkey, client_id, start_ts, end_ts, duration, pageviews, events, bounce, engaged_ms, entry_page, exit_page, hostname, referrer_source, referrer, channel, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, region, city, browser, browser_version, os, os_version, device, screen
@@ -46,11 +43,11 @@ FROM (
         FROM (
           SELECT day AS d
           FROM (
-            SELECT day, argMax(batch, at) AS batch
+            SELECT day, argMax(batch, at) AS b
             FROM visits_done_marks
             GROUP BY day
           )
-          WHERE batch = ''
+          WHERE b = 0
           UNION ALL SELECT max(day) + 1 AS d
           FROM visits_done_marks
         )
@@ -61,11 +58,11 @@ FROM (
         FROM (
           SELECT day AS d
           FROM (
-            SELECT day, argMax(batch, at) AS batch
+            SELECT day, argMax(batch, at) AS b
             FROM visits_done_marks
             GROUP BY day
           )
-          WHERE batch = ''
+          WHERE b = 0
           UNION ALL SELECT max(day) + 1 AS d
           FROM visits_done_marks
         )

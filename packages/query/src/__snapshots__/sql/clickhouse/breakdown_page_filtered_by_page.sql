@@ -14,26 +14,23 @@ FROM (
     WHERE property = {p1:String}
     AND day >= toDate(toDateTime({p5:String}, 'UTC'))
     AND day <= toDate(toDateTime({p6:String}, 'UTC'))
-    AND day < (
-      SELECT min(d)
-      FROM (
-        SELECT day AS d
+    AND batch IN (
+      SELECT argMax(batch, at) AS b
+      FROM visits_done_marks
+      GROUP BY day
+      HAVING day < (
+        SELECT min(d)
         FROM (
-          SELECT day, argMax(batch, at) AS batch
+          SELECT day AS d
+          FROM (
+            SELECT day, argMax(batch, at) AS b
+            FROM visits_done_marks
+            GROUP BY day
+          )
+          WHERE b = 0
+          UNION ALL SELECT max(day) + 1 AS d
           FROM visits_done_marks
-          GROUP BY day
         )
-        WHERE batch = ''
-        UNION ALL SELECT max(day) + 1 AS d
-        FROM visits_done_marks
-      )
-    )
-    AND (day, batch) IN (
-      SELECT day, batch
-      FROM (
-        SELECT day, argMax(batch, at) AS batch
-        FROM visits_done_marks
-        GROUP BY day
       )
     )
     UNION ALL SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
@@ -50,11 +47,11 @@ FROM (
           FROM (
             SELECT day AS d
             FROM (
-              SELECT day, argMax(batch, at) AS batch
+              SELECT day, argMax(batch, at) AS b
               FROM visits_done_marks
               GROUP BY day
             )
-            WHERE batch = ''
+            WHERE b = 0
             UNION ALL SELECT max(day) + 1 AS d
             FROM visits_done_marks
           )
@@ -73,11 +70,11 @@ FROM (
           FROM (
             SELECT day AS d
             FROM (
-              SELECT day, argMax(batch, at) AS batch
+              SELECT day, argMax(batch, at) AS b
               FROM visits_done_marks
               GROUP BY day
             )
-            WHERE batch = ''
+            WHERE b = 0
             UNION ALL SELECT max(day) + 1 AS d
             FROM visits_done_marks
           )
@@ -88,11 +85,11 @@ FROM (
           FROM (
             SELECT day AS d
             FROM (
-              SELECT day, argMax(batch, at) AS batch
+              SELECT day, argMax(batch, at) AS b
               FROM visits_done_marks
               GROUP BY day
             )
-            WHERE batch = ''
+            WHERE b = 0
             UNION ALL SELECT max(day) + 1 AS d
             FROM visits_done_marks
           )
@@ -111,26 +108,23 @@ FROM (
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p5:String}, 'UTC'))
       AND day <= toDate(toDateTime({p6:String}, 'UTC'))
-      AND day < (
-        SELECT min(d)
-        FROM (
-          SELECT day AS d
+      AND batch IN (
+        SELECT argMax(batch, at) AS b
+        FROM visits_done_marks
+        GROUP BY day
+        HAVING day < (
+          SELECT min(d)
           FROM (
-            SELECT day, argMax(batch, at) AS batch
+            SELECT day AS d
+            FROM (
+              SELECT day, argMax(batch, at) AS b
+              FROM visits_done_marks
+              GROUP BY day
+            )
+            WHERE b = 0
+            UNION ALL SELECT max(day) + 1 AS d
             FROM visits_done_marks
-            GROUP BY day
           )
-          WHERE batch = ''
-          UNION ALL SELECT max(day) + 1 AS d
-          FROM visits_done_marks
-        )
-      )
-      AND (day, batch) IN (
-        SELECT day, batch
-        FROM (
-          SELECT day, argMax(batch, at) AS batch
-          FROM visits_done_marks
-          GROUP BY day
         )
       )
       UNION ALL SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
@@ -147,11 +141,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -170,11 +164,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -185,11 +179,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )

@@ -16,26 +16,23 @@ FROM (
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p5:String}, 'UTC'))
       AND day <= toDate(toDateTime({p6:String}, 'UTC'))
-      AND day < (
-        SELECT min(d)
-        FROM (
-          SELECT day AS d
+      AND batch IN (
+        SELECT argMax(batch, at) AS b
+        FROM visits_done_marks
+        GROUP BY day
+        HAVING day < (
+          SELECT min(d)
           FROM (
-            SELECT day, argMax(batch, at) AS batch
+            SELECT day AS d
+            FROM (
+              SELECT day, argMax(batch, at) AS b
+              FROM visits_done_marks
+              GROUP BY day
+            )
+            WHERE b = 0
+            UNION ALL SELECT max(day) + 1 AS d
             FROM visits_done_marks
-            GROUP BY day
           )
-          WHERE batch = ''
-          UNION ALL SELECT max(day) + 1 AS d
-          FROM visits_done_marks
-        )
-      )
-      AND (day, batch) IN (
-        SELECT day, batch
-        FROM (
-          SELECT day, argMax(batch, at) AS batch
-          FROM visits_done_marks
-          GROUP BY day
         )
       )
       UNION ALL SELECT property, skey, vkey, client_id, start_ts, end_ts, duration, pageviews, events, bounce, engaged_ms, entry_page, exit_page, hostname, referrer_source, referrer, channel, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, region, city, browser, browser_version, os, os_version, device, screen
@@ -50,11 +47,11 @@ FROM (
           FROM (
             SELECT day AS d
             FROM (
-              SELECT day, argMax(batch, at) AS batch
+              SELECT day, argMax(batch, at) AS b
               FROM visits_done_marks
               GROUP BY day
             )
-            WHERE batch = ''
+            WHERE b = 0
             UNION ALL SELECT max(day) + 1 AS d
             FROM visits_done_marks
           )
@@ -65,11 +62,11 @@ FROM (
           FROM (
             SELECT day AS d
             FROM (
-              SELECT day, argMax(batch, at) AS batch
+              SELECT day, argMax(batch, at) AS b
               FROM visits_done_marks
               GROUP BY day
             )
-            WHERE batch = ''
+            WHERE b = 0
             UNION ALL SELECT max(day) + 1 AS d
             FROM visits_done_marks
           )
@@ -86,26 +83,23 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p5:String}, 'UTC'))
         AND day <= toDate(toDateTime({p6:String}, 'UTC'))
-        AND day < (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
+        AND batch IN (
+          SELECT argMax(batch, at) AS b
+          FROM visits_done_marks
+          GROUP BY day
+          HAVING day < (
+            SELECT min(d)
             FROM (
-              SELECT day, argMax(batch, at) AS batch
+              SELECT day AS d
+              FROM (
+                SELECT day, argMax(batch, at) AS b
+                FROM visits_done_marks
+                GROUP BY day
+              )
+              WHERE b = 0
+              UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
-              GROUP BY day
             )
-            WHERE batch = ''
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
-        AND (day, batch) IN (
-          SELECT day, batch
-          FROM (
-            SELECT day, argMax(batch, at) AS batch
-            FROM visits_done_marks
-            GROUP BY day
           )
         )
         UNION ALL SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
@@ -122,11 +116,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -144,11 +138,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -159,11 +153,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -183,26 +177,23 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p5:String}, 'UTC'))
         AND day <= toDate(toDateTime({p6:String}, 'UTC'))
-        AND day < (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
+        AND batch IN (
+          SELECT argMax(batch, at) AS b
+          FROM visits_done_marks
+          GROUP BY day
+          HAVING day < (
+            SELECT min(d)
             FROM (
-              SELECT day, argMax(batch, at) AS batch
+              SELECT day AS d
+              FROM (
+                SELECT day, argMax(batch, at) AS b
+                FROM visits_done_marks
+                GROUP BY day
+              )
+              WHERE b = 0
+              UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
-              GROUP BY day
             )
-            WHERE batch = ''
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
-        AND (day, batch) IN (
-          SELECT day, batch
-          FROM (
-            SELECT day, argMax(batch, at) AS batch
-            FROM visits_done_marks
-            GROUP BY day
           )
         )
         UNION ALL SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
@@ -219,11 +210,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -241,11 +232,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -256,11 +247,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -281,26 +272,23 @@ FROM (
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p5:String}, 'UTC'))
       AND day <= toDate(toDateTime({p6:String}, 'UTC'))
-      AND day < (
-        SELECT min(d)
-        FROM (
-          SELECT day AS d
+      AND batch IN (
+        SELECT argMax(batch, at) AS b
+        FROM visits_done_marks
+        GROUP BY day
+        HAVING day < (
+          SELECT min(d)
           FROM (
-            SELECT day, argMax(batch, at) AS batch
+            SELECT day AS d
+            FROM (
+              SELECT day, argMax(batch, at) AS b
+              FROM visits_done_marks
+              GROUP BY day
+            )
+            WHERE b = 0
+            UNION ALL SELECT max(day) + 1 AS d
             FROM visits_done_marks
-            GROUP BY day
           )
-          WHERE batch = ''
-          UNION ALL SELECT max(day) + 1 AS d
-          FROM visits_done_marks
-        )
-      )
-      AND (day, batch) IN (
-        SELECT day, batch
-        FROM (
-          SELECT day, argMax(batch, at) AS batch
-          FROM visits_done_marks
-          GROUP BY day
         )
       )
       UNION ALL SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
@@ -317,11 +305,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -339,11 +327,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -354,11 +342,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )

@@ -18,26 +18,23 @@ FROM (
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p6:String}, 'UTC'))
       AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-      AND day < (
-        SELECT min(d)
-        FROM (
-          SELECT day AS d
+      AND batch IN (
+        SELECT argMax(batch, at) AS b
+        FROM visits_done_marks
+        GROUP BY day
+        HAVING day < (
+          SELECT min(d)
           FROM (
-            SELECT day, argMax(batch, at) AS batch
+            SELECT day AS d
+            FROM (
+              SELECT day, argMax(batch, at) AS b
+              FROM visits_done_marks
+              GROUP BY day
+            )
+            WHERE b = 0
+            UNION ALL SELECT max(day) + 1 AS d
             FROM visits_done_marks
-            GROUP BY day
           )
-          WHERE batch = ''
-          UNION ALL SELECT max(day) + 1 AS d
-          FROM visits_done_marks
-        )
-      )
-      AND (day, batch) IN (
-        SELECT day, batch
-        FROM (
-          SELECT day, argMax(batch, at) AS batch
-          FROM visits_done_marks
-          GROUP BY day
         )
       )
       UNION ALL SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
@@ -54,11 +51,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -76,11 +73,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -91,11 +88,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -116,26 +113,23 @@ FROM (
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p6:String}, 'UTC'))
       AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-      AND day < (
-        SELECT min(d)
-        FROM (
-          SELECT day AS d
+      AND batch IN (
+        SELECT argMax(batch, at) AS b
+        FROM visits_done_marks
+        GROUP BY day
+        HAVING day < (
+          SELECT min(d)
           FROM (
-            SELECT day, argMax(batch, at) AS batch
+            SELECT day AS d
+            FROM (
+              SELECT day, argMax(batch, at) AS b
+              FROM visits_done_marks
+              GROUP BY day
+            )
+            WHERE b = 0
+            UNION ALL SELECT max(day) + 1 AS d
             FROM visits_done_marks
-            GROUP BY day
           )
-          WHERE batch = ''
-          UNION ALL SELECT max(day) + 1 AS d
-          FROM visits_done_marks
-        )
-      )
-      AND (day, batch) IN (
-        SELECT day, batch
-        FROM (
-          SELECT day, argMax(batch, at) AS batch
-          FROM visits_done_marks
-          GROUP BY day
         )
       )
       UNION ALL SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
@@ -152,11 +146,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -175,11 +169,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -190,11 +184,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )

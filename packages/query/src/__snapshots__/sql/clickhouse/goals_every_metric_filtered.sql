@@ -20,26 +20,23 @@ SELECT dim, g_visitors AS visitors, g_events AS events, g_visitors AS conversion
     WHERE property = {p1:String}
     AND day >= toDate(toDateTime({p6:String}, 'UTC'))
     AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-    AND day < (
-      SELECT min(d)
-      FROM (
-        SELECT day AS d
+    AND batch IN (
+      SELECT argMax(batch, at) AS b
+      FROM visits_done_marks
+      GROUP BY day
+      HAVING day < (
+        SELECT min(d)
         FROM (
-          SELECT day, argMax(batch, at) AS batch
+          SELECT day AS d
+          FROM (
+            SELECT day, argMax(batch, at) AS b
+            FROM visits_done_marks
+            GROUP BY day
+          )
+          WHERE b = 0
+          UNION ALL SELECT max(day) + 1 AS d
           FROM visits_done_marks
-          GROUP BY day
         )
-        WHERE batch = ''
-        UNION ALL SELECT max(day) + 1 AS d
-        FROM visits_done_marks
-      )
-    )
-    AND (day, batch) IN (
-      SELECT day, batch
-      FROM (
-        SELECT day, argMax(batch, at) AS batch
-        FROM visits_done_marks
-        GROUP BY day
       )
     )
     UNION ALL SELECT property, skey, vkey, client_id, start_ts, end_ts, duration, pageviews, events, bounce, engaged_ms, entry_page, exit_page, hostname, referrer_source, referrer, channel, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, region, city, browser, browser_version, os, os_version, device, screen
@@ -54,11 +51,11 @@ SELECT dim, g_visitors AS visitors, g_events AS events, g_visitors AS conversion
         FROM (
           SELECT day AS d
           FROM (
-            SELECT day, argMax(batch, at) AS batch
+            SELECT day, argMax(batch, at) AS b
             FROM visits_done_marks
             GROUP BY day
           )
-          WHERE batch = ''
+          WHERE b = 0
           UNION ALL SELECT max(day) + 1 AS d
           FROM visits_done_marks
         )
@@ -69,11 +66,11 @@ SELECT dim, g_visitors AS visitors, g_events AS events, g_visitors AS conversion
         FROM (
           SELECT day AS d
           FROM (
-            SELECT day, argMax(batch, at) AS batch
+            SELECT day, argMax(batch, at) AS b
             FROM visits_done_marks
             GROUP BY day
           )
-          WHERE batch = ''
+          WHERE b = 0
           UNION ALL SELECT max(day) + 1 AS d
           FROM visits_done_marks
         )
@@ -91,26 +88,23 @@ SELECT dim, g_visitors AS visitors, g_events AS events, g_visitors AS conversion
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p6:String}, 'UTC'))
       AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-      AND day < (
-        SELECT min(d)
-        FROM (
-          SELECT day AS d
+      AND batch IN (
+        SELECT argMax(batch, at) AS b
+        FROM visits_done_marks
+        GROUP BY day
+        HAVING day < (
+          SELECT min(d)
           FROM (
-            SELECT day, argMax(batch, at) AS batch
+            SELECT day AS d
+            FROM (
+              SELECT day, argMax(batch, at) AS b
+              FROM visits_done_marks
+              GROUP BY day
+            )
+            WHERE b = 0
+            UNION ALL SELECT max(day) + 1 AS d
             FROM visits_done_marks
-            GROUP BY day
           )
-          WHERE batch = ''
-          UNION ALL SELECT max(day) + 1 AS d
-          FROM visits_done_marks
-        )
-      )
-      AND (day, batch) IN (
-        SELECT day, batch
-        FROM (
-          SELECT day, argMax(batch, at) AS batch
-          FROM visits_done_marks
-          GROUP BY day
         )
       )
       UNION ALL SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
@@ -127,11 +121,11 @@ SELECT dim, g_visitors AS visitors, g_events AS events, g_visitors AS conversion
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -150,11 +144,11 @@ SELECT dim, g_visitors AS visitors, g_events AS events, g_visitors AS conversion
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -165,11 +159,11 @@ SELECT dim, g_visitors AS visitors, g_events AS events, g_visitors AS conversion
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -189,26 +183,23 @@ SELECT dim, g_visitors AS visitors, g_events AS events, g_visitors AS conversion
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p6:String}, 'UTC'))
       AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-      AND day < (
-        SELECT min(d)
-        FROM (
-          SELECT day AS d
+      AND batch IN (
+        SELECT argMax(batch, at) AS b
+        FROM visits_done_marks
+        GROUP BY day
+        HAVING day < (
+          SELECT min(d)
           FROM (
-            SELECT day, argMax(batch, at) AS batch
+            SELECT day AS d
+            FROM (
+              SELECT day, argMax(batch, at) AS b
+              FROM visits_done_marks
+              GROUP BY day
+            )
+            WHERE b = 0
+            UNION ALL SELECT max(day) + 1 AS d
             FROM visits_done_marks
-            GROUP BY day
           )
-          WHERE batch = ''
-          UNION ALL SELECT max(day) + 1 AS d
-          FROM visits_done_marks
-        )
-      )
-      AND (day, batch) IN (
-        SELECT day, batch
-        FROM (
-          SELECT day, argMax(batch, at) AS batch
-          FROM visits_done_marks
-          GROUP BY day
         )
       )
       UNION ALL SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
@@ -225,11 +216,11 @@ SELECT dim, g_visitors AS visitors, g_events AS events, g_visitors AS conversion
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -247,11 +238,11 @@ SELECT dim, g_visitors AS visitors, g_events AS events, g_visitors AS conversion
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -262,11 +253,11 @@ SELECT dim, g_visitors AS visitors, g_events AS events, g_visitors AS conversion
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -289,26 +280,23 @@ FROM (
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p6:String}, 'UTC'))
       AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-      AND day < (
-        SELECT min(d)
-        FROM (
-          SELECT day AS d
+      AND batch IN (
+        SELECT argMax(batch, at) AS b
+        FROM visits_done_marks
+        GROUP BY day
+        HAVING day < (
+          SELECT min(d)
           FROM (
-            SELECT day, argMax(batch, at) AS batch
+            SELECT day AS d
+            FROM (
+              SELECT day, argMax(batch, at) AS b
+              FROM visits_done_marks
+              GROUP BY day
+            )
+            WHERE b = 0
+            UNION ALL SELECT max(day) + 1 AS d
             FROM visits_done_marks
-            GROUP BY day
           )
-          WHERE batch = ''
-          UNION ALL SELECT max(day) + 1 AS d
-          FROM visits_done_marks
-        )
-      )
-      AND (day, batch) IN (
-        SELECT day, batch
-        FROM (
-          SELECT day, argMax(batch, at) AS batch
-          FROM visits_done_marks
-          GROUP BY day
         )
       )
       UNION ALL SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
@@ -325,11 +313,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -347,11 +335,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -362,11 +350,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -385,26 +373,23 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p6:String}, 'UTC'))
         AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-        AND day < (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
+        AND batch IN (
+          SELECT argMax(batch, at) AS b
+          FROM visits_done_marks
+          GROUP BY day
+          HAVING day < (
+            SELECT min(d)
             FROM (
-              SELECT day, argMax(batch, at) AS batch
+              SELECT day AS d
+              FROM (
+                SELECT day, argMax(batch, at) AS b
+                FROM visits_done_marks
+                GROUP BY day
+              )
+              WHERE b = 0
+              UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
-              GROUP BY day
             )
-            WHERE batch = ''
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
-        AND (day, batch) IN (
-          SELECT day, batch
-          FROM (
-            SELECT day, argMax(batch, at) AS batch
-            FROM visits_done_marks
-            GROUP BY day
           )
         )
         UNION ALL SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
@@ -421,11 +406,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -444,11 +429,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -459,11 +444,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -483,26 +468,23 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p6:String}, 'UTC'))
         AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-        AND day < (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
+        AND batch IN (
+          SELECT argMax(batch, at) AS b
+          FROM visits_done_marks
+          GROUP BY day
+          HAVING day < (
+            SELECT min(d)
             FROM (
-              SELECT day, argMax(batch, at) AS batch
+              SELECT day AS d
+              FROM (
+                SELECT day, argMax(batch, at) AS b
+                FROM visits_done_marks
+                GROUP BY day
+              )
+              WHERE b = 0
+              UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
-              GROUP BY day
             )
-            WHERE batch = ''
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
-        AND (day, batch) IN (
-          SELECT day, batch
-          FROM (
-            SELECT day, argMax(batch, at) AS batch
-            FROM visits_done_marks
-            GROUP BY day
           )
         )
         UNION ALL SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
@@ -519,11 +501,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -541,11 +523,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -556,11 +538,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -580,26 +562,23 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p6:String}, 'UTC'))
         AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-        AND day < (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
+        AND batch IN (
+          SELECT argMax(batch, at) AS b
+          FROM visits_done_marks
+          GROUP BY day
+          HAVING day < (
+            SELECT min(d)
             FROM (
-              SELECT day, argMax(batch, at) AS batch
+              SELECT day AS d
+              FROM (
+                SELECT day, argMax(batch, at) AS b
+                FROM visits_done_marks
+                GROUP BY day
+              )
+              WHERE b = 0
+              UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
-              GROUP BY day
             )
-            WHERE batch = ''
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
-        AND (day, batch) IN (
-          SELECT day, batch
-          FROM (
-            SELECT day, argMax(batch, at) AS batch
-            FROM visits_done_marks
-            GROUP BY day
           )
         )
         UNION ALL SELECT property, skey, vkey, client_id, start_ts, end_ts, duration, pageviews, events, bounce, engaged_ms, entry_page, exit_page, hostname, referrer_source, referrer, channel, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, region, city, browser, browser_version, os, os_version, device, screen
@@ -614,11 +593,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -629,11 +608,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -654,26 +633,23 @@ FROM (
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p6:String}, 'UTC'))
       AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-      AND day < (
-        SELECT min(d)
-        FROM (
-          SELECT day AS d
+      AND batch IN (
+        SELECT argMax(batch, at) AS b
+        FROM visits_done_marks
+        GROUP BY day
+        HAVING day < (
+          SELECT min(d)
           FROM (
-            SELECT day, argMax(batch, at) AS batch
+            SELECT day AS d
+            FROM (
+              SELECT day, argMax(batch, at) AS b
+              FROM visits_done_marks
+              GROUP BY day
+            )
+            WHERE b = 0
+            UNION ALL SELECT max(day) + 1 AS d
             FROM visits_done_marks
-            GROUP BY day
           )
-          WHERE batch = ''
-          UNION ALL SELECT max(day) + 1 AS d
-          FROM visits_done_marks
-        )
-      )
-      AND (day, batch) IN (
-        SELECT day, batch
-        FROM (
-          SELECT day, argMax(batch, at) AS batch
-          FROM visits_done_marks
-          GROUP BY day
         )
       )
       UNION ALL SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
@@ -690,11 +666,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -713,11 +689,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -728,11 +704,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -751,26 +727,23 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p6:String}, 'UTC'))
         AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-        AND day < (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
+        AND batch IN (
+          SELECT argMax(batch, at) AS b
+          FROM visits_done_marks
+          GROUP BY day
+          HAVING day < (
+            SELECT min(d)
             FROM (
-              SELECT day, argMax(batch, at) AS batch
+              SELECT day AS d
+              FROM (
+                SELECT day, argMax(batch, at) AS b
+                FROM visits_done_marks
+                GROUP BY day
+              )
+              WHERE b = 0
+              UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
-              GROUP BY day
             )
-            WHERE batch = ''
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
-        AND (day, batch) IN (
-          SELECT day, batch
-          FROM (
-            SELECT day, argMax(batch, at) AS batch
-            FROM visits_done_marks
-            GROUP BY day
           )
         )
         UNION ALL SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
@@ -787,11 +760,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -810,11 +783,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -825,11 +798,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -849,26 +822,23 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p6:String}, 'UTC'))
         AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-        AND day < (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
+        AND batch IN (
+          SELECT argMax(batch, at) AS b
+          FROM visits_done_marks
+          GROUP BY day
+          HAVING day < (
+            SELECT min(d)
             FROM (
-              SELECT day, argMax(batch, at) AS batch
+              SELECT day AS d
+              FROM (
+                SELECT day, argMax(batch, at) AS b
+                FROM visits_done_marks
+                GROUP BY day
+              )
+              WHERE b = 0
+              UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
-              GROUP BY day
             )
-            WHERE batch = ''
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
-        AND (day, batch) IN (
-          SELECT day, batch
-          FROM (
-            SELECT day, argMax(batch, at) AS batch
-            FROM visits_done_marks
-            GROUP BY day
           )
         )
         UNION ALL SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
@@ -885,11 +855,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -907,11 +877,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -922,11 +892,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -946,26 +916,23 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p6:String}, 'UTC'))
         AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-        AND day < (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
+        AND batch IN (
+          SELECT argMax(batch, at) AS b
+          FROM visits_done_marks
+          GROUP BY day
+          HAVING day < (
+            SELECT min(d)
             FROM (
-              SELECT day, argMax(batch, at) AS batch
+              SELECT day AS d
+              FROM (
+                SELECT day, argMax(batch, at) AS b
+                FROM visits_done_marks
+                GROUP BY day
+              )
+              WHERE b = 0
+              UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
-              GROUP BY day
             )
-            WHERE batch = ''
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
-        AND (day, batch) IN (
-          SELECT day, batch
-          FROM (
-            SELECT day, argMax(batch, at) AS batch
-            FROM visits_done_marks
-            GROUP BY day
           )
         )
         UNION ALL SELECT property, skey, vkey, client_id, start_ts, end_ts, duration, pageviews, events, bounce, engaged_ms, entry_page, exit_page, hostname, referrer_source, referrer, channel, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, region, city, browser, browser_version, os, os_version, device, screen
@@ -980,11 +947,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -995,11 +962,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -1020,26 +987,23 @@ FROM (
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p6:String}, 'UTC'))
       AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-      AND day < (
-        SELECT min(d)
-        FROM (
-          SELECT day AS d
+      AND batch IN (
+        SELECT argMax(batch, at) AS b
+        FROM visits_done_marks
+        GROUP BY day
+        HAVING day < (
+          SELECT min(d)
           FROM (
-            SELECT day, argMax(batch, at) AS batch
+            SELECT day AS d
+            FROM (
+              SELECT day, argMax(batch, at) AS b
+              FROM visits_done_marks
+              GROUP BY day
+            )
+            WHERE b = 0
+            UNION ALL SELECT max(day) + 1 AS d
             FROM visits_done_marks
-            GROUP BY day
           )
-          WHERE batch = ''
-          UNION ALL SELECT max(day) + 1 AS d
-          FROM visits_done_marks
-        )
-      )
-      AND (day, batch) IN (
-        SELECT day, batch
-        FROM (
-          SELECT day, argMax(batch, at) AS batch
-          FROM visits_done_marks
-          GROUP BY day
         )
       )
       UNION ALL SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
@@ -1056,11 +1020,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -1079,11 +1043,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -1094,11 +1058,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -1117,26 +1081,23 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p6:String}, 'UTC'))
         AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-        AND day < (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
+        AND batch IN (
+          SELECT argMax(batch, at) AS b
+          FROM visits_done_marks
+          GROUP BY day
+          HAVING day < (
+            SELECT min(d)
             FROM (
-              SELECT day, argMax(batch, at) AS batch
+              SELECT day AS d
+              FROM (
+                SELECT day, argMax(batch, at) AS b
+                FROM visits_done_marks
+                GROUP BY day
+              )
+              WHERE b = 0
+              UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
-              GROUP BY day
             )
-            WHERE batch = ''
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
-        AND (day, batch) IN (
-          SELECT day, batch
-          FROM (
-            SELECT day, argMax(batch, at) AS batch
-            FROM visits_done_marks
-            GROUP BY day
           )
         )
         UNION ALL SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
@@ -1153,11 +1114,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -1176,11 +1137,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -1191,11 +1152,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -1215,26 +1176,23 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p6:String}, 'UTC'))
         AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-        AND day < (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
+        AND batch IN (
+          SELECT argMax(batch, at) AS b
+          FROM visits_done_marks
+          GROUP BY day
+          HAVING day < (
+            SELECT min(d)
             FROM (
-              SELECT day, argMax(batch, at) AS batch
+              SELECT day AS d
+              FROM (
+                SELECT day, argMax(batch, at) AS b
+                FROM visits_done_marks
+                GROUP BY day
+              )
+              WHERE b = 0
+              UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
-              GROUP BY day
             )
-            WHERE batch = ''
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
-        AND (day, batch) IN (
-          SELECT day, batch
-          FROM (
-            SELECT day, argMax(batch, at) AS batch
-            FROM visits_done_marks
-            GROUP BY day
           )
         )
         UNION ALL SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
@@ -1251,11 +1209,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -1273,11 +1231,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -1288,11 +1246,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -1312,26 +1270,23 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p6:String}, 'UTC'))
         AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-        AND day < (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
+        AND batch IN (
+          SELECT argMax(batch, at) AS b
+          FROM visits_done_marks
+          GROUP BY day
+          HAVING day < (
+            SELECT min(d)
             FROM (
-              SELECT day, argMax(batch, at) AS batch
+              SELECT day AS d
+              FROM (
+                SELECT day, argMax(batch, at) AS b
+                FROM visits_done_marks
+                GROUP BY day
+              )
+              WHERE b = 0
+              UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
-              GROUP BY day
             )
-            WHERE batch = ''
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
-        AND (day, batch) IN (
-          SELECT day, batch
-          FROM (
-            SELECT day, argMax(batch, at) AS batch
-            FROM visits_done_marks
-            GROUP BY day
           )
         )
         UNION ALL SELECT property, skey, vkey, client_id, start_ts, end_ts, duration, pageviews, events, bounce, engaged_ms, entry_page, exit_page, hostname, referrer_source, referrer, channel, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, region, city, browser, browser_version, os, os_version, device, screen
@@ -1346,11 +1301,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -1361,11 +1316,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )

@@ -25,26 +25,23 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p4:String}, 'UTC'))
         AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-        AND day < (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
+        AND batch IN (
+          SELECT argMax(batch, at) AS b
+          FROM visits_done_marks
+          GROUP BY day
+          HAVING day < (
+            SELECT min(d)
             FROM (
-              SELECT day, argMax(batch, at) AS batch
+              SELECT day AS d
+              FROM (
+                SELECT day, argMax(batch, at) AS b
+                FROM visits_done_marks
+                GROUP BY day
+              )
+              WHERE b = 0
+              UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
-              GROUP BY day
             )
-            WHERE batch = ''
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
-        AND (day, batch) IN (
-          SELECT day, batch
-          FROM (
-            SELECT day, argMax(batch, at) AS batch
-            FROM visits_done_marks
-            GROUP BY day
           )
         )
         UNION ALL SELECT property, skey, vkey, client_id, start_ts, end_ts, duration, pageviews, events, bounce, engaged_ms, entry_page, exit_page, hostname, referrer_source, referrer, channel, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, region, city, browser, browser_version, os, os_version, device, screen
@@ -59,11 +56,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -74,11 +71,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -96,26 +93,23 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p4:String}, 'UTC'))
         AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-        AND day < (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
+        AND batch IN (
+          SELECT argMax(batch, at) AS b
+          FROM visits_done_marks
+          GROUP BY day
+          HAVING day < (
+            SELECT min(d)
             FROM (
-              SELECT day, argMax(batch, at) AS batch
+              SELECT day AS d
+              FROM (
+                SELECT day, argMax(batch, at) AS b
+                FROM visits_done_marks
+                GROUP BY day
+              )
+              WHERE b = 0
+              UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
-              GROUP BY day
             )
-            WHERE batch = ''
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
-        AND (day, batch) IN (
-          SELECT day, batch
-          FROM (
-            SELECT day, argMax(batch, at) AS batch
-            FROM visits_done_marks
-            GROUP BY day
           )
         )
         UNION ALL SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
@@ -132,11 +126,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -154,11 +148,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -169,11 +163,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -199,26 +193,23 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p11:String}, 'UTC'))
         AND day <= toDate(toDateTime({p12:String}, 'UTC'))
-        AND day < (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
+        AND batch IN (
+          SELECT argMax(batch, at) AS b
+          FROM visits_done_marks
+          GROUP BY day
+          HAVING day < (
+            SELECT min(d)
             FROM (
-              SELECT day, argMax(batch, at) AS batch
+              SELECT day AS d
+              FROM (
+                SELECT day, argMax(batch, at) AS b
+                FROM visits_done_marks
+                GROUP BY day
+              )
+              WHERE b = 0
+              UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
-              GROUP BY day
             )
-            WHERE batch = ''
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
-        AND (day, batch) IN (
-          SELECT day, batch
-          FROM (
-            SELECT day, argMax(batch, at) AS batch
-            FROM visits_done_marks
-            GROUP BY day
           )
         )
         UNION ALL SELECT property, skey, vkey, client_id, start_ts, end_ts, duration, pageviews, events, bounce, engaged_ms, entry_page, exit_page, hostname, referrer_source, referrer, channel, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, region, city, browser, browser_version, os, os_version, device, screen
@@ -233,11 +224,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -248,11 +239,11 @@ FROM (
             FROM (
               SELECT day AS d
               FROM (
-                SELECT day, argMax(batch, at) AS batch
+                SELECT day, argMax(batch, at) AS b
                 FROM visits_done_marks
                 GROUP BY day
               )
-              WHERE batch = ''
+              WHERE b = 0
               UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
             )
@@ -270,26 +261,23 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p11:String}, 'UTC'))
         AND day <= toDate(toDateTime({p12:String}, 'UTC'))
-        AND day < (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
+        AND batch IN (
+          SELECT argMax(batch, at) AS b
+          FROM visits_done_marks
+          GROUP BY day
+          HAVING day < (
+            SELECT min(d)
             FROM (
-              SELECT day, argMax(batch, at) AS batch
+              SELECT day AS d
+              FROM (
+                SELECT day, argMax(batch, at) AS b
+                FROM visits_done_marks
+                GROUP BY day
+              )
+              WHERE b = 0
+              UNION ALL SELECT max(day) + 1 AS d
               FROM visits_done_marks
-              GROUP BY day
             )
-            WHERE batch = ''
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
-        AND (day, batch) IN (
-          SELECT day, batch
-          FROM (
-            SELECT day, argMax(batch, at) AS batch
-            FROM visits_done_marks
-            GROUP BY day
           )
         )
         UNION ALL SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
@@ -306,11 +294,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -328,11 +316,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
@@ -343,11 +331,11 @@ FROM (
               FROM (
                 SELECT day AS d
                 FROM (
-                  SELECT day, argMax(batch, at) AS batch
+                  SELECT day, argMax(batch, at) AS b
                   FROM visits_done_marks
                   GROUP BY day
                 )
-                WHERE batch = ''
+                WHERE b = 0
                 UNION ALL SELECT max(day) + 1 AS d
                 FROM visits_done_marks
               )
