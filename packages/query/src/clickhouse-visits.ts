@@ -2,8 +2,9 @@
 // `session_events` are read from on ClickHouse, instead of a GROUP BY over the raw events in every
 // query (measured ~10 s for the dashboard set at 1M events). This module owns their columns, the
 // SELECT that turns inserted events into states (the materialized views' query and the backfill's,
-// storage's clickhouse-visit-tables.ts creates the tables from the same list) and the reads that
-// merge them back into the derived tables' rows.
+// storage's clickhouse-visit-tables.ts creates the tables from the same list), the reads that
+// merge them back into the derived tables' rows, and the settled rows those reads take instead for
+// the days that are over (below; storage's clickhouse-settle.ts writes them).
 //
 //   visits        one row per (property, UTC day, visit, client) per insert: the visit's states
 //   visit_pages   ... and per path (pageviews and engagement only)

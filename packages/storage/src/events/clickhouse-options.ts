@@ -38,8 +38,8 @@ export interface ClickHouseOptions {
  */
 export const CLICKHOUSE_CANNOT = {
   dayRollups:
-    "ClickHouse keeps no day rollups: the dialect merges its per-visit aggregate states per query (18.16 has no " +
-    "aggregating projections), so dayRollupThrough() is absent and stats never read day_rollup.",
+    "ClickHouse keeps no day rollups: stats read a row per visit (settled days) or merge its aggregate states " +
+    "(the days since), so dayRollupThrough() is absent and stats never read day_rollup.",
 } as const;
 
 /** Rows of one ingest-log record, under the record's id (clickhouse-ingest.ts). */

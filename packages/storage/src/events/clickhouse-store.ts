@@ -8,6 +8,9 @@
 //   (clickhouse-visit-tables.ts) written by materialized views within the same INSERT.
 // - deleteProperty: ALTER TABLE ... DELETE is an asynchronous mutation in 18.16 (no mutations_sync
 //   yet): the call waits until system.mutations reports it done, so reads afterwards are correct.
+// - settle: every settleEveryMs (and on settle()), the visits of the days that are over are merged
+//   once into plain rows that reads take instead of their states (clickhouse-settle.ts); an append
+//   into a settled day marks it unsettled after its INSERT.
 // - query timeouts: max_execution_time stops the query in the engine (18.16 checks it between
 //   blocks); the call itself rejects at the limit and sends KILL QUERY for good measure, since an
 //   18.16 server does not cancel a query when its HTTP client goes away.
