@@ -1,5 +1,5 @@
 // ClickHouse's settle step (@lookout/query clickhouse-visits.ts says what settled visit rows are
-// and how reads combine them with the visit states): which UTC days it settles next, writing their
+// and how reads combine them with the visit states), run by a store's Settler: which UTC days it settles next, writing their
 // rows under a new batch id and then the days' marks; the "not settled" marks an insert of events
 // into a settled day leaves; and the deletion of batches later marks superseded.
 //
@@ -11,6 +11,7 @@
 import { randomInt } from "node:crypto";
 import type { ClickHouseClient } from "@clickhouse/client";
 import { DONE_MARKS_TABLE, DONE_TABLES, doneColumns, liveRowsSql, SETTLE_MS, VISIT_TABLE_NAMES } from "@lookout/query";
+import type { EventRow } from "@lookout/schema";
 import { rows } from "./clickhouse-migrate.js";
 import { literal } from "./clickhouse-sql.js";
 
@@ -43,13 +44,22 @@ export function unsettledBy(eventDays: Iterable<number>, now: number): number[] 
   return [...out].sort((a, b) => a - b);
 }
 
-/** Marks `days` not settled, after an insert of events into them. */
-export async function markUnsettled(client: ClickHouseClient, days: readonly number[]): Promise<void> {
+/** Marks `days` not settled (batch 0), after an insert of events into them. */
+export function markUnsettled(client: ClickHouseClient, days: readonly number[]): Promise<void> {
+  return markDays(client, days, () => 0, Date.now() * 1000 + 500);
+}
+
+/** A mark per day: its batch, at `at`. */
+async function markDays(
+  client: ClickHouseClient,
+  days: readonly number[],
+  batch: (day: number) => number,
+  at: number,
+): Promise<void> {
   if (days.length === 0) return;
-  const at = Date.now() * 1000 + 500;
   await client.insert({
     table: DONE_MARKS_TABLE,
-    values: days.map((d) => ({ day: iso(d), batch: 0, at })),
+    values: days.map((d) => ({ day: iso(d), batch: batch(d), at })),
     format: "JSONEachRow",
   });
 }
@@ -58,6 +68,62 @@ export interface SettleTarget {
   client: ClickHouseClient;
   /** Runs `ALTER TABLE <table> DELETE WHERE <where>` where the table's rows are stored (each shard). */
   deleteWhere(table: string, where: string): Promise<void>;
+  /** The settings each step's INSERT runs with (spilling past the store's limit). */
+  settings(): Record<string, string>;
+  /** Whether the store is closed (a running settle() stops between steps). */
+  closed(): boolean;
+}
+
+/** A store's settling: its steps one at a time, its timer, and the superseded marks already deleted. */
+export class Settler {
+  #chain: Promise<unknown> = Promise.resolve();
+  #timer: NodeJS.Timeout | undefined;
+  #dropped = new Set<string>();
+
+  constructor(private readonly t: SettleTarget) {}
+
+  /** After an insert: marks the settled days its events change as not settled. */
+  async unsettle(inserted: Iterable<EventRow>): Promise<void> {
+    const days = new Set<number>();
+    for (const row of inserted) days.add(dayNumber(row.ts.getTime()));
+    await markUnsettled(this.t.client, unsettledBy(days, Date.now()));
+  }
+
+  /** Settles every day due at `now` (ClickHouseEventStore.settle); resolves to the days settled. */
+  settle(now: Date): Promise<number> {
+    const run = this.#chain.then(async () => {
+      let days = 0;
+      for (let span = await nextSpan(this.t.client, now.getTime()); span && !this.t.closed(); ) {
+        await settleSpan(this.t.client, span, this.t.settings());
+        days += span[1] - span[0] + 1;
+        span = await nextSpan(this.t.client, now.getTime());
+      }
+      await dropSuperseded(this.t, this.#dropped);
+      return days;
+    });
+    this.#chain = run.catch(() => {});
+    return run;
+  }
+
+  /** Settles every `everyMs` (0: never), logging a failure and trying again next time. */
+  start(everyMs: number): void {
+    if (!(everyMs > 0) || this.#timer) return;
+    const tick = () => {
+      this.#timer = setTimeout(() => {
+        this.settle(new Date()).then(tick, (err) => {
+          if (!this.t.closed())
+            console.error(`ClickHouse: settling visits failed: ${err instanceof Error ? err.message : String(err)}`);
+          tick();
+        });
+      }, everyMs);
+      this.#timer.unref();
+    };
+    tick();
+  }
+
+  stop(): void {
+    clearTimeout(this.#timer);
+  }
 }
 
 const parseDay = (d: string) => dayNumber(Date.parse(`${d}T00:00:00Z`));
@@ -150,18 +216,17 @@ export async function settleSpan(
       clickhouse_settings: settings,
     });
   }
-  const values = [];
-  for (let d = first; d <= last; d++) values.push({ day: iso(d), batch: base + d, at });
-  await client.insert({ table: DONE_MARKS_TABLE, values, format: "JSONEachRow" });
+  const days: number[] = [];
+  for (let d = first; d <= last; d++) days.push(d);
+  await markDays(client, days, (d) => base + d, at);
 }
 
 /**
  * Deletes what later marks superseded: the settled rows of batches no longer read (a batch id
- * names one day's rows), and the marks
- * themselves (the latest mark of every day stays). `issued` remembers the mutations already sent,
- * since 18.16 runs them asynchronously.
+ * names one day's rows), and the marks themselves (the latest mark of every day stays). `issued`
+ * remembers the mutations already sent, since 18.16 runs them asynchronously.
  */
-export async function dropSuperseded(t: SettleTarget, issued: Set<string>): Promise<number> {
+export async function dropSuperseded(t: Pick<SettleTarget, "client" | "deleteWhere">, issued: Set<string>): Promise<number> {
   const old = await rows<{ d: string; b: number; at: number }>(
     t.client,
     `SELECT toString(day) AS d, batch AS b, at FROM ${DONE_MARKS_TABLE} ANY INNER JOIN ` +

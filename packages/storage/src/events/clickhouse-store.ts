@@ -39,15 +39,7 @@ import {
   type IngestRecord,
   parseClickHouseUrl,
 } from "./clickhouse-options.js";
-import {
-  dayNumber,
-  dropSuperseded,
-  markStoredDays,
-  markUnsettled,
-  nextSpan,
-  settleSpan,
-  unsettledBy,
-} from "./clickhouse-settle.js";
+import { markStoredDays, Settler } from "./clickhouse-settle.js";
 import { bindParams, EVENT_SELECT, eventFromJson, eventJson, literal, profileJson } from "./clickhouse-sql.js";
 import { type CompiledQuery, type EventsQuery, type QueryOptions, QueryTimeoutError, type RecentSession } from "./event-store.js";
 import { VISITOR_TABLES } from "./visitor-tables.js";
@@ -127,10 +119,7 @@ class ChStore implements ClickHouseEventStore {
   #closed = false;
   #pending = new Set<Promise<unknown>>();
   #version = 0;
-  #settling: Promise<unknown> = Promise.resolve();
-  #settleTimer: NodeJS.Timeout | undefined;
-  /** Superseded marks whose deletion was sent (clickhouse-settle.ts dropSuperseded). */
-  #dropped = new Set<string>();
+  readonly #settler: Settler;
 
   constructor(
     private readonly client: ClickHouseClient,
@@ -139,7 +128,14 @@ class ChStore implements ClickHouseEventStore {
     readonly serverVersion: string,
     private readonly opts: ClickHouseOptions,
     private readonly shards: readonly ClickHouseClient[] = [],
-  ) {}
+  ) {
+    this.#settler = new Settler({
+      client: this.client,
+      deleteWhere: (t, where) => this.#mutate(`ALTER TABLE ${this.#stored(t)} DELETE WHERE ${where}`),
+      settings: () => this.#spilling(),
+      closed: () => this.#closed,
+    });
+  }
 
   /** Where a table's rows are stored: `<name>_local` on each shard of a cluster, else `<name>`. */
   #stored(table: string): string {
@@ -182,51 +178,17 @@ class ChStore implements ClickHouseEventStore {
   }
 
   /** After an insert: marks the settled days its events change as not settled (clickhouse-settle.ts). */
-  async #unsettle(inserted: Iterable<EventRow>): Promise<void> {
-    const days = new Set<number>();
-    for (const row of inserted) days.add(dayNumber(row.ts.getTime()));
-    await markUnsettled(this.client, unsettledBy(days, Date.now()));
+  #unsettle(inserted: Iterable<EventRow>): Promise<void> {
+    return this.#settler.unsettle(inserted);
   }
 
   settle(now: Date = new Date()): Promise<number> {
-    // One step at a time in this process (a timer's and a caller's), each under close()'s wait.
-    const run = this.#settling.then(() =>
-      this.#track(async () => {
-        let days = 0;
-        for (let span = await nextSpan(this.client, now.getTime()); span && !this.#closed; ) {
-          await settleSpan(this.client, span, this.#spilling());
-          days += span[1] - span[0] + 1;
-          span = await nextSpan(this.client, now.getTime());
-        }
-        await dropSuperseded(
-          {
-            client: this.client,
-            deleteWhere: (t, where) => this.#mutate(`ALTER TABLE ${this.#stored(t)} DELETE WHERE ${where}`),
-          },
-          this.#dropped,
-        );
-        return days;
-      }),
-    );
-    this.#settling = run.catch(() => {});
-    return run;
+    return this.#track(() => this.#settler.settle(now));
   }
 
-  /** Settles due days now and then (settleEveryMs), logging a failure and trying again next time. */
+  /** Settles due days now and then (settleEveryMs). */
   startSettling(): void {
-    const every = this.opts.settleEveryMs ?? 5 * 60_000;
-    if (!(every > 0) || this.#settleTimer) return;
-    const tick = () => {
-      this.#settleTimer = setTimeout(() => {
-        this.settle().then(tick, (err) => {
-          if (!this.#closed)
-            console.error(`ClickHouse: settling visits failed: ${err instanceof Error ? err.message : String(err)}`);
-          tick();
-        });
-      }, every);
-      this.#settleTimer.unref();
-    };
-    tick();
+    this.#settler.start(this.opts.settleEveryMs ?? 5 * 60_000);
   }
 
   appendOnce(records: readonly IngestRecord[]): Promise<void> {
@@ -449,7 +411,7 @@ class ChStore implements ClickHouseEventStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    clearTimeout(this.#settleTimer);
+    this.#settler.stop();
     await Promise.allSettled([...this.#pending]);
     await Promise.all([this.client.close(), this.admin.close(), ...this.shards.map((s) => s.close())]);
   }
