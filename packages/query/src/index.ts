@@ -36,6 +36,7 @@ export * from "./insights/lifecycle.js";
 export * from "./insights/paths.js";
 export * from "./insights/retention.js";
 export * from "./insights/retention-timeline.js";
+export * from "./insights/timeline.js";
 export * from "./insights/stickiness.js";
 export { type CompiledTrends, compileTrends, eventCondition, shapeTrends, type TrendsRow } from "./insights/trends.js";
 export type { Compiler } from "./kinds/compiler.js";

@@ -1,16 +1,15 @@
-// Funnels from visitor timelines: a property's events held in memory in columns, sorted by visitor
-// and time (the DuckDB store keeps them: @lookout/storage duckdb-timelines.ts), the layout
-// Mixpanel's event store keeps per user so that a funnel is one pass over each user's events. The
-// SQL path (funnel.ts) spends most of its time scanning, joining and packing rows before
-// funnel-eval.ts sees them; here the same evaluator reads the events where they lie.
+// Funnels from visitor timelines (timeline.ts: the layout; the DuckDB store keeps them, @lookout/storage
+// duckdb-timelines.ts), the layout Mixpanel's event store keeps per user so that a funnel is one
+// pass over each user's events. The SQL path (funnel.ts) spends most of its time scanning, joining
+// and packing rows before funnel-eval.ts sees them; here the same evaluator reads the events where they lie.
 //
 // The same definition as the SQL path, step for step: an event counts when it lies in the range
 // and passes the global filters, and none of FUNNEL_IGNORED_EVENTS is read; a visitor is evaluated
-// when one of their counted events matches step 1 (found through the postings by name and page);
-// a strict funnel considers every counted event, the others those matching a step or an exclusion.
-// The SQL path also drops the events outside the first step-1 event and the last one's window's
-// end; nothing there changes an outcome (funnel.ts), so only visitors whose step 1 must be looked
-// for have it applied. Which specs a timeline answers is decided here (timelineCovers).
+// when one of their counted events matches step 1 (found through the postings, or by a scan of the
+// pairs where a timeline keeps none); a strict funnel considers every counted event, the others
+// those matching a step or an exclusion. The SQL path also drops the events outside the first
+// step-1 event and the last one's window's end; nothing there changes an outcome (funnel.ts).
+// Which specs a timeline answers is decided here (timelineCovers).
 import type { FunnelSpec } from "@lookout/schema";
 import { parseFilters } from "@lookout/schema";
 import { DIALECTS } from "../dialects.js";
@@ -18,87 +17,17 @@ import { Params } from "../params.js";
 import { FUNNEL_MAX_ROWS, type FunnelPlan } from "./funnel.js";
 import { beginVisitor, finishVisitor, pushEvent, tooManyVisitors } from "./funnel-eval.js";
 import { FunnelOutcomes } from "./funnel-outcomes.js";
+import {
+  kept,
+  pairFresh,
+  selects,
+  T_HI,
+  type Timeline,
+  type TimelinePairs,
+  type TimelinePostings,
+  type TimelineSelector,
+} from "./timeline.js";
 import { eventCondition } from "./trends.js";
-
-/** A property's events in columns, by visitor then time. */
-export interface Timeline {
-  /** The visitors' keys (the events' vkey), ascending. */
-  keys: BigInt64Array;
-  /** Visitor v's events are [starts[v], starts[v + 1]), in time order; starts has keys.length + 1 entries. */
-  starts: Int32Array;
-  /** Each event's epoch milliseconds. */
-  t: Float64Array;
-  /** Each event's name, as an index into the store's names. */
-  name: Int32Array;
-  /** Each event's page (path), as an index into the store's pages. */
-  page: Int32Array;
-  /** The events by name and page (indexTimeline): where step 1 can match, without a scan of every event. */
-  postings?: TimelinePostings;
-}
-
-/**
- * The events' indices sorted by (name, page), and the runs of each (name, page) pair present:
- * combo c is name comboName[c] on page comboPage[c], its events positions[comboStart[c] ..
- * comboStart[c + 1]). Pairs sorted by name, then page.
- */
-export interface TimelinePostings {
-  positions: Int32Array;
-  /** Each event's visitor (an index into keys). */
-  visitorOf: Int32Array;
-  comboName: Int32Array;
-  comboPage: Int32Array;
-  comboStart: Int32Array;
-}
-
-/** The postings of a timeline of `names` names and `pages` pages: two stable counting sorts (page, then name). */
-export function indexTimeline(tl: Timeline, names: number, pages: number): TimelinePostings {
-  const n = tl.t.length;
-  const byPage = countingSort(tl.page, pages, null);
-  const positions = countingSort(tl.name, names, byPage);
-  let combos = 0;
-  for (let k = 0; k < n; k++) {
-    const e = positions[k] as number;
-    const prev = k === 0 ? -1 : (positions[k - 1] as number);
-    if (k === 0 || tl.name[e] !== tl.name[prev] || tl.page[e] !== tl.page[prev]) combos++;
-  }
-  const comboName = new Int32Array(combos);
-  const comboPage = new Int32Array(combos);
-  const comboStart = new Int32Array(combos + 1);
-  let c = 0;
-  for (let k = 0; k < n; k++) {
-    const e = positions[k] as number;
-    const prev = k === 0 ? -1 : (positions[k - 1] as number);
-    if (k === 0 || tl.name[e] !== tl.name[prev] || tl.page[e] !== tl.page[prev]) {
-      comboName[c] = tl.name[e] as number;
-      comboPage[c] = tl.page[e] as number;
-      comboStart[c] = k;
-      c++;
-    }
-  }
-  comboStart[combos] = n;
-  const visitorOf = new Int32Array(n);
-  for (let v = 0; v < tl.keys.length; v++) visitorOf.fill(v, tl.starts[v] as number, tl.starts[v + 1] as number);
-  return { positions, visitorOf, comboName, comboPage, comboStart };
-}
-
-/** The indices `order` (null: 0..n-1) stably sorted by key[index] (keys in [0, size)). */
-function countingSort(key: Int32Array, size: number, order: Int32Array | null): Int32Array {
-  const n = key.length;
-  const at = new Int32Array(size + 1);
-  for (let i = 0; i < n; i++) {
-    const k = (key[i] as number) + 1;
-    at[k] = (at[k] as number) + 1;
-  }
-  for (let k = 0; k < size; k++) at[k + 1] = (at[k + 1] as number) + (at[k] as number);
-  const out = new Int32Array(n);
-  for (let j = 0; j < n; j++) {
-    const i = order === null ? j : (order[j] as number);
-    const k = key[i] as number;
-    out[at[k] as number] = i;
-    at[k] = (at[k] as number) + 1;
-  }
-  return out;
-}
 
 /** The only dimension a timeline holds besides the event's name: filters on any other one go to SQL. */
 export const TIMELINE_DIMENSIONS: readonly string[] = ["page"];
@@ -124,15 +53,7 @@ export function timelinePagesSql(text: string): { sql: string; params: Record<st
   return { sql, params: p.usedIn(sql) };
 }
 
-/** A step or an exclusion, resolved against the store's names and pages. */
-export interface TimelineSelector {
-  /** Its event's name index; -1 when no event has that name. */
-  name: number;
-  /** Per page index, whether its filters keep that page (null: it has none). */
-  pages: Uint8Array | null;
-}
-
-/** A covered funnel spec, resolved against the store's names and pages. */
+/** A covered funnel spec, resolved against the store's names, pages and pairs. */
 export interface TimelineFunnel {
   plan: FunnelPlan;
   steps: TimelineSelector[];
@@ -141,20 +62,8 @@ export interface TimelineFunnel {
   keep: Uint8Array | null;
   /** Per name index, whether the funnel never reads the event (FUNNEL_IGNORED_EVENTS). */
   ignored: Uint8Array;
-  /** The number of names (the selectors' tables are sized by it). */
-  names: number;
-}
-
-/** The fresh part's visitors: per base visitor with fresh events, their fresh index; and those only fresh. */
-export function pairFresh(base: Timeline, fresh: Timeline): { alsoFresh: Map<number, number>; freshOnly: number[] } {
-  const alsoFresh = new Map<number, number>();
-  const freshOnly: number[] = [];
-  for (let f = 0; f < fresh.keys.length; f++) {
-    const b = findKey(base.keys, fresh.keys[f] as bigint);
-    if (b >= 0) alsoFresh.set(b, f);
-    else freshOnly.push(f);
-  }
-  return { alsoFresh, freshOnly };
+  /** Every pair the base and fresh timelines hold. */
+  pairs: TimelinePairs;
 }
 
 /** Whether every filter of these texts is on a dimension the timelines hold. */
@@ -162,63 +71,45 @@ export function timelineHoldsFilters(texts: readonly (string | undefined)[]): bo
   return texts.every((text) => parseFilters(text ?? "").every((f) => TIMELINE_DIMENSIONS.includes(f.dimension)));
 }
 
-/** A visitor key's index in ascending `keys`, or -1. */
-function findKey(keys: BigInt64Array, key: bigint): number {
-  let lo = 0;
-  let hi = keys.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const k = keys[mid] as bigint;
-    if (k === key) return mid;
-    if (k < key) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
-}
-
-/** Per query: which selectors each name has (indices into the steps then exclusions), and the range. */
+/** Per query, what each pair means to the funnel, and the range. */
 interface Compiled {
-  byName: (Int32Array | null)[];
-  bits: Int32Array;
-  isExclusion: Uint8Array;
-  pages: (Uint8Array | null)[];
-  /** Step 1's name and pages (the cheap pass tests them alone). */
-  firstName: number;
-  firstPages: Uint8Array | null;
-  keep: Uint8Array | null;
-  ignored: Uint8Array;
+  /** Per pair: its events count (the global filters keep its page, its name is not ignored). */
+  ok: Uint8Array;
+  /** Per pair: the bits of the steps (m) and of the exclusions (x) it matches. */
+  m: Int32Array;
+  x: Int32Array;
+  /** Per pair: it counts and matches step 1. */
+  first: Uint8Array;
   strict: boolean;
   from: number;
   to: number;
 }
 
 function compile(q: TimelineFunnel): Compiled {
-  const selectors = [...q.steps, ...q.exclusions];
-  const lists: number[][] = Array.from({ length: q.names }, () => []);
-  selectors.forEach((s, i) => {
-    if (s.name >= 0) lists[s.name]?.push(i);
-  });
-  return {
-    byName: lists.map((l) => (l.length > 0 ? Int32Array.from(l) : null)),
-    bits: Int32Array.from(selectors, (_, i) => (i < q.steps.length ? 1 << i : 1 << (i - q.steps.length))),
-    isExclusion: Uint8Array.from(selectors, (_, i) => (i < q.steps.length ? 0 : 1)),
-    pages: selectors.map((s) => s.pages),
-    firstName: q.steps[0]?.name ?? -1,
-    firstPages: q.steps[0]?.pages ?? null,
-    keep: q.keep,
-    ignored: q.ignored,
+  const n = q.pairs.name.length;
+  const c: Compiled = {
+    ok: new Uint8Array(n),
+    m: new Int32Array(n),
+    x: new Int32Array(n),
+    first: new Uint8Array(n),
     strict: q.plan.order === "strict",
     from: q.plan.range.from.getTime(),
     to: q.plan.range.to.getTime(),
   };
-}
-
-/** Whether tl's event i counts at all: in the range, kept by the global filters, not an ignored name. */
-function counts(c: Compiled, tl: Timeline, i: number): boolean {
-  const at = tl.t[i] as number;
-  return (
-    at >= c.from && at < c.to && (c.keep === null || c.keep[tl.page[i] as number] === 1) && c.ignored[tl.name[i] as number] !== 1
-  );
+  for (let p = 0; p < n; p++) {
+    const name = q.pairs.name[p] as number;
+    const page = q.pairs.page[p] as number;
+    if (!kept(q.keep, page) || q.ignored[name] === 1) continue;
+    c.ok[p] = 1;
+    q.steps.forEach((s, i) => {
+      if (selects(s, name, page)) c.m[p] = (c.m[p] as number) | (1 << i);
+    });
+    q.exclusions.forEach((s, i) => {
+      if (selects(s, name, page)) c.x[p] = (c.x[p] as number) | (1 << i);
+    });
+    c.first[p] = (c.m[p] as number) & 1;
+  }
+  return c;
 }
 
 // The span of the visitor being read: their first and last counted step-1 event (none: +Infinity).
@@ -227,12 +118,12 @@ let last = Number.NEGATIVE_INFINITY;
 
 /** Widens the span by tl's visitor v's step-1 events (the cheap pass: most visitors have none). */
 function stepOneSpan(c: Compiled, tl: Timeline, v: number): void {
-  const { name, page, t } = tl;
+  const { pair, tLo, tHi, t0 } = tl;
   const end = tl.starts[v + 1] as number;
   for (let i = tl.starts[v] as number; i < end; i++) {
-    if (name[i] !== c.firstName || (c.firstPages !== null && c.firstPages[page[i] as number] !== 1) || !counts(c, tl, i))
-      continue;
-    const at = t[i] as number;
+    if (c.first[pair[i] as number] !== 1) continue;
+    const at = t0 + (tHi[i] as number) * T_HI + (tLo[i] as number);
+    if (at < c.from || at >= c.to) continue;
     if (at < first) first = at;
     if (at > last) last = at;
   }
@@ -240,26 +131,18 @@ function stepOneSpan(c: Compiled, tl: Timeline, v: number): void {
 
 /** Loads tl's visitor v's events that the evaluation reads (funnel-eval.ts pushEvent): counted, within the span, matching something unless strict. */
 function loadVisitor(c: Compiled, tl: Timeline, v: number, span: boolean, until: number): void {
-  const { t, name, page } = tl;
+  const { pair, tLo, tHi, t0 } = tl;
+  const { ok, m: ms, x: xs, strict, from, to } = c;
   const end = tl.starts[v + 1] as number;
   for (let i = tl.starts[v] as number; i < end; i++) {
-    const at = t[i] as number;
-    if ((span && (at < first || at > until)) || !counts(c, tl, i)) continue;
-    const pg = page[i] as number;
-    let m = 0;
-    let x = 0;
-    const sels = c.byName[name[i] as number];
-    if (sels) {
-      for (let k = 0; k < sels.length; k++) {
-        const s = sels[k] as number;
-        const pages = c.pages[s];
-        if (pages !== null && pages?.[pg] !== 1) continue;
-        if (c.isExclusion[s] === 1) x |= c.bits[s] as number;
-        else m |= c.bits[s] as number;
-      }
-    }
+    const p = pair[i] as number;
+    if (ok[p] !== 1) continue;
+    const m = ms[p] as number;
+    const x = xs[p] as number;
     // The ordered funnels but strict read only what matches a step or an exclusion (funnel.ts matchingEvents).
-    if (!c.strict && (m | x) === 0) continue;
+    if (!strict && (m | x) === 0) continue;
+    const at = t0 + (tHi[i] as number) * T_HI + (tLo[i] as number);
+    if (at < from || at >= to || (span && (at < first || at > until))) continue;
     pushEvent(at, m, x, "");
   }
 }
@@ -277,8 +160,8 @@ function visitor(
 ): void {
   first = Number.POSITIVE_INFINITY;
   last = Number.NEGATIVE_INFINITY;
-  // A visitor the postings found has a counted step-1 event: their span only narrows what is
-  // loaded, and nothing outside it changes an outcome (funnel.ts), so it is not looked for.
+  // A visitor found to enter has a counted step-1 event: their span only narrows what is loaded,
+  // and nothing outside it changes an outcome (funnel.ts), so it is not looked for.
   if (!entered) {
     stepOneSpan(c, a, va);
     if (b !== null) stepOneSpan(c, b, vb);
@@ -293,28 +176,38 @@ function visitor(
 }
 
 /**
- * Per base visitor, whether they may enter (1): one of their counted events matches step 1, found
- * through the postings of step 1's name and pages rather than by reading every event (at 10M
- * events most visitors never do step 1); and every visitor with fresh events, whose step 1 may lie there.
+ * Per base visitor, whether they enter (1): one of their counted events matches step 1, found
+ * through the postings of step 1's pairs where the timeline keeps them (at 10M events most
+ * visitors never do step 1), else by one pass over the pairs; and every visitor with fresh
+ * events, whose step 1 may lie there.
  */
-function stepOneVisitors(c: Compiled, tl: Timeline, ix: TimelinePostings, alsoFresh: Map<number, number>): Uint8Array {
+function stepOneVisitors(c: Compiled, tl: Timeline, alsoFresh: Map<number, number>): Uint8Array {
   const marked = new Uint8Array(tl.keys.length);
   for (const v of alsoFresh.keys()) marked[v] = 1;
-  if (c.firstName < 0) return marked;
-  // The first combo of step 1's name (combos are sorted by name).
-  let lo = 0;
-  let hi = ix.comboName.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((ix.comboName[mid] as number) < c.firstName) lo = mid + 1;
-    else hi = mid;
+  const { pair, tLo, tHi, t0 } = tl;
+  const inRange = (i: number) => {
+    const at = t0 + (tHi[i] as number) * T_HI + (tLo[i] as number);
+    return at >= c.from && at < c.to;
+  };
+  const ix: TimelinePostings | undefined = tl.postings;
+  if (ix !== undefined) {
+    for (let p = 0; p < c.first.length && p + 1 < ix.pairStart.length; p++) {
+      if (c.first[p] !== 1) continue;
+      const end = ix.pairStart[p + 1] as number;
+      for (let j = ix.pairStart[p] as number; j < end; j++) {
+        const e = ix.positions[j] as number;
+        if (inRange(e)) marked[ix.visitorOf[e] as number] = 1;
+      }
+    }
+    return marked;
   }
-  for (let k = lo; k < ix.comboName.length && ix.comboName[k] === c.firstName; k++) {
-    if (c.firstPages !== null && c.firstPages[ix.comboPage[k] as number] !== 1) continue;
-    const end = ix.comboStart[k + 1] as number;
-    for (let j = ix.comboStart[k] as number; j < end; j++) {
-      const e = ix.positions[j] as number;
-      if (counts(c, tl, e)) marked[ix.visitorOf[e] as number] = 1;
+  for (let v = 0; v < tl.keys.length; v++) {
+    const end = tl.starts[v + 1] as number;
+    for (let i = tl.starts[v] as number; i < end; i++) {
+      if (c.first[pair[i] as number] === 1 && inRange(i)) {
+        marked[v] = 1;
+        break;
+      }
     }
   }
   return marked;
@@ -340,18 +233,18 @@ export function timelineFunnelOutcomes(
 ): FunnelOutcomes | { outcomes: FunnelOutcomes; keys: bigint[] } {
   const c = compile(q);
   const { alsoFresh, freshOnly } = pairFresh(base, fresh);
-  const candidates = base.postings ? stepOneVisitors(c, base, base.postings, alsoFresh) : null;
+  const candidates = stepOneVisitors(c, base, alsoFresh);
   let expected = fresh.keys.length;
-  if (candidates !== null) for (let v = 0; v < candidates.length; v++) expected += candidates[v] as number;
+  for (let v = 0; v < candidates.length; v++) expected += candidates[v] as number;
   // The SQL path's limit, so that both refuse the same funnels.
   if (expected >= FUNNEL_MAX_ROWS) tooManyVisitors();
-  const out = new FunnelOutcomes(q.plan.labels.length, q.plan.order !== "any", candidates === null ? 1024 : expected);
+  const out = new FunnelOutcomes(q.plan.labels.length, q.plan.order !== "any", expected);
   const keys: bigint[] = [];
   for (let v = 0; v < base.keys.length; v++) {
-    if (candidates !== null && candidates[v] === 0) continue;
+    if (candidates[v] === 0) continue;
     const f = alsoFresh.size > 0 ? alsoFresh.get(v) : undefined;
     const before = out.count;
-    visitor(c, q.plan, out, base, v, f === undefined ? null : fresh, f ?? 0, candidates !== null && f === undefined);
+    visitor(c, q.plan, out, base, v, f === undefined ? null : fresh, f ?? 0, f === undefined);
     if (withKeys && out.count > before) keys.push(base.keys[v] as bigint);
   }
   for (const f of freshOnly) {

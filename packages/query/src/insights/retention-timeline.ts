@@ -1,12 +1,12 @@
-// Retention from visitor timelines (funnel-timeline.ts holds the columns and says how the store
-// keeps them): per visitor, the grid's periods with a start event and with a return event, read
+// Retention from visitor timelines (timeline.ts: the layout): per visitor, the grid's periods with a start event and with a return event, read
 // from their events where they lie, and counted into cells by the rules the counting statement
 // follows (retention.ts: retentionCells states them). The same marks as the SQL's: a start event
 // counts in [range.from, range.to), a return event in [range.from, readTo), both after the global
 // filters; an event's period is the grid period whose local start it is at or after.
 import type { RetentionSpec } from "@lookout/schema";
 import { parseDay, startOfDay } from "../tz.js";
-import { pairFresh, type Timeline, type TimelineSelector, timelineHoldsFilters } from "./funnel-timeline.js";
+import { timelineHoldsFilters } from "./funnel-timeline.js";
+import { kept, pairFresh, selects, T_HI, type Timeline, type TimelinePairs, type TimelineSelector } from "./timeline.js";
 import type { RetentionPlan } from "./retention.js";
 
 /** Whether a timeline holds what the spec needs: every filter on a dimension it keeps. */
@@ -23,6 +23,8 @@ export interface TimelineRetention {
   ret: TimelineSelector;
   /** Per page index, whether the global filters keep it (null: there are none). */
   keep: Uint8Array | null;
+  /** Every pair the base and fresh timelines hold. */
+  pairs: TimelinePairs;
 }
 
 /** The grid periods' starts as instants, in the plan's timezone. */
@@ -49,13 +51,9 @@ let returnMark = new Uint8Array(64);
 let lo = 0;
 let hi = -1;
 
-/** Per query, the selectors' fields as plain values (read once per event, not through objects). */
+/** Per query: per pair, whether its events are start events (1) and return events (2), after the global filters; and the range. */
 interface Read {
-  startName: number;
-  retName: number;
-  startPages: Uint8Array | null;
-  retPages: Uint8Array | null;
-  keep: Uint8Array | null;
+  role: Uint8Array;
   starts: Float64Array;
   from: number;
   to: number;
@@ -63,23 +61,34 @@ interface Read {
   cohorts: number;
 }
 
+const START = 1;
+const RETURN = 2;
+
+function roles(q: TimelineRetention): Uint8Array {
+  const n = q.pairs.name.length;
+  const role = new Uint8Array(n);
+  for (let p = 0; p < n; p++) {
+    const name = q.pairs.name[p] as number;
+    const page = q.pairs.page[p] as number;
+    if (!kept(q.keep, page)) continue;
+    role[p] = (selects(q.start, name, page) ? START : 0) | (selects(q.ret, name, page) ? RETURN : 0);
+  }
+  return role;
+}
+
 function mark(r: Read, tl: Timeline, v: number): void {
-  const { t, name, page } = tl;
-  const { startName, retName, startPages, retPages, keep, starts, from, to, readTo, cohorts } = r;
+  const { pair, tLo, tHi, t0 } = tl;
+  const { role, starts, from, to, readTo, cohorts } = r;
   const end = tl.starts[v + 1] as number;
   // A visitor's events are in time order (the fresh part's too), so their period only moves on:
   // found by stepping from the last one rather than searched for each event.
   let k = -2;
   let next = Number.NEGATIVE_INFINITY;
   for (let i = tl.starts[v] as number; i < end; i++) {
-    const nm = name[i] as number;
-    const isStart = nm === startName;
-    const isReturn = nm === retName;
-    if (!isStart && !isReturn) continue;
-    const at = t[i] as number;
+    const is = role[pair[i] as number] as number;
+    if (is === 0) continue;
+    const at = t0 + (tHi[i] as number) * T_HI + (tLo[i] as number);
     if (at < from || at >= readTo) continue;
-    const pg = page[i] as number;
-    if (keep !== null && keep[pg] !== 1) continue;
     if (at >= next) {
       if (k === -2) k = periodOf(starts, at);
       while (k + 1 < starts.length && (starts[k + 1] as number) <= at) k++;
@@ -87,11 +96,11 @@ function mark(r: Read, tl: Timeline, v: number): void {
     }
     if (k < 0) continue;
     let hit = false;
-    if (isStart && at < to && k < cohorts && (startPages === null || startPages[pg] === 1)) {
+    if ((is & START) !== 0 && at < to && k < cohorts) {
       startMark[k] = 1;
       hit = true;
     }
-    if (isReturn && (retPages === null || retPages[pg] === 1)) {
+    if ((is & RETURN) !== 0) {
       returnMark[k] = 1;
       hit = true;
     }
@@ -132,11 +141,7 @@ export function timelineRetentionCells(q: TimelineRetention, base: Timeline, fre
   }
   const cells = plan.cohorts.map(() => new Array<number>(plan.periods + 1).fill(0));
   const r: Read = {
-    startName: q.start.name,
-    retName: q.ret.name,
-    startPages: q.start.pages,
-    retPages: q.ret.pages,
-    keep: q.keep,
+    role: roles(q),
     starts: q.starts,
     from: plan.range.from.getTime(),
     to: plan.range.to.getTime(),

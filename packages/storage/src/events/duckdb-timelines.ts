@@ -11,10 +11,13 @@
 //   answers meanwhile.
 // Filters are decided by DuckDB itself, over each distinct page once (the same condition the SQL
 // path prints), so both paths agree on case folding and regular expressions.
-// A timeline costs about 24 bytes an event (time, name, page, and the postings: position, visitor),
-// so they hold `maxEvents` events at most between them, the least recently used dropped first, and
-// are built when a property's first funnel or retention grid asks (below `minEvents` SQL is fast enough). One build at a time, on a
-// connection of its own.
+// A timeline costs 7 bytes an event (its instant and its (name, page) pair: @lookout/query
+// timeline.ts) and 12 per visitor, 8 more an event for the postings of timelines up to
+// `postingsMaxEvents`; they hold `maxEvents` events at most between them (100M events: about 900
+// MB), the least recently used dropped first, and are built when a property's first funnel or
+// retention grid asks (below `minEvents` SQL is fast enough). One build at a time, on a connection
+// of its own; a large one is read in slices of the visitor keys' range, so that DuckDB sorts a
+// slice at a time within its memory limit.
 import { type DuckDBConnection, type DuckDBValue, listValue } from "@duckdb/node-api";
 import {
   type CompileContext,
@@ -29,6 +32,8 @@ import {
   type RetentionPlan,
   retentionGridStarts,
   retentionTimelineCovers,
+  T_HI,
+  TIMELINE_MAX_SPAN_MS,
   type Timeline,
   type TimelineSelector,
   timelineCovers,
@@ -39,21 +44,39 @@ import {
 import { type FunnelActorSelector, type FunnelSpec, parseFilters, type RetentionSpec } from "@lookout/schema";
 import type { ReaderPool } from "./duckdb-read.js";
 import { plainRows } from "./duckdb-rows.js";
-import { columnInto, Dictionary, emptyFresh, type Fresh, grouped, mergeRuns } from "./duckdb-timeline-columns.js";
+import {
+  Dictionary,
+  emptyFresh,
+  encoded,
+  type Fresh,
+  mergeRuns,
+  PairDictionary,
+  TimelineWriter,
+} from "./duckdb-timeline-columns.js";
 import { REGEX_ERROR } from "./insights.js";
 
 export interface TimelineOptions {
   /** A property's timeline is built once it has this many events (default 100 000; below, SQL is as fast). */
   minEvents?: number;
-  /** Events the timelines of all properties hold together at most (default 20 000 000: about 500 MB); least recently used go first, a larger property is left to SQL. */
+  /** Events the timelines of all properties hold together at most (default 120 000 000: about 1 GB); least recently used go first, a larger property is left to SQL. */
   maxEvents?: number;
+  /** A timeline of up to this many events keeps postings (8 bytes an event; default 25 000 000); a larger one is scanned for a funnel's step 1. */
+  postingsMaxEvents?: number;
+  /** The base is read in slices of the visitor keys' range of about this many events, each sorted by DuckDB alone (default 12 000 000). */
+  sliceEvents?: number;
   /** The base is read again once the fresh part passes this many rows (default 200 000). */
   refreshRows?: number;
   /** A funnel waits for its property's build instead of answering by SQL meanwhile (tests, the bench). */
   awaitBuild?: boolean;
 }
 
-const DEFAULTS = { minEvents: 100_000, maxEvents: 20_000_000, refreshRows: 200_000 };
+const DEFAULTS = {
+  minEvents: 100_000,
+  maxEvents: 120_000_000,
+  postingsMaxEvents: 25_000_000,
+  sliceEvents: 12_000_000,
+  refreshRows: 200_000,
+};
 /** How soon a property found too small or too large is looked at again. */
 const RECHECK_MS = 10 * 60_000;
 
@@ -63,6 +86,7 @@ interface Ready {
   through: bigint;
   names: Dictionary;
   pages: Dictionary;
+  pairs: PairDictionary;
   /** Per filters text, which pages pass it, for the pages evaluated so far. */
   passes: Map<string, Uint8Array>;
   /** The rows of later batches read so far: each query reads only those of batches since. */
@@ -79,13 +103,17 @@ interface Read {
   fresh: Timeline;
 }
 
-/** A filter DuckDB's regex engine refuses, or more visitors than a funnel reads: SQL answers, and says so in the caller's own terms. */
+/**
+ * A filter DuckDB's regex engine refuses, more visitors than a funnel reads, or fresh events too
+ * far in time from each other for a timeline: SQL answers, and says so in the caller's own terms.
+ */
 async function orSql<T>(fn: () => Promise<T | null>): Promise<T | null> {
   try {
     return await fn();
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
-    if (REGEX_ERROR.test(msg) || (err as { code?: unknown })?.code === "too_many_events") return null;
+    const code = (err as { code?: unknown })?.code;
+    if (REGEX_ERROR.test(msg) || code === "too_many_events" || code === "timeline_span") return null;
     throw err;
   }
 }
@@ -181,7 +209,7 @@ export class DuckDbTimelines {
     if (!this.#still(read)) return null;
     const ignored = new Uint8Array(tl.names.values.length);
     for (const n of FUNNEL_IGNORED_EVENTS) if (tl.names.has(n) >= 0) ignored[tl.names.has(n)] = 1;
-    return { tl, fresh, funnel: { plan, steps, exclusions, keep, ignored, names: tl.names.values.length } };
+    return { tl, fresh, funnel: { plan, steps, exclusions, keep, ignored, pairs: tl.pairs.snapshot() } };
   }
 
   /** A retention grid's cells (as retentionCells gives them) from the property's timeline, or null where SQL must answer. */
@@ -197,7 +225,8 @@ export class DuckDbTimelines {
         this.#passing(tl, spec.filters ?? ""),
       ]);
       if (!this.#still(read)) return null;
-      return timelineRetentionCells({ plan, starts: retentionGridStarts(plan, timezone), start, ret, keep }, tl.base, fresh);
+      const q = { plan, starts: retentionGridStarts(plan, timezone), start, ret, keep, pairs: tl.pairs.snapshot() };
+      return timelineRetentionCells(q, tl.base, fresh);
     });
   }
 
@@ -210,7 +239,7 @@ export class DuckDbTimelines {
     const tl = await this.#ready(pkey);
     if (tl === null) return null;
     const fresh = await this.#fresh(pkey, tl);
-    if (fresh.t.length >= this.#opts.refreshRows) this.#refresh(pkey);
+    if (fresh.pair.length >= this.#opts.refreshRows) this.#refresh(pkey);
     return { pkey, generation, tl, fresh };
   }
 
@@ -257,11 +286,11 @@ export class DuckDbTimelines {
   /** Makes room for n more events within maxEvents (all properties together), least recently used first. */
   #evictFor(pkey: bigint, n: number): void {
     let held = 0;
-    for (const [k, e] of this.#entries) if (k !== pkey && e.state === "ready") held += e.tl.base.t.length;
+    for (const [k, e] of this.#entries) if (k !== pkey && e.state === "ready") held += e.tl.base.pair.length;
     for (const [k, e] of this.#entries) {
       if (held + n <= this.#opts.maxEvents) break;
       if (k === pkey || e.state !== "ready") continue;
-      held -= e.tl.base.t.length;
+      held -= e.tl.base.pair.length;
       this.#entries.delete(k);
     }
   }
@@ -310,9 +339,13 @@ export class DuckDbTimelines {
     const scope = "pkey = $k AND batch <= $b";
     await c.run("BEGIN TRANSACTION");
     try {
-      const counted = plainRows(await c.run(`SELECT count(*) AS n FROM events WHERE ${scope}`, p));
+      const counted = plainRows(
+        await c.run(`SELECT count(*) AS n, min(epoch_ms(ts)) AS t0, max(epoch_ms(ts)) AS t1 FROM events WHERE ${scope}`, p),
+      );
       const n = Number(counted[0]?.n ?? 0);
       if (n < this.#opts.minEvents || n > this.#opts.maxEvents) return null;
+      const t0 = n === 0 ? 0n : BigInt(counted[0]?.t0 as bigint);
+      if (n > 0 && Number(BigInt(counted[0]?.t1 as bigint) - t0) >= TIMELINE_MAX_SPAN_MS) return null;
       this.#evictFor(pkey, n);
       // Dictionaries numbered by DuckDB, so the main read carries integers, not strings.
       const dict = async (table: string, column: string) => {
@@ -327,33 +360,48 @@ export class DuckDbTimelines {
       };
       const names = await dict("timeline_names", "name");
       const pages = await dict("timeline_pages", "path");
-      const result = await c.stream(
-        "SELECT e.vkey, epoch_ms(e.ts)::DOUBLE AS t, n.id AS nid, g.id AS pid FROM events e " +
-          "JOIN timeline_names n ON n.v = e.name JOIN timeline_pages g ON g.v = e.path " +
-          `WHERE e.${scope.replace("AND batch", "AND e.batch")} ORDER BY e.vkey, e.ts`,
+      await c.run(
+        "CREATE OR REPLACE TEMP TABLE timeline_pairs AS SELECT d.name, d.path, n.id AS nid, g.id AS pid, " +
+          "(row_number() OVER (ORDER BY n.id, g.id) - 1)::INTEGER AS id " +
+          `FROM (SELECT DISTINCT name, path FROM events WHERE ${scope}) d ` +
+          "JOIN timeline_names n ON n.v = d.name JOIN timeline_pages g ON g.v = d.path",
         p,
       );
-      const vkey = new BigInt64Array(n);
-      const t = new Float64Array(n);
-      const name = new Int32Array(n);
-      const page = new Int32Array(n);
-      let at = 0;
-      for (let chunk = await result.fetchChunk(); chunk !== null && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-        const rows = chunk.rowCount;
-        if (at + rows > n) throw new Error("the events changed during the timeline's read");
-        columnInto(chunk.getColumnVector(0), vkey, at, rows);
-        columnInto(chunk.getColumnVector(1), t, at, rows);
-        columnInto(chunk.getColumnVector(2), name, at, rows);
-        columnInto(chunk.getColumnVector(3), page, at, rows);
-        at += rows;
+      const pairs = new PairDictionary();
+      for (const r of plainRows(await c.run("SELECT nid, pid FROM timeline_pairs ORDER BY id"))) {
+        pairs.id(Number(r.nid), Number(r.pid));
       }
-      if (at !== n) throw new Error("the events changed during the timeline's read");
-      const base = grouped(vkey, t, name, page);
-      base.postings = indexTimeline(base, names.values.length, pages.values.length);
-      return { base, through, names, pages, passes: new Map(), fresh: emptyFresh(through), freshReads: Promise.resolve() };
+      const writer = new TimelineWriter(n, Number(t0), pairs.size);
+      const slices = keySlices(Math.max(1, Math.ceil(n / this.#opts.sliceEvents)));
+      for (const [lo, hi] of slices) {
+        const result = await c.stream(
+          `SELECT e.vkey, ((epoch_ms(e.ts) - $t0) // ${T_HI})::UTINYINT AS hi, ((epoch_ms(e.ts) - $t0) % ${T_HI})::UINTEGER AS lo, ` +
+            `g.id::${writer.narrowPairs ? "USMALLINT" : "INTEGER"} AS pair FROM events e ` +
+            "JOIN timeline_pairs g ON g.name = e.name AND g.path = e.path " +
+            `WHERE e.pkey = $k AND e.batch <= $b${lo === null ? "" : " AND e.vkey >= $lo"}${hi === null ? "" : " AND e.vkey < $hi"} ` +
+            "ORDER BY e.vkey, e.ts",
+          { ...p, t0, ...(lo === null ? {} : { lo }), ...(hi === null ? {} : { hi }) },
+        );
+        for (let chunk = await result.fetchChunk(); chunk !== null && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+          const [k, h, l, g] = [0, 1, 2, 3].map((i) => chunk.getColumnVector(i));
+          writer.chunk(k as never, h as never, l as never, g as never, chunk.rowCount);
+        }
+      }
+      const base = writer.finish();
+      if (n <= this.#opts.postingsMaxEvents) base.postings = indexTimeline(base, pairs.size);
+      return {
+        base,
+        through,
+        names,
+        pages,
+        pairs,
+        passes: new Map(),
+        fresh: emptyFresh(through),
+        freshReads: Promise.resolve(),
+      };
     } finally {
       await c.run("COMMIT").catch(() => undefined);
-      for (const table of ["timeline_names", "timeline_pages"])
+      for (const table of ["timeline_names", "timeline_pages", "timeline_pairs"])
         await c.run(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
     }
   }
@@ -379,20 +427,13 @@ export class DuckDbTimelines {
           "SELECT vkey, epoch_ms(ts)::DOUBLE AS t, name, path, batch FROM events WHERE pkey = $k AND batch > $b ORDER BY vkey, ts",
           { k: pkey, b: before.through },
         );
-        const out = {
-          vkey: [] as bigint[],
-          t: [] as number[],
-          name: [] as number[],
-          page: [] as number[],
-          through: before.through,
-        };
+        const out = { vkey: [] as bigint[], t: [] as number[], pair: [] as number[], through: before.through };
         for (let chunk = await result.fetchChunk(); chunk !== null && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
           const [k, at, nm, pg, b] = [0, 1, 2, 3, 4].map((i) => chunk.getColumnVector(i));
           for (let i = 0; i < chunk.rowCount; i++) {
             out.vkey.push(k?.getItem(i) as bigint);
             out.t.push(at?.getItem(i) as number);
-            out.name.push(tl.names.id(String(nm?.getItem(i))));
-            out.page.push(tl.pages.id(String(pg?.getItem(i))));
+            out.pair.push(tl.pairs.id(tl.names.id(String(nm?.getItem(i))), tl.pages.id(String(pg?.getItem(i)))));
             const batch = b?.getItem(i) as bigint;
             if (batch > out.through) out.through = batch;
           }
@@ -403,7 +444,7 @@ export class DuckDbTimelines {
     );
     if (rows.vkey.length === 0) return before.timeline;
     const merged = mergeRuns(before, rows);
-    tl.fresh = { ...merged, through: rows.through, timeline: grouped(merged.vkey, merged.t, merged.name, merged.page) };
+    tl.fresh = { ...merged, through: rows.through, timeline: encoded(merged.vkey, merged.t, merged.pair) };
     return tl.fresh.timeline;
   }
 
@@ -427,4 +468,12 @@ export class DuckDbTimelines {
     tl.passes.set(text, passes);
     return passes;
   }
+}
+
+/** The visitor keys' (signed 64-bit) range cut into `n` slices in ascending order, as [from, to) bounds (null: open). */
+function keySlices(n: number): [bigint | null, bigint | null][] {
+  if (n <= 1) return [[null, null]];
+  const step = 2n ** 64n / BigInt(n);
+  const bound = (i: number) => -(2n ** 63n) + step * BigInt(i);
+  return Array.from({ length: n }, (_, i) => [i === 0 ? null : bound(i), i === n - 1 ? null : bound(i + 1)]);
 }
