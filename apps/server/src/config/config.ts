@@ -68,7 +68,7 @@ const EnvSchema = z.object({
   LOOKOUT_RATE_PER_PROPERTY: z.coerce.number().positive().default(20_000),
   LOOKOUT_GEO_CITY_DB: z.string().min(1).optional(),
   LOOKOUT_DUCKDB_THREADS: z.coerce.number().int().min(1).max(256).optional(),
-  LOOKOUT_TIMELINE_MAX_EVENTS: z.coerce.number().int().min(0).max(1_000_000_000).default(20_000_000),
+  LOOKOUT_TIMELINE_MAX_EVENTS: z.coerce.number().int().min(0).max(1_000_000_000).default(120_000_000),
   LOOKOUT_BILLING: z.enum(["off", "stripe"]).default("off"),
   LOOKOUT_BILLING_PLANS: z.string().min(1).optional(),
   STRIPE_SECRET_KEY: z.string().min(1).optional(),

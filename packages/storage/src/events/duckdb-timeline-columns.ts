@@ -136,8 +136,9 @@ export class TimelineWriter {
 
   finish(): Timeline {
     if (this.#at !== this.events) throw new Error("the events changed during the timeline's read");
-    const keys = this.#keys.slice(0, this.#visitors);
-    const starts = this.#starts.slice(0, this.#visitors + 1);
+    // Views, not copies: at 15M visitors a copy would briefly hold both.
+    const keys = this.#keys.subarray(0, this.#visitors);
+    const starts = this.#starts.subarray(0, this.#visitors + 1);
     starts[this.#visitors] = this.events;
     return { keys, starts, t0: this.t0, tLo: this.#tLo, tHi: this.#tHi, pair: this.#pair };
   }
