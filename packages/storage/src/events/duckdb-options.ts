@@ -3,7 +3,7 @@
 // ingest log (duckdb-thread-store.ts).
 import { availableParallelism } from "node:os";
 import type { EventRow } from "@lookout/schema";
-import type { TimelineOptions } from "./duckdb-timelines.js";
+import type { TimelineOptions } from "./timelines.js";
 import type { EventStore } from "./event-store.js";
 import type { LogMark } from "./ingest-log.js";
 import type { StagingOptions } from "./staged-appends.js";

@@ -36,7 +36,7 @@ import { PropertyKeys } from "./duckdb-property-keys.js";
 import { eventsSql, ReaderPool, rows } from "./duckdb-read.js";
 import { transaction as inTransaction, rebuildRollups as rebuildAll } from "./duckdb-rollup.js";
 import { RollupScheduler } from "./duckdb-rollup-scheduler.js";
-import { DuckDbTimelines } from "./duckdb-timelines.js";
+import { duckDbTimelines } from "./duckdb-timelines.js";
 import { WriteQueue } from "./duckdb-write-queue.js";
 import type { CompiledQuery, EventsQuery, QueryOptions, RecentSession } from "./event-store.js";
 import { encodeRows, type IngestLog } from "./ingest-log.js";
@@ -104,7 +104,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
   const timelines =
     timelineConn === null
       ? null
-      : new DuckDbTimelines(
+      : duckDbTimelines(
           {
             connection: timelineConn,
             readers,
@@ -232,7 +232,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
         }),
       );
       const k = keys.get(property);
-      if (k !== undefined) timelines?.forget(k);
+      timelines?.forget(property);
       if (k !== undefined) await rollups.run((c) => transaction(() => days.forget(c, k), c));
     },
 
@@ -261,7 +261,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
         return n;
       });
       const k = keys.get(property);
-      if (deleted > 0 && k !== undefined) timelines?.forget(k);
+      if (deleted > 0) timelines?.forget(property);
       if (deleted > 0 && k !== undefined) await rollups.run((c) => transaction(() => days.forget(c, k), c));
       return deleted;
     },
