@@ -77,6 +77,10 @@ export interface Dialect {
   readonly eventVkey: string;
   /** A row per element of the list `a` (a select item): how one read makes several rows. */
   unnest(a: string): string;
+  /** The list of the positions (from 1) of the list `a`. */
+  positions(a: string): string;
+  /** Whether the event's visitor key, as a signed 64-bit integer, is one of a list of them (a bound text, its separator bound as `comma`). */
+  vkeyIn(list: string, comma: string): string;
   /** Whether derived rows carry prev_* columns (exact visitors by a filtered COUNT). */
   readonly prevColumns: boolean;
   /** Whether the store keeps day rollups (day-rollup.ts). */
@@ -141,6 +145,8 @@ export const duckdb: Dialect = {
   eventSkey: "skey",
   eventVkey: "vkey",
   unnest: (a) => `unnest(${a})`,
+  positions: (a) => `generate_series(1, len(${a}))`,
+  vkeyIn: (list, comma) => `vkey IN (SELECT CAST(unnest(string_split(${list}, ${comma})) AS BIGINT))`,
   prevColumns: true,
   dayRollups: true,
   join: (left, right, kind) => `${left} ${kind === "left" ? "LEFT JOIN" : "JOIN"} ${right} USING (skey)`,
@@ -192,6 +198,9 @@ export const clickhouse: Dialect = {
   eventSkey: "cityHash64(session_id)",
   eventVkey: "cityHash64(visitor_id)",
   unnest: (a) => `arrayJoin(${a})`,
+  positions: (a) => `arrayEnumerate(${a})`,
+  // The timelines key visitors by this hash as Int64 (DuckDB's vkey is signed): toInt64 wraps.
+  vkeyIn: (list, comma) => `toInt64(cityHash64(visitor_id)) IN (SELECT toInt64(arrayJoin(splitByChar(${comma}, ${list}))))`,
   prevColumns: false,
   dayRollups: false,
   join: (left, right, kind, columns) =>

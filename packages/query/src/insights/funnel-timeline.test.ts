@@ -35,12 +35,10 @@ describe("timelineCovers", () => {
 });
 
 describe("timelinePagesSql", () => {
-  it("binds every value and reads the pages from $vals", () => {
-    const { sql, params } = timelinePagesSql("page~Pricing;page!=/pricing/old");
-    expect(sql).toContain("$vals");
-    expect(sql).not.toContain("Pricing");
-    expect(sql).not.toContain("/pricing/old");
-    expect(Object.values(params).sort()).toEqual(["/pricing/old", "Pricing"]);
+  it.each(["duckdb", "clickhouse"] as const)("binds every value, the pages' and the filters' (%s)", (dialect) => {
+    const { sql, params } = timelinePagesSql("page~Pricing;page!=/pricing/old", dialect, ["/a'b", "/pricing"]);
+    for (const v of ["Pricing", "/pricing/old", "/a'b", "/pricing"]) expect(sql).not.toContain(v);
+    expect(Object.values(params).sort()).toEqual(["/a'b", "/pricing", "/pricing/old", "Pricing"]);
     expect(sql).not.toMatch(/'[^']*'/);
   });
 });

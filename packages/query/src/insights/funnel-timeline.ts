@@ -12,7 +12,8 @@
 // Which specs a timeline answers is decided here (timelineCovers).
 import type { FunnelSpec } from "@lookout/schema";
 import { parseFilters } from "@lookout/schema";
-import { DIALECTS } from "../dialects.js";
+import type { CompiledQuery } from "../compiled.js";
+import { DIALECTS, type SqlDialect } from "../dialects.js";
 import { Params } from "../params.js";
 import { FUNNEL_MAX_ROWS, type FunnelPlan } from "./funnel.js";
 import { beginVisitor, finishVisitor, pushEvent, tooManyVisitors } from "./funnel-eval.js";
@@ -39,17 +40,20 @@ export function timelineCovers(spec: FunnelSpec): boolean {
 }
 
 /**
- * Which of a list of pages pass a filters text (every filter on `page`: timelineCovers), as DuckDB
- * says it: the statement reads the list from `$vals` and returns the indices (from 0) of those
- * that pass. The condition is the SQL path's own (eventCondition), so both agree to the letter.
+ * Which of a list of pages pass a filters text (every filter on `page`: timelineCovers), as the
+ * engine says it: the indices (from 0) of those that pass. The condition is the SQL path's own
+ * (eventCondition), so both agree to the letter; every page is a bound value.
  */
-export function timelinePagesSql(text: string): { sql: string; params: Record<string, string> } {
-  const d = DIALECTS.duckdb;
+export function timelinePagesSql(text: string, dialect: SqlDialect, pages: readonly string[]): CompiledQuery {
+  const d = DIALECTS[dialect];
   const p = new Params(d);
   const cond = parseFilters(text)
     .map((f) => eventCondition(f, p, d))
     .join(" AND ");
-  const sql = `SELECT i FROM (SELECT unnest($vals::VARCHAR[]) AS path, unnest(range(len($vals::VARCHAR[]))) AS i) WHERE ${cond || "true"}`;
+  const list = `[${pages.map((v) => p.add(v)).join(", ")}]`;
+  const sql =
+    `SELECT n - 1 AS i FROM (SELECT n, vals[n] AS path FROM (SELECT vals, ${d.unnest(d.positions("vals"))} AS n ` +
+    `FROM (SELECT ${list} AS vals))) WHERE ${cond || "1 = 1"}`;
   return { sql, params: p.usedIn(sql) };
 }
 

@@ -180,15 +180,18 @@ function consideredEvents(spec: FunnelSpec, plan: FunnelPlan, p: Params, d: Dial
  * whose key is in `keys` (decimal, joined by ","), taken as the visitors' statement takes it (the
  * greatest over the visitor's considered events), one row each.
  */
-export function compileFunnelClientIds(spec: FunnelSpec, property: string, ctx: CompileContext, keys: string): CompiledQuery {
-  const d = DIALECTS.duckdb;
+export function compileFunnelClientIds(
+  spec: FunnelSpec,
+  property: string,
+  dialect: SqlDialect,
+  ctx: CompileContext,
+  keys: readonly bigint[],
+): CompiledQuery {
+  const d = DIALECTS[dialect];
   const p = new Params(d);
   const plan = planFunnel(spec, ctx);
   const s = new Scope(d, p, property, [{ from: plan.range.from.getTime(), to: plan.range.to.getTime() }], ctx.timezone);
-  const where = [
-    ...consideredEvents(spec, plan, p, d),
-    `${d.eventVkey} IN (SELECT CAST(unnest(string_split(${p.add(keys)}, ${p.add(",")})) AS BIGINT))`,
-  ];
+  const where = [...consideredEvents(spec, plan, p, d), d.vkeyIn(p.add(keys.join(",")), p.add(","))];
   return done(p, `SELECT max(client_id) AS cid FROM ${tableRead(s, "events", where)} GROUP BY ${d.eventVkey}`);
 }
 

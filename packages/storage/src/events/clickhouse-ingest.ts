@@ -110,6 +110,20 @@ class LoggedStore implements ClickHouseEventStore {
     return this.ch.settle(now);
   }
 
+  buildTimeline(property: string): Promise<boolean> {
+    return this.ch.buildTimeline(property);
+  }
+
+  get funnelFromTimelines() {
+    return this.ch.funnelFromTimelines;
+  }
+  get retentionFromTimelines() {
+    return this.ch.retentionFromTimelines;
+  }
+  get funnelActorsFromTimelines() {
+    return this.ch.funnelActorsFromTimelines;
+  }
+
   replay(records: Pending[]): void {
     for (const r of records) this.#add(r);
   }

@@ -5,6 +5,7 @@
 import type { EventRow } from "@lookout/schema";
 import { identifier } from "./clickhouse-sql.js";
 import type { EventStore } from "./event-store.js";
+import type { TimelineOptions } from "./timelines.js";
 
 /** A ClickHouse cluster: its name in the servers' remote_servers, and each shard's HTTP URL. */
 export interface ClickHouseCluster {
@@ -30,6 +31,8 @@ export interface ClickHouseOptions {
    * Default 5 minutes; 0: only when settle() is called.
    */
   settleEveryMs?: number;
+  /** The visitor timelines funnels and retention grids read (clickhouse-timelines.ts); false: none, every one by SQL. */
+  timelines?: TimelineOptions | false;
 }
 
 /**
@@ -63,6 +66,8 @@ export interface ClickHouseEventStore extends EventStore {
    * number of days settled. The store also does this on its own timer (settleEveryMs).
    */
   settle(now?: Date): Promise<number>;
+  /** Builds the property's visitor timeline now unless it has one (the bench); whether it has one after. */
+  buildTimeline(property: string): Promise<boolean>;
   /** The server's version string (e.g. "18.16.1"). */
   readonly serverVersion: string;
   readonly database: string;

@@ -41,7 +41,16 @@ import {
 } from "./clickhouse-options.js";
 import { markStoredDays, Settler } from "./clickhouse-settle.js";
 import { bindParams, EVENT_SELECT, eventFromJson, eventJson, literal, profileJson } from "./clickhouse-sql.js";
-import { type CompiledQuery, type EventsQuery, type QueryOptions, QueryTimeoutError, type RecentSession } from "./event-store.js";
+import { clickHouseTimelines } from "./clickhouse-timelines.js";
+import {
+  type CompiledQuery,
+  type EventStore,
+  type EventsQuery,
+  type QueryOptions,
+  QueryTimeoutError,
+  type RecentSession,
+} from "./event-store.js";
+import { type Timelines, timelineAnswers } from "./timelines.js";
 import { VISITOR_TABLES } from "./visitor-tables.js";
 
 export {
@@ -120,6 +129,10 @@ class ChStore implements ClickHouseEventStore {
   #pending = new Set<Promise<unknown>>();
   #version = 0;
   readonly #settler: Settler;
+  readonly #timelines: Timelines<unknown> | null;
+  readonly funnelFromTimelines: EventStore["funnelFromTimelines"];
+  readonly retentionFromTimelines: EventStore["retentionFromTimelines"];
+  readonly funnelActorsFromTimelines: EventStore["funnelActorsFromTimelines"];
 
   constructor(
     private readonly client: ClickHouseClient,
@@ -135,6 +148,26 @@ class ChStore implements ClickHouseEventStore {
       settings: () => this.#spilling(),
       closed: () => this.#closed,
     });
+    this.#timelines =
+      opts.timelines === false
+        ? null
+        : (clickHouseTimelines(
+            {
+              client,
+              database,
+              eventsStored: opts.cluster ? "events_local" : "events",
+              settings: () => this.#spilling(),
+            },
+            opts.timelines ?? {},
+          ) as Timelines<unknown>);
+    const answers = timelineAnswers(this.#timelines);
+    this.funnelFromTimelines = answers.funnelFromTimelines;
+    this.retentionFromTimelines = answers.retentionFromTimelines;
+    this.funnelActorsFromTimelines = answers.funnelActorsFromTimelines;
+  }
+
+  buildTimeline(property: string): Promise<boolean> {
+    return this.#timelines ? this.#timelines.prepare(property) : Promise.resolve(false);
   }
 
   /** Where a table's rows are stored: `<name>_local` on each shard of a cluster, else `<name>`. */
@@ -359,6 +392,7 @@ class ChStore implements ClickHouseEventStore {
         await this.#mutate(`ALTER TABLE ${this.#stored(table)} DELETE WHERE property = ${literal(property)}`);
       }
       await this.#awaitMutations();
+      this.#timelines?.forget(property);
     });
   }
 
@@ -370,6 +404,7 @@ class ChStore implements ClickHouseEventStore {
       // rows are keyed by client_id too), so the statistics stay in line with what is left.
       for (const table of this.#tables()) await this.#mutate(`ALTER TABLE ${this.#stored(table)} DELETE WHERE ${where}`);
       await this.#awaitMutations();
+      this.#timelines?.forget(property);
       return Number(counted[0]?.n ?? 0);
     });
   }
@@ -412,6 +447,7 @@ class ChStore implements ClickHouseEventStore {
     if (this.#closed) return;
     this.#closed = true;
     this.#settler.stop();
+    await this.#timelines?.close();
     await Promise.allSettled([...this.#pending]);
     await Promise.all([this.client.close(), this.admin.close(), ...this.shards.map((s) => s.close())]);
   }

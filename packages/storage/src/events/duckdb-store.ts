@@ -19,7 +19,6 @@
 // (staged-appends.ts); each commit records how far into the log it reaches, and open applies
 // the rest.
 import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from "@duckdb/node-api";
-import { planFunnel, planRetention, retentionAnswer, shapeFunnel } from "@lookout/query";
 import type { EventRow, VisitorProfile } from "@lookout/schema";
 import { assertAppendable, timestampValue } from "./duckdb-append.js";
 import { BatchCommitter } from "./duckdb-batches.js";
@@ -37,6 +36,7 @@ import { eventsSql, ReaderPool, rows } from "./duckdb-read.js";
 import { transaction as inTransaction, rebuildRollups as rebuildAll } from "./duckdb-rollup.js";
 import { RollupScheduler } from "./duckdb-rollup-scheduler.js";
 import { duckDbTimelines } from "./duckdb-timelines.js";
+import { timelineAnswers } from "./timelines.js";
 import { WriteQueue } from "./duckdb-write-queue.js";
 import type { CompiledQuery, EventsQuery, QueryOptions, RecentSession } from "./event-store.js";
 import { encodeRows, type IngestLog } from "./ingest-log.js";
@@ -173,25 +173,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
         { timeoutMs: o?.timeoutMs ?? timeoutMs },
       ),
 
-    funnelFromTimelines: async (property, spec, ctx) => {
-      if (!timelines) return null;
-      const plan = planFunnel(spec, ctx);
-      const outcomes = await timelines.funnel(property, spec, plan);
-      return outcomes && shapeFunnel(plan, outcomes);
-    },
-
-    retentionFromTimelines: async (property, spec, ctx) => {
-      if (!timelines) return null;
-      const plan = planRetention(spec, ctx);
-      const cells = await timelines.retention(property, spec, plan, ctx.timezone);
-      return cells && retentionAnswer(plan, cells);
-    },
-
-    funnelActorsFromTimelines: async (property, spec, at, page, ctx) => {
-      const ids = timelines && (await timelines.funnelActors(property, spec, planFunnel(spec, ctx), ctx, at));
-      if (!ids) return null;
-      return { client_ids: ids.slice(page.offset, page.offset + page.limit), has_more: page.offset + page.limit < ids.length };
-    },
+    ...timelineAnswers(timelines),
 
     events: async (property, q: EventsQuery = {}) => {
       await flushed();

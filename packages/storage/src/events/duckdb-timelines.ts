@@ -11,7 +11,7 @@
 // path prints), so both paths agree on case folding and regular expressions. A large base is read
 // in slices of the visitor keys' range, so that DuckDB sorts a slice at a time within its memory
 // limit, on a connection of its own.
-import { type DuckDBConnection, type DuckDBValue, listValue } from "@duckdb/node-api";
+import type { DuckDBConnection } from "@duckdb/node-api";
 import {
   type CompileContext,
   type CompiledQuery,
@@ -30,9 +30,10 @@ import {
   encoded,
   type Fresh,
   mergeRuns,
+  keySlices,
   PairDictionary,
   TimelineWriter,
-} from "./duckdb-timeline-columns.js";
+} from "./timeline-columns.js";
 import { TIMELINE_DEFAULTS, type TimelineOptions, type TimelineSource, Timelines } from "./timelines.js";
 
 export interface TimelineDeps {
@@ -163,24 +164,14 @@ export function duckDbTimelines(deps: TimelineDeps, opts: TimelineOptions = {}):
     },
 
     async passing(text, pages) {
-      const { sql, params } = timelinePagesSql(text);
-      const values: Record<string, DuckDBValue> = { ...params, vals: listValue([...pages]) };
-      const hit = await deps.readers.use((c) => c.run(sql, values).then(plainRows), { timeoutMs: deps.timeoutMs });
+      const hit = await deps.query<{ i: number }>(timelinePagesSql(text, "duckdb", pages));
       return hit.map((r) => Number(r.i));
     },
 
     async clientIds(spec: FunnelSpec, property: string, ctx: CompileContext, keys: readonly bigint[]) {
-      const found = await deps.query<{ cid: string }>(compileFunnelClientIds(spec, property, ctx, keys.join(",")));
+      const found = await deps.query<{ cid: string }>(compileFunnelClientIds(spec, property, "duckdb", ctx, keys));
       return [...new Set(found.map((r) => String(r.cid)).filter((c) => c !== ""))].sort();
     },
   };
   return new Timelines(source, opts);
-}
-
-/** The visitor keys' (signed 64-bit) range cut into `n` slices in ascending order, as [from, to) bounds (null: open). */
-function keySlices(n: number): [bigint | null, bigint | null][] {
-  if (n <= 1) return [[null, null]];
-  const step = 2n ** 64n / BigInt(n);
-  const bound = (i: number) => -(2n ** 63n) + step * BigInt(i);
-  return Array.from({ length: n }, (_, i) => [i === 0 ? null : bound(i), i === n - 1 ? null : bound(i + 1)]);
 }

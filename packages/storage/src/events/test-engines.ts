@@ -5,8 +5,9 @@
 // that test, named in the store's `cannot` record with its reason. With `{ cluster: true }` also
 // ClickHouse on a two-shard cluster behind Distributed tables (test-services.ts), for the suites
 // that must pass there too (conformance, exact-number stats). With `{ timelines: true }` also DuckDB
-// answering funnels from its visitor timelines (duckdb-timelines.ts), built for every property and
-// awaited, for the funnel suites. With `{ settled: true }` also ClickHouse with half of its data
+// and ClickHouse answering funnels and retention grids from their visitor timelines (timelines.ts),
+// built for every property and awaited, for the funnel and retention suites (the others answer by
+// SQL alone). With `{ settled: true }` also ClickHouse with half of its data
 // settled (clickhouse-settle.ts): after every append the days up to the middle of what was
 // appended are settled, so a read takes the first half from settled rows and the rest from
 // merged states, and later appends into settled days unsettle them again; with `cluster` too, the
@@ -26,7 +27,14 @@ import type { EventStore } from "./event-store.js";
 export type TestStore = EventStore & Partial<Pick<DuckDbEventStore, "buildDayRollups">>;
 
 export interface TestEngine {
-  name: "duckdb" | "duckdb-timelines" | "clickhouse" | "clickhouse-settled" | "clickhouse-cluster" | "clickhouse-cluster-settled";
+  name:
+    | "duckdb"
+    | "duckdb-timelines"
+    | "clickhouse"
+    | "clickhouse-timelines"
+    | "clickhouse-settled"
+    | "clickhouse-cluster"
+    | "clickhouse-cluster-settled";
   /** Why this engine's tests are skipped (it cannot be started here), or undefined. */
   skip: string | undefined;
   /** What the engine cannot do, by name, with the reason. */
@@ -73,7 +81,7 @@ export async function testEngines(
     cannot: CLICKHOUSE_CANNOT,
     open: async (label) => {
       if (!("url" in ch)) throw new Error(ch.skip);
-      return openClickHouseEventStore(`${ch.url}/${clickHouseTestDatabase(label)}`);
+      return openClickHouseEventStore(`${ch.url}/${clickHouseTestDatabase(label)}`, { timelines: false });
     },
     // Each database lives as long as the test run's server (a temporary directory).
     cleanup: () => {},
@@ -83,7 +91,17 @@ export async function testEngines(
     name: "clickhouse-settled",
     open: async (label) => halfSettledStore(await click.open(`${label}_settled`)),
   };
-  const clicks = opts.settled ? [click, halfSettled] : [click];
+  const clickTimelines: TestEngine = {
+    ...click,
+    name: "clickhouse-timelines",
+    open: async (label) => {
+      if (!("url" in ch)) throw new Error(ch.skip);
+      return openClickHouseEventStore(`${ch.url}/${clickHouseTestDatabase(`${label}_tl`)}`, {
+        timelines: { minEvents: 0, awaitBuild: true },
+      });
+    },
+  };
+  const clicks = [click, ...(opts.timelines ? [clickTimelines] : []), ...(opts.settled ? [halfSettled] : [])];
   if (!opts.cluster) return [...ducks, ...clicks];
   const cluster = await requireClickHouseCluster();
   const sharded: TestEngine = {
@@ -94,6 +112,7 @@ export async function testEngines(
       if ("skip" in cluster) throw new Error(cluster.skip);
       return openClickHouseEventStore(`${cluster.url}/${clickHouseTestDatabase(label)}`, {
         cluster: { name: cluster.name, shards: cluster.shards },
+        timelines: false,
       });
     },
     cleanup: () => {},

@@ -1,8 +1,9 @@
-// The DuckDB store's visitor timelines in columns (duckdb-timelines.ts uses them; @lookout/query
-// timeline.ts states the layout): the names', pages' and pairs' dictionaries, the base written
+// Visitor timelines in columns (timelines.ts and its sources use them; @lookout/query timeline.ts
+// states the layout): the names', pages' and pairs' dictionaries, the base written
 // chunk by chunk straight into its compact columns (no array of a row's width is ever held for
 // every event: at 100M events that would be gigabytes), the fresh rows (those of batches after the
-// base's) merged run by run and encoded, and DuckDB's vectors copied into typed arrays. No I/O here.
+// base's) merged run by run and encoded, DuckDB's vectors copied into typed arrays, and the visitor
+// keys' range cut into slices. No I/O here.
 import { T_HI, TIMELINE_MAX_SPAN_MS, type Timeline, type TimelinePairs } from "@lookout/query";
 
 /** A distinct-value dictionary that grows with the fresh rows' new values. */
@@ -94,7 +95,7 @@ export class TimelineWriter {
     return this.#pair instanceof Uint16Array;
   }
 
-  /** A chunk's rows: visitor keys, the instants' high and low parts (from t0), pair ids. */
+  /** A chunk of DuckDB's vectors: visitor keys, the instants' high and low parts (from t0), pair ids. */
   chunk(
     vkey: { getItem(i: number): unknown },
     hi: { getItem(i: number): unknown },
@@ -108,8 +109,23 @@ export class TimelineWriter {
     columnInto(lo, this.#tLo, at, rows);
     columnInto(pair, this.#pair, at, rows);
     if (this.#scratch.length < rows) this.#scratch = new BigInt64Array(rows);
-    const keys = this.#scratch;
-    columnInto(vkey, keys, 0, rows);
+    columnInto(vkey, this.#scratch, 0, rows);
+    this.#visitorsOf(this.#scratch, rows);
+  }
+
+  /** Rows as typed arrays (the first `rows` of each): visitor keys, the instants' high and low parts, pair ids. */
+  rows(keys: BigInt64Array, hi: Uint8Array, lo: Uint32Array, pair: Uint32Array, rows: number): void {
+    const at = this.#at;
+    if (at + rows > this.events) throw new Error("the events changed during the timeline's read");
+    this.#tHi.set(hi.subarray(0, rows), at);
+    this.#tLo.set(lo.subarray(0, rows), at);
+    this.#pair.set(pair.subarray(0, rows), at);
+    this.#visitorsOf(keys, rows);
+  }
+
+  /** The rows' visitor keys (their columns written at #at): a visitor starts wherever the key changes. */
+  #visitorsOf(keys: BigInt64Array, rows: number): void {
+    const at = this.#at;
     // Compared as two 32-bit halves: reading a BigInt64Array makes a BigInt per element.
     const halves = new Int32Array(keys.buffer, keys.byteOffset, 2 * rows);
     for (let i = 0; i < rows; i++) {
@@ -240,4 +256,12 @@ export function columnInto<A extends Typed>(vector: { getItem(i: number): unknow
     return;
   }
   for (let i = 0; i < rows; i++) (into as unknown as unknown[])[at + i] = vector.getItem(i) as never;
+}
+
+/** The visitor keys' (signed 64-bit) range cut into `n` slices in ascending order, as [from, to) bounds (null: open). */
+export function keySlices(n: number): [bigint | null, bigint | null][] {
+  if (n <= 1) return [[null, null]];
+  const step = 2n ** 64n / BigInt(n);
+  const bound = (i: number) => -(2n ** 63n) + step * BigInt(i);
+  return Array.from({ length: n }, (_, i) => [i === 0 ? null : bound(i), i === n - 1 ? null : bound(i + 1)]);
 }

@@ -1,51 +1,71 @@
-// The DuckDB store's visitor timelines (duckdb-timelines.ts): the funnels they cover are answered
-// from them, and exactly as SQL answers (the same store with funnelFromTimelines taken away): on
-// the rows they were built from, with rows appended since (the fresh part: known and new visitors,
-// new pages), after a visitor's deletion, with page filters of every operator; the specs they do
-// not cover, and properties below minEvents, go to SQL. (funnel.test.ts and funnel-model.test.ts
-// run every exact-number and random case on the "duckdb-timelines" engine too.)
+// The stores' visitor timelines (timelines.ts, with DuckDB's and ClickHouse's sources): the funnels
+// and retention grids they cover are answered from them, and exactly as SQL answers (the same store
+// with the timeline answers taken away): on the rows they were built from, with rows appended since
+// (the fresh part: known and new visitors, new pages), after a visitor's deletion, with page
+// filters of every operator, read in slices without postings; the specs they do not cover, and
+// properties below minEvents, go to SQL. On ClickHouse also: events of the current days (its fresh
+// part), an insert into a past day and a deletion by another server (the base then no longer
+// holds: SQL answers, and the base is read again). (funnel.test.ts, funnel-model.test.ts and
+// retention-model.test.ts run every exact-number and random case on the "-timelines" engines too.)
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EventRow, FunnelSpecInput } from "@lookout/schema";
 import { FunnelSpecSchema, type RetentionSpecInput, RetentionSpecSchema } from "@lookout/schema";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DuckDbEventStore } from "./duckdb-options.js";
+import { afterAll, beforeAll, describe, expect, it as itRun } from "vitest";
+import { clickHouseTestDatabase, requireClickHouse } from "../test-services.js";
+import { openClickHouseEventStore } from "./clickhouse-store.js";
 import { openDuckDbEventStore } from "./duckdb-store.js";
-import type { EventReader } from "./event-store.js";
+import type { EventReader, EventStore } from "./event-store.js";
 import { at, event } from "./fixtures.js";
 import { runFunnel, runFunnelActors } from "./funnel.js";
 import { runRetention } from "./retention.js";
+import type { TimelineOptions } from "./timelines.js";
+
+type Store = EventStore & { buildTimeline(property: string): Promise<boolean> };
+
+const ch = await requireClickHouse();
+let dir: string;
+let opened = 0;
+const ENGINES: { name: string; skip?: string; open: (timelines: TimelineOptions) => Promise<Store> }[] = [
+  {
+    name: "duckdb",
+    open: (timelines) => openDuckDbEventStore(join(dir, `s${++opened}.duckdb`), { rollupDelayMs: 0, timelines }),
+  },
+  {
+    name: "clickhouse",
+    ...("skip" in ch ? { skip: ch.skip } : {}),
+    open: (timelines) => {
+      if (!("url" in ch)) throw new Error(ch.skip);
+      return openClickHouseEventStore(`${ch.url}/${clickHouseTestDatabase(`timelines_${++opened}`)}`, { timelines });
+    },
+  },
+];
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "lookout-timelines-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const CTX = { timezone: "Europe/Berlin", now: at("2024-05-20 00:00:00") };
 const RANGE = { period: "custom", date: "2024-05-01,2024-05-14", interval: "day" } as const;
 const PAGES = ["/", "/pricing", "/Pricing/team", "/docs", "/blog/ünïcode", "/signup"];
 const FILTERS = ["", "page~pricing", "page==/docs|/", "page!~blog", "page=~^/[ds][a-z]+$", "page!=/"];
 
-let dir: string;
-let store: DuckDbEventStore;
+let store: Store;
 let n = 0;
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "lookout-timelines-"));
-  store = await openDuckDbEventStore(join(dir, "events.duckdb"), {
-    rollupDelayMs: 0,
-    timelines: { minEvents: 0, awaitBuild: true },
-  });
-});
-afterAll(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
 /** The same store without its timelines: every funnel by SQL. */
-const bySql = (of: DuckDbEventStore = store): EventReader => ({
-  ...of,
-  funnelFromTimelines: undefined,
-  funnelActorsFromTimelines: undefined,
-  retentionFromTimelines: undefined,
-});
+const bySql = (of: Store = store): EventReader =>
+  new Proxy(of, {
+    get: (target, prop) => {
+      if (prop === "funnelFromTimelines" || prop === "funnelActorsFromTimelines" || prop === "retentionFromTimelines")
+        return undefined;
+      const v = Reflect.get(target, prop, target);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
 
 function rowsFor(property: string, seed: number, count: number, visitors = 12): EventRow[] {
   const rnd = fc.sample(
@@ -87,7 +107,7 @@ function spec(order: "sequential" | "strict" | "any", filters: string[], global 
 }
 
 /** The answer, and the visitors behind every step's points, from the timelines and by SQL. */
-async function same(property: string, s: FunnelSpecInput, of: DuckDbEventStore = store): Promise<void> {
+async function same(property: string, s: FunnelSpecInput, of: Store = store): Promise<void> {
   const parsed = FunnelSpecSchema.parse(s);
   const viaTimelines = await of.funnelFromTimelines?.(property, parsed, CTX);
   expect(viaTimelines, "answered from the timelines").not.toBeNull();
@@ -108,7 +128,7 @@ async function same(property: string, s: FunnelSpecInput, of: DuckDbEventStore =
 }
 
 /** Retention grids of every option (daily, weekly, a 40-day daily grid), from the timelines and by SQL. */
-async function sameRetention(property: string, of: DuckDbEventStore = store): Promise<void> {
+async function sameRetention(property: string, of: Store = store): Promise<void> {
   for (const [i, f] of FILTERS.entries()) {
     for (const unit of ["day", "week", "long"] as const) {
       const spec: RetentionSpecInput = {
@@ -129,7 +149,13 @@ async function sameRetention(property: string, of: DuckDbEventStore = store): Pr
   }
 }
 
-describe("DuckDB visitor timelines", () => {
+describe.each(ENGINES)("$name visitor timelines", (engine) => {
+  beforeAll(async () => {
+    if (!engine.skip) store = await engine.open({ minEvents: 0, awaitBuild: true });
+  });
+  afterAll(() => store?.close());
+  const it = engine.skip ? itSkip(engine.skip) : itRun;
+
   it("answer retention grids exactly as SQL does, before and after more rows arrive", async () => {
     const property = `tl-${++n}`;
     await store.append(rowsFor(property, 7, 400));
@@ -198,10 +224,7 @@ describe("DuckDB visitor timelines", () => {
   });
 
   it("hold at most maxEvents between all properties, the least recently used dropped first", async () => {
-    const small = await openDuckDbEventStore(join(dir, "budget.duckdb"), {
-      rollupDelayMs: 0,
-      timelines: { minEvents: 0, maxEvents: 150, awaitBuild: true },
-    });
+    const small = await engine.open({ minEvents: 0, maxEvents: 150, awaitBuild: true });
     try {
       for (const [i, p] of ["tl-a", "tl-b"].entries()) await small.append(rowsFor(p, 10 + i, 100));
       await small.append(rowsFor("tl-big", 12, 200));
@@ -211,7 +234,7 @@ describe("DuckDB visitor timelines", () => {
       expect(await ask("tl-big"), "a property larger than the budget").toBeNull();
       // Building b's (100 events) leaves no room for a's: a is dropped, and built again when next asked.
       expect(await ask("tl-b")).not.toBeNull();
-      const sql = { ...small, funnelFromTimelines: undefined };
+      const sql = bySql(small);
       expect(await ask("tl-a")).toEqual(await runFunnel(sql, "tl-a", spec("sequential", ["", ""]), CTX));
     } finally {
       await small.close();
@@ -221,10 +244,7 @@ describe("DuckDB visitor timelines", () => {
   it("answer the same read in slices of the visitor keys, without postings, over more than 2^32 ms", async () => {
     // Each visitor's key slice sorted apart, step 1 found by a scan of the pairs, and instants 80
     // days after the timeline's first event (past 2^32 ms: their high byte is read).
-    const sliced = await openDuckDbEventStore(join(dir, "sliced.duckdb"), {
-      rollupDelayMs: 0,
-      timelines: { minEvents: 0, postingsMaxEvents: 0, sliceEvents: 90, awaitBuild: true },
-    });
+    const sliced = await engine.open({ minEvents: 0, postingsMaxEvents: 0, sliceEvents: 90, awaitBuild: true });
     try {
       const property = "tl-sliced";
       const early = rowsFor(property, 21, 60, 30).map((r) => ({ ...r, ts: new Date(r.ts.getTime() - 80 * 86_400_000) }));
@@ -234,32 +254,96 @@ describe("DuckDB visitor timelines", () => {
       for (const order of ["sequential", "strict", "any"] as const)
         await same(property, spec(order, ["page~pricing", FILTERS[2] ?? ""]), sliced);
       await sameRetention(property, sliced);
-      // Fresh rows, one of them decades past the base's first event: more than a timeline's span,
-      // so SQL answers, the same.
+      // Rows appended, one of them decades past the others. DuckDB's fresh part then spans more
+      // than a timeline holds, so SQL answers; ClickHouse's fresh part holds only that one (the
+      // rest are in past days: its base is read again).
       await sliced.append([
         ...rowsFor(property, 22, 50, 40),
         event({ property, ts: at("2070-01-01 00:00:00"), visitor_id: "v1" }),
       ]);
       await sliced.sync();
       const s = spec("sequential", ["", ""]);
-      expect(await sliced.funnelFromTimelines?.(property, FunnelSpecSchema.parse(s), CTX)).toBeNull();
-      expect(await runFunnel(sliced, property, s, CTX)).toEqual(await runFunnel(bySql(sliced), property, s, CTX));
+      const viaTimelines = await sliced.funnelFromTimelines?.(property, FunnelSpecSchema.parse(s), CTX);
+      const viaSql = await runFunnel(bySql(sliced), property, s, CTX);
+      if (engine.name === "duckdb") expect(viaTimelines).toBeNull();
+      else expect(viaTimelines).toEqual(viaSql);
+      expect(await runFunnel(sliced, property, s, CTX)).toEqual(viaSql);
     } finally {
       await sliced.close();
     }
   });
 
   it("are not built for a property below minEvents", async () => {
-    const small = await openDuckDbEventStore(join(dir, "small.duckdb"), {
-      rollupDelayMs: 0,
-      timelines: { minEvents: 1000, awaitBuild: true },
-    });
+    const small = await engine.open({ minEvents: 1000, awaitBuild: true });
     try {
       await small.append(rowsFor("tl-small", 6, 100));
       await small.sync();
       expect(await small.funnelFromTimelines?.("tl-small", FunnelSpecSchema.parse(spec("sequential", ["", ""])), CTX)).toBeNull();
     } finally {
       await small.close();
+    }
+  });
+});
+
+/** An `it` that skips every test with the engine's reason in its name. */
+function itSkip(reason: string) {
+  return (name: string, _fn: () => Promise<void>) => itRun.skip(`${name} (skipped: ${reason})`, () => {});
+}
+
+describe.skipIf("skip" in ch)("ClickHouse visitor timelines across days and servers", () => {
+  itRun("hold the current days in the fresh part, and see another server's insert into a past day and its deletion", async () => {
+    if (!("url" in ch)) return;
+    const db = `${ch.url}/${clickHouseTestDatabase("timelines_servers")}`;
+    const a = await openClickHouseEventStore(db, { timelines: { minEvents: 0, awaitBuild: true } });
+    const b = await openClickHouseEventStore(db, { timelines: false });
+    try {
+      const property = "tl-servers";
+      const now = Date.now();
+      const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+      // 16 days of rows ending a minute ago: the last two days are past the base's boundary.
+      const shift = now - 60_000 - 16 * 86_400_000 - at("2024-04-30 00:00:00").getTime();
+      const moved = (rows: EventRow[], by = shift) => rows.map((r) => ({ ...r, ts: new Date(r.ts.getTime() + by) }));
+      const ctx = { timezone: "Europe/Berlin", now: new Date(now) };
+      const range = { period: "custom", date: `${day(now - 18 * 86_400_000)},${day(now)}`, interval: "day" } as const;
+      const funnel: FunnelSpecInput = { ...spec("sequential", ["page~pricing", ""]), ...range };
+      const retention: RetentionSpecInput = {
+        kind: "retention",
+        ...range,
+        period_unit: "day",
+        periods: 5,
+        start_event: { event: "pageview" },
+        return_event: { event: "signup" },
+      };
+      const check = async () => {
+        const viaTimelines = await a.funnelFromTimelines?.(property, FunnelSpecSchema.parse(funnel), ctx);
+        expect(viaTimelines, "answered from the timelines").not.toBeNull();
+        expect(viaTimelines).toEqual(await runFunnel(bySql(a), property, funnel, ctx));
+        const grid = await a.retentionFromTimelines?.(property, RetentionSpecSchema.parse(retention), ctx);
+        expect(grid, "answered from the timelines").not.toBeNull();
+        expect(grid).toEqual(await runRetention(bySql(a), property, retention, ctx));
+        return viaTimelines?.results.steps[0]?.visitors ?? 0;
+      };
+      await a.append(moved(rowsFor(property, 31, 500, 25)));
+      expect(await a.buildTimeline(property)).toBe(true);
+      const first = await check();
+      expect(first).toBeGreaterThan(0);
+      // The other server inserts into a day three days back (settleable, so marked), and now.
+      await b.append(moved(rowsFor(property, 32, 120, 30), shift - 3 * 86_400_000));
+      await b.append(moved(rowsFor(property, 33, 40, 30), shift + 60_000 - 2 * 86_400_000));
+      const before = await check();
+      // ... and deletes a visitor who entered the funnel: this server's base no longer holds.
+      const entered = await a.funnelActorsFromTimelines?.(
+        property,
+        FunnelSpecSchema.parse(funnel),
+        { step: 1, status: "converted" },
+        { limit: 1, offset: 0 },
+        ctx,
+      );
+      const gone = entered?.client_ids[0] as string;
+      expect(await b.deleteVisitor(property, gone)).toBeGreaterThan(0);
+      expect(await check()).toBe(before - 1);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
     }
   });
 });
