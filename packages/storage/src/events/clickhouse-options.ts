@@ -33,6 +33,8 @@ export interface ClickHouseOptions {
   settleEveryMs?: number;
   /** The visitor timelines funnels and retention grids read (clickhouse-timelines.ts); false: none, every one by SQL. */
   timelines?: TimelineOptions | false;
+  /** The clock (epoch ms) that places the timelines' base boundary (default Date.now; the bench sets its own "now"). */
+  now?: () => number;
 }
 
 /**

@@ -157,6 +157,7 @@ class ChStore implements ClickHouseEventStore {
               database,
               eventsStored: opts.cluster ? "events_local" : "events",
               settings: () => this.#spilling(),
+              ...(opts.now ? { now: opts.now } : {}),
             },
             opts.timelines ?? {},
           ) as Timelines<unknown>);

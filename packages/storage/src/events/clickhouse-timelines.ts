@@ -42,7 +42,7 @@ export interface ClickHouseTimelineDeps {
   eventsStored: string;
   /** The settings a large read runs with (spilling past the store's limit). */
   settings: () => Record<string, string>;
-  /** The clock (ms); tests move it. */
+  /** The clock (ms) that places the base's boundary; the bench sets its own. */
   now?: () => number;
 }
 
@@ -76,7 +76,8 @@ export function clickHouseTimelines(deps: ClickHouseTimelineDeps, opts: Timeline
     },
 
     async load(property, fits) {
-      const at = now() * 1000;
+      // `at` on the marks' clock (the real one); the boundary on the store's (the bench's own "now").
+      const at = Date.now() * 1000;
       const boundary = (lastSettleableDay(now()) + 1) * DAY;
       const mutation = await lastMutation();
       const scope = `property = ${literal(property)} AND ts < toDateTime(${boundary / 1000}, 'UTC')`;
