@@ -38,6 +38,7 @@ export * from "./insights/retention.js";
 export * from "./insights/retention-timeline.js";
 export * from "./insights/timeline.js";
 export * from "./insights/stickiness.js";
+export * from "./insights/stickiness-timeline.js";
 export { type CompiledTrends, compileTrends, eventCondition, shapeTrends, type TrendsRow } from "./insights/trends.js";
 export type { Compiler } from "./kinds/compiler.js";
 export { COMPILERS, type CompilerRegistry, compileQuery } from "./kinds/index.js";

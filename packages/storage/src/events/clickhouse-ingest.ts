@@ -120,6 +120,9 @@ class LoggedStore implements ClickHouseEventStore {
   get retentionFromTimelines() {
     return this.ch.retentionFromTimelines;
   }
+  get stickinessFromTimelines() {
+    return this.ch.stickinessFromTimelines;
+  }
   get funnelActorsFromTimelines() {
     return this.ch.funnelActorsFromTimelines;
   }

@@ -132,6 +132,7 @@ class ChStore implements ClickHouseEventStore {
   readonly #timelines: Timelines<unknown> | null;
   readonly funnelFromTimelines: EventStore["funnelFromTimelines"];
   readonly retentionFromTimelines: EventStore["retentionFromTimelines"];
+  readonly stickinessFromTimelines: EventStore["stickinessFromTimelines"];
   readonly funnelActorsFromTimelines: EventStore["funnelActorsFromTimelines"];
 
   constructor(
@@ -164,6 +165,7 @@ class ChStore implements ClickHouseEventStore {
     const answers = timelineAnswers(this.#timelines);
     this.funnelFromTimelines = answers.funnelFromTimelines;
     this.retentionFromTimelines = answers.retentionFromTimelines;
+    this.stickinessFromTimelines = answers.stickinessFromTimelines;
     this.funnelActorsFromTimelines = answers.funnelActorsFromTimelines;
   }
 

@@ -20,6 +20,7 @@ export const THREAD_METHODS = [
   "funnelFromTimelines",
   "funnelActorsFromTimelines",
   "retentionFromTimelines",
+  "stickinessFromTimelines",
   "deleteProperty",
   "deleteVisitor",
   "rebuildRollups",

@@ -115,6 +115,7 @@ export async function openDuckDbEventStoreOnThread(path: string, options: Thread
     recentSessions: (since) => call("recentSessions", since),
     funnelFromTimelines: (property, spec, ctx) => call("funnelFromTimelines", property, spec, ctx),
     retentionFromTimelines: (property, spec, ctx) => call("retentionFromTimelines", property, spec, ctx),
+    stickinessFromTimelines: (property, spec, ctx) => call("stickinessFromTimelines", property, spec, ctx),
     funnelActorsFromTimelines: (property, spec, at, page, ctx) =>
       call("funnelActorsFromTimelines", property, spec, at, page, ctx),
     deleteProperty: (property) => call("deleteProperty", property),

@@ -8,6 +8,8 @@ import type {
   FunnelSpec,
   RetentionAnswer,
   RetentionSpec,
+  StickinessAnswer,
+  StickinessSpec,
   VisitorProfile,
 } from "@lookout/schema";
 
@@ -132,6 +134,8 @@ export interface EventStore {
   funnelFromTimelines?(property: string, spec: FunnelSpec, ctx: CompileContext): Promise<FunnelAnswer | null>;
   /** A retention grid's answer from the same timelines, or null where they cannot give it (runRetention then asks SQL). */
   retentionFromTimelines?(property: string, spec: RetentionSpec, ctx: CompileContext): Promise<RetentionAnswer | null>;
+  /** A stickiness answer from the same timelines, or null where they cannot give it (runStickiness then asks SQL). */
+  stickinessFromTimelines?(property: string, spec: StickinessSpec, ctx: CompileContext): Promise<StickinessAnswer | null>;
   /** A page of the client ids behind a funnel's point (runFunnelActors), from the same timelines, or null. */
   funnelActorsFromTimelines?(
     property: string,
@@ -165,4 +169,5 @@ export type EventReader = Pick<
   | "funnelFromTimelines"
   | "funnelActorsFromTimelines"
   | "retentionFromTimelines"
+  | "stickinessFromTimelines"
 >;

@@ -1,6 +1,6 @@
-// runStickiness on every event engine (DuckDB, ClickHouse) against a plain-TypeScript model of
-// DESIGN.md §4 Stickiness (random traffic across a DST change, random specs; on DuckDB also from
-// visitor_activity, whole and up to a random mark), and peers.md §1.4's
+// runStickiness on every event engine (DuckDB, ClickHouse, each also from its visitor timelines)
+// against a plain-TypeScript model of DESIGN.md §4 Stickiness (random traffic across a DST change,
+// random specs; on DuckDB also from visitor_activity, whole and up to a random mark), and peers.md §1.4's
 // vector (exact n vs n or more), an empty range and a one-event visitor.
 
 import { midnightAtOrBefore } from "@lookout/query";
@@ -64,7 +64,7 @@ const specArb = fc.record({
   mark: fc.integer({ min: 0, max: 21 }),
 });
 
-const ENGINES = await testEngines();
+const ENGINES = await testEngines({ timelines: true });
 let run = 0;
 
 describe.each(ENGINES)("runStickiness on $name", (engine) => {
@@ -102,6 +102,11 @@ describe.each(ENGINES)("runStickiness on $name", (engine) => {
         };
         const expected = model(events, input);
         expect(await runStickiness(store, property, input, { timezone: TZ, now: NOW, dayRollups: false })).toEqual(expected);
+        if (engine.name.endsWith("-timelines")) {
+          const parsed = StickinessSpecSchema.parse(input);
+          const viaTimelines = await store.stickinessFromTimelines?.(property, parsed, { timezone: TZ, now: NOW });
+          expect(viaTimelines, "answered from the visitor timelines").toEqual(expected);
+        }
         if (!store.buildDayRollups || events.length === 0) return;
         // From each visitor's activity days (DuckDB), whole or up to a mark anywhere in the range
         // (the rest from events): the same answer.

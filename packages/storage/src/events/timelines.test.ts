@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EventRow, FunnelSpecInput } from "@lookout/schema";
-import { FunnelSpecSchema, type RetentionSpecInput, RetentionSpecSchema } from "@lookout/schema";
+import { FunnelSpecSchema, type RetentionSpecInput, RetentionSpecSchema, StickinessSpecSchema } from "@lookout/schema";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it as itRun } from "vitest";
 import { clickHouseTestDatabase, requireClickHouse } from "../test-services.js";
@@ -21,6 +21,7 @@ import type { EventReader, EventStore } from "./event-store.js";
 import { at, event } from "./fixtures.js";
 import { runFunnel, runFunnelActors } from "./funnel.js";
 import { runRetention } from "./retention.js";
+import { runStickiness } from "./stickiness.js";
 import type { TimelineOptions } from "./timelines.js";
 
 type Store = EventStore & { buildTimeline(property: string): Promise<boolean> };
@@ -164,6 +165,27 @@ describe.each(ENGINES)("$name visitor timelines", (engine) => {
     await store.append(rowsFor(property, 8, 150, 20));
     await store.sync();
     await sameRetention(property);
+  });
+
+  it("answer stickiness exactly as SQL does, for page filters and every interval", async () => {
+    const property = `tl-${++n}`;
+    await store.append(rowsFor(property, 14, 400));
+    await store.sync();
+    for (const [i, f] of FILTERS.entries()) {
+      for (const interval of ["day", "week", "month"] as const) {
+        const spec = StickinessSpecSchema.parse({
+          kind: "stickiness",
+          ...(interval === "day" ? RANGE : { period: "custom", date: "2024-04-10,2024-05-19" }),
+          interval,
+          event: { event: i % 2 === 0 ? "pageview" : "signup", filters: f },
+          filters: i === 3 ? "page!=/signup" : "",
+          cumulative: i % 3 === 0,
+        });
+        const viaTimelines = await store.stickinessFromTimelines?.(property, spec, CTX);
+        expect(viaTimelines, "answered from the timelines").not.toBeNull();
+        expect(viaTimelines).toEqual(await runStickiness(bySql(), property, spec, { ...CTX, dayRollups: false }));
+      }
+    }
   });
 
   it("answer covered funnels exactly as SQL does, for page filters of every operator", async () => {

@@ -13,8 +13,15 @@ import {
   FUNNEL_IGNORED_EVENTS,
   planFunnel,
   planRetention,
+  planStickiness,
   retentionAnswer,
+  type StickinessPlan,
+  type StickinessRow,
   shapeFunnel,
+  shapeStickiness,
+  stickinessStarts,
+  stickinessTimelineCovers,
+  timelineStickinessRows,
   type FunnelOutcomes,
   type FunnelPlan,
   funnelActorMatches,
@@ -28,7 +35,13 @@ import {
   timelineFunnelOutcomes,
   timelineRetentionCells,
 } from "@lookout/query";
-import { type FunnelActorSelector, type FunnelSpec, parseFilters, type RetentionSpec } from "@lookout/schema";
+import {
+  type FunnelActorSelector,
+  type FunnelSpec,
+  parseFilters,
+  type RetentionSpec,
+  type StickinessSpec,
+} from "@lookout/schema";
 import type { Dictionary, PairDictionary } from "./timeline-columns.js";
 import type { EventStore } from "./event-store.js";
 import { REGEX_ERROR } from "./insights.js";
@@ -215,6 +228,28 @@ export class Timelines<S> {
     });
   }
 
+  /** A stickiness insight's rows (visitors per number of intervals, as its statement gives them) from the property's timeline, or null where SQL must answer. */
+  async stickiness(
+    property: string,
+    spec: StickinessSpec,
+    plan: StickinessPlan & { from: number; to: number },
+    starts: Float64Array,
+  ): Promise<StickinessRow[] | null> {
+    if (!stickinessTimelineCovers(spec)) return null;
+    return orSql(async () => {
+      const read = await this.#read(property);
+      if (read === null) return null;
+      const { tl, fresh } = read;
+      const [event, keep] = await Promise.all([
+        this.#selector(tl, spec.event.event, spec.event.filters),
+        this.#passing(tl, spec.filters ?? ""),
+      ]);
+      if (!this.#still(read)) return null;
+      const q = { plan, from: plan.from, to: plan.to, starts, event, keep, pairs: tl.pairs.snapshot() };
+      return timelineStickinessRows(q, tl.base, fresh);
+    });
+  }
+
   /** The property's ready timeline and its fresh part, or null (closed, not built, no longer holding). */
   async #read(property: string, again = true): Promise<Read<S> | null> {
     if (this.#closed) return null;
@@ -354,7 +389,7 @@ export class Timelines<S> {
 /** A store's three timeline answers (EventStore's funnelFromTimelines and the others) from its timelines (null: none). */
 export function timelineAnswers<S>(
   timelines: Timelines<S> | null,
-): Pick<EventStore, "funnelFromTimelines" | "retentionFromTimelines" | "funnelActorsFromTimelines"> {
+): Pick<EventStore, "funnelFromTimelines" | "retentionFromTimelines" | "stickinessFromTimelines" | "funnelActorsFromTimelines"> {
   return {
     funnelFromTimelines: async (property, spec, ctx) => {
       if (!timelines) return null;
@@ -367,6 +402,12 @@ export function timelineAnswers<S>(
       const plan = planRetention(spec, ctx);
       const cells = await timelines.retention(property, spec, plan, ctx.timezone);
       return cells && retentionAnswer(plan, cells);
+    },
+    stickinessFromTimelines: async (property, spec, ctx) => {
+      if (!timelines) return null;
+      const plan = planStickiness(spec, ctx);
+      const rows = await timelines.stickiness(property, spec, plan, stickinessStarts(spec, plan, ctx));
+      return rows && shapeStickiness(plan, rows);
     },
     funnelActorsFromTimelines: async (property, spec, at, page, ctx) => {
       const ids = timelines && (await timelines.funnelActors(property, spec, planFunnel(spec, ctx), ctx, at));
