@@ -33,6 +33,7 @@ export * from "./insights/funnel-shape.js";
 export * from "./insights/funnel-timeline.js";
 export { type CompiledInsights, INSIGHT_COMPILERS, type InsightCompiler } from "./insights/index.js";
 export * from "./insights/lifecycle.js";
+export * from "./insights/lifecycle-timeline.js";
 export * from "./insights/paths.js";
 export * from "./insights/retention.js";
 export * from "./insights/retention-timeline.js";

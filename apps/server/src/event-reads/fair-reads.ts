@@ -63,6 +63,7 @@ export function fairEventReads(
         ...timelineRead(store, "funnelActorsFromTimelines", (read) => fair(account_id, read)),
         ...timelineRead(store, "retentionFromTimelines", (read) => fair(account_id, read)),
         ...timelineRead(store, "stickinessFromTimelines", (read) => fair(account_id, read)),
+        ...timelineRead(store, "lifecycleFromTimelines", (read) => fair(account_id, read)),
         // Not a read: it answers at once from memory and may start filling rollups in the background.
         ...(store.dayRollupThrough
           ? { dayRollupThrough: (property: string, tz: string) => store.dayRollupThrough?.(property, tz) }
@@ -73,9 +74,14 @@ export function fairEventReads(
   };
 }
 
-type TimelineReads = "funnelFromTimelines" | "funnelActorsFromTimelines" | "retentionFromTimelines" | "stickinessFromTimelines";
+type TimelineReads =
+  | "funnelFromTimelines"
+  | "funnelActorsFromTimelines"
+  | "retentionFromTimelines"
+  | "stickinessFromTimelines"
+  | "lifecycleFromTimelines";
 
-/** A store's optional timeline read (DuckDB's visitor timelines), each call through `queued`; nothing when the store has none. */
+/** A store's optional timeline read (its visitor timelines), each call through `queued`; nothing when the store has none. */
 function timelineRead<K extends TimelineReads>(
   store: EventStore,
   name: K,

@@ -123,6 +123,9 @@ class LoggedStore implements ClickHouseEventStore {
   get stickinessFromTimelines() {
     return this.ch.stickinessFromTimelines;
   }
+  get lifecycleFromTimelines() {
+    return this.ch.lifecycleFromTimelines;
+  }
   get funnelActorsFromTimelines() {
     return this.ch.funnelActorsFromTimelines;
   }

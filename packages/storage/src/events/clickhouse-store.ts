@@ -133,6 +133,7 @@ class ChStore implements ClickHouseEventStore {
   readonly funnelFromTimelines: EventStore["funnelFromTimelines"];
   readonly retentionFromTimelines: EventStore["retentionFromTimelines"];
   readonly stickinessFromTimelines: EventStore["stickinessFromTimelines"];
+  readonly lifecycleFromTimelines: EventStore["lifecycleFromTimelines"];
   readonly funnelActorsFromTimelines: EventStore["funnelActorsFromTimelines"];
 
   constructor(
@@ -166,6 +167,7 @@ class ChStore implements ClickHouseEventStore {
     this.funnelFromTimelines = answers.funnelFromTimelines;
     this.retentionFromTimelines = answers.retentionFromTimelines;
     this.stickinessFromTimelines = answers.stickinessFromTimelines;
+    this.lifecycleFromTimelines = answers.lifecycleFromTimelines;
     this.funnelActorsFromTimelines = answers.funnelActorsFromTimelines;
   }
 

@@ -21,6 +21,7 @@ export const THREAD_METHODS = [
   "funnelActorsFromTimelines",
   "retentionFromTimelines",
   "stickinessFromTimelines",
+  "lifecycleFromTimelines",
   "deleteProperty",
   "deleteVisitor",
   "rebuildRollups",

@@ -116,6 +116,7 @@ export async function openDuckDbEventStoreOnThread(path: string, options: Thread
     funnelFromTimelines: (property, spec, ctx) => call("funnelFromTimelines", property, spec, ctx),
     retentionFromTimelines: (property, spec, ctx) => call("retentionFromTimelines", property, spec, ctx),
     stickinessFromTimelines: (property, spec, ctx) => call("stickinessFromTimelines", property, spec, ctx),
+    lifecycleFromTimelines: (property, spec, ctx) => call("lifecycleFromTimelines", property, spec, ctx),
     funnelActorsFromTimelines: (property, spec, at, page, ctx) =>
       call("funnelActorsFromTimelines", property, spec, at, page, ctx),
     deleteProperty: (property) => call("deleteProperty", property),

@@ -7,6 +7,8 @@ import type {
   FunnelAnswer,
   FunnelSpec,
   RetentionAnswer,
+  LifecycleAnswer,
+  LifecycleSpec,
   RetentionSpec,
   StickinessAnswer,
   StickinessSpec,
@@ -134,6 +136,8 @@ export interface EventStore {
   funnelFromTimelines?(property: string, spec: FunnelSpec, ctx: CompileContext): Promise<FunnelAnswer | null>;
   /** A retention grid's answer from the same timelines, or null where they cannot give it (runRetention then asks SQL). */
   retentionFromTimelines?(property: string, spec: RetentionSpec, ctx: CompileContext): Promise<RetentionAnswer | null>;
+  /** A lifecycle answer from the same timelines, or null where they cannot give it (runLifecycle then asks SQL). */
+  lifecycleFromTimelines?(property: string, spec: LifecycleSpec, ctx: CompileContext): Promise<LifecycleAnswer | null>;
   /** A stickiness answer from the same timelines, or null where they cannot give it (runStickiness then asks SQL). */
   stickinessFromTimelines?(property: string, spec: StickinessSpec, ctx: CompileContext): Promise<StickinessAnswer | null>;
   /** A page of the client ids behind a funnel's point (runFunnelActors), from the same timelines, or null. */
@@ -170,4 +174,5 @@ export type EventReader = Pick<
   | "funnelActorsFromTimelines"
   | "retentionFromTimelines"
   | "stickinessFromTimelines"
+  | "lifecycleFromTimelines"
 >;

@@ -1,4 +1,4 @@
-// runLifecycle on every event engine (DuckDB, ClickHouse) against a plain-TypeScript model of
+// runLifecycle on every event engine (DuckDB, ClickHouse, each also from its visitor timelines) against a plain-TypeScript model of
 // DESIGN.md §4 Lifecycle (random traffic across a DST change, random specs; on DuckDB also from
 // the activity rollups, whole and up to a random mark), and exact numbers on
 // hand-built fixtures naming the rule each pins (peers.md §1.5's vector, lifecycle's first period,
@@ -103,7 +103,7 @@ const specArb = fc.record({
   mark: fc.integer({ min: 0, max: 21 }),
 });
 
-const ENGINES = await testEngines();
+const ENGINES = await testEngines({ timelines: true });
 let run = 0;
 
 describe.each(ENGINES)("runLifecycle on $name", (engine) => {
@@ -159,6 +159,11 @@ describe.each(ENGINES)("runLifecycle on $name", (engine) => {
         });
         const expected = model(events, input);
         expect(await runLifecycle(store, property, input, { timezone: TZ, now: NOW, dayRollups: false })).toEqual(expected);
+        if (engine.name.endsWith("-timelines") && !s.filters) {
+          const parsed = LifecycleSpecSchema.parse(input);
+          const viaTimelines = await store.lifecycleFromTimelines?.(property, parsed, { timezone: TZ, now: NOW });
+          expect(viaTimelines, "answered from the visitor timelines").toEqual(expected);
+        }
         if (!store.buildDayRollups || events.length === 0) return;
         // From the activity rollups (DuckDB), whole or up to a mark anywhere in the range (the
         // rest from events): the same answer. Any earlier mark is one the store could have.

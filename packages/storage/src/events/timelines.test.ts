@@ -11,7 +11,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EventRow, FunnelSpecInput } from "@lookout/schema";
-import { FunnelSpecSchema, type RetentionSpecInput, RetentionSpecSchema, StickinessSpecSchema } from "@lookout/schema";
+import {
+  FunnelSpecSchema,
+  LifecycleSpecSchema,
+  type RetentionSpecInput,
+  RetentionSpecSchema,
+  StickinessSpecSchema,
+} from "@lookout/schema";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it as itRun } from "vitest";
 import { clickHouseTestDatabase, requireClickHouse } from "../test-services.js";
@@ -20,6 +26,7 @@ import { openDuckDbEventStore } from "./duckdb-store.js";
 import type { EventReader, EventStore } from "./event-store.js";
 import { at, event } from "./fixtures.js";
 import { runFunnel, runFunnelActors } from "./funnel.js";
+import { runLifecycle } from "./lifecycle.js";
 import { runRetention } from "./retention.js";
 import { runStickiness } from "./stickiness.js";
 import type { TimelineOptions } from "./timelines.js";
@@ -167,7 +174,7 @@ describe.each(ENGINES)("$name visitor timelines", (engine) => {
     await sameRetention(property);
   });
 
-  it("answer stickiness exactly as SQL does, for page filters and every interval", async () => {
+  it("answer stickiness and lifecycle exactly as SQL does, for page filters and every interval", async () => {
     const property = `tl-${++n}`;
     await store.append(rowsFor(property, 14, 400));
     await store.sync();
@@ -184,6 +191,10 @@ describe.each(ENGINES)("$name visitor timelines", (engine) => {
         const viaTimelines = await store.stickinessFromTimelines?.(property, spec, CTX);
         expect(viaTimelines, "answered from the timelines").not.toBeNull();
         expect(viaTimelines).toEqual(await runStickiness(bySql(), property, spec, { ...CTX, dayRollups: false }));
+        const lifecycle = LifecycleSpecSchema.parse({ ...spec, kind: "lifecycle" });
+        const cycles = await store.lifecycleFromTimelines?.(property, lifecycle, CTX);
+        expect(cycles, "answered from the timelines").not.toBeNull();
+        expect(cycles).toEqual(await runLifecycle(bySql(), property, lifecycle, { ...CTX, dayRollups: false }));
       }
     }
   });

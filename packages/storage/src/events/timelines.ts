@@ -11,13 +11,18 @@
 import {
   type CompileContext,
   FUNNEL_IGNORED_EVENTS,
+  type LifecyclePlan,
+  type LifecycleRow,
+  lifecycleTimelineCovers,
   planFunnel,
+  planLifecycle,
   planRetention,
   planStickiness,
   retentionAnswer,
   type StickinessPlan,
   type StickinessRow,
   shapeFunnel,
+  shapeLifecycle,
   shapeStickiness,
   stickinessStarts,
   stickinessTimelineCovers,
@@ -33,11 +38,13 @@ import {
   type TimelineSelector,
   timelineCovers,
   timelineFunnelOutcomes,
+  timelineLifecycleRows,
   timelineRetentionCells,
 } from "@lookout/query";
 import {
   type FunnelActorSelector,
   type FunnelSpec,
+  type LifecycleSpec,
   parseFilters,
   type RetentionSpec,
   type StickinessSpec,
@@ -228,6 +235,22 @@ export class Timelines<S> {
     });
   }
 
+  /** A lifecycle insight's rows (each grid interval's counts, as its statement gives them) from the property's timeline, or null where SQL must answer. */
+  async lifecycle(property: string, spec: LifecycleSpec, plan: LifecyclePlan): Promise<LifecycleRow[] | null> {
+    if (!lifecycleTimelineCovers(spec)) return null;
+    return orSql(async () => {
+      const read = await this.#read(property);
+      if (read === null) return null;
+      const { tl, fresh } = read;
+      const [event, keep] = await Promise.all([
+        this.#selector(tl, spec.event.event, spec.event.filters),
+        this.#passing(tl, spec.filters ?? ""),
+      ]);
+      if (!this.#still(read)) return null;
+      return timelineLifecycleRows({ plan, event, keep, pairs: tl.pairs.snapshot() }, tl.base, fresh);
+    });
+  }
+
   /** A stickiness insight's rows (visitors per number of intervals, as its statement gives them) from the property's timeline, or null where SQL must answer. */
   async stickiness(
     property: string,
@@ -389,7 +412,14 @@ export class Timelines<S> {
 /** A store's three timeline answers (EventStore's funnelFromTimelines and the others) from its timelines (null: none). */
 export function timelineAnswers<S>(
   timelines: Timelines<S> | null,
-): Pick<EventStore, "funnelFromTimelines" | "retentionFromTimelines" | "stickinessFromTimelines" | "funnelActorsFromTimelines"> {
+): Pick<
+  EventStore,
+  | "funnelFromTimelines"
+  | "retentionFromTimelines"
+  | "stickinessFromTimelines"
+  | "lifecycleFromTimelines"
+  | "funnelActorsFromTimelines"
+> {
   return {
     funnelFromTimelines: async (property, spec, ctx) => {
       if (!timelines) return null;
@@ -408,6 +438,12 @@ export function timelineAnswers<S>(
       const plan = planStickiness(spec, ctx);
       const rows = await timelines.stickiness(property, spec, plan, stickinessStarts(spec, plan, ctx));
       return rows && shapeStickiness(plan, rows);
+    },
+    lifecycleFromTimelines: async (property, spec, ctx) => {
+      if (!timelines) return null;
+      const plan = planLifecycle(spec, ctx);
+      const rows = await timelines.lifecycle(property, spec, plan);
+      return rows && shapeLifecycle(plan, rows);
     },
     funnelActorsFromTimelines: async (property, spec, at, page, ctx) => {
       const ids = timelines && (await timelines.funnelActors(property, spec, planFunnel(spec, ctx), ctx, at));
