@@ -70,11 +70,13 @@ function openEvents(config: Config, inProcess: ServiceOptions["eventsInProcess"]
   // Scale-out: every server reads the one ClickHouse; appends are durable in this server's own
   // ingest log and reach ClickHouse in batches, exactly once (storage's clickhouse-ingest.ts).
   // Tests write straight to ClickHouse, so that what a call stored is there when it returns.
+  const timelines = config.timelineMaxEvents > 0 && { maxEvents: config.timelineMaxEvents };
   if (config.clickhouseUrl) {
     const cluster = config.clickhouseCluster ? { cluster: config.clickhouseCluster } : {};
-    if (inProcess) return openClickHouseEventStore(config.clickhouseUrl, cluster);
+    if (inProcess) return openClickHouseEventStore(config.clickhouseUrl, { ...cluster, timelines });
     return openClickHouseIngestStore(config.clickhouseUrl, {
       ...cluster,
+      timelines,
       logDir: join(config.dataDir, "clickhouse-ingest"),
       maxBacklogRows: config.ingestBacklogRows,
     });
@@ -84,14 +86,14 @@ function openEvents(config: Config, inProcess: ServiceOptions["eventsInProcess"]
     return openDuckDbEventStore(path, {
       rollupDelayMs: inProcess.rollupDelayMs ?? 0,
       readers: inProcess.readers ?? 2,
-      timelines: config.timelineMaxEvents > 0 && { maxEvents: config.timelineMaxEvents },
+      timelines,
     });
   // The collector's appends are durable once in the ingest log, and reach DuckDB in transactions
   // of thousands of rows (storage's staged-appends.ts says why).
   return openDuckDbEventStoreOnThread(path, {
     threads: config.duckdbThreads,
     staging: {},
-    timelines: config.timelineMaxEvents > 0 && { maxEvents: config.timelineMaxEvents },
+    timelines,
   });
 }
 
