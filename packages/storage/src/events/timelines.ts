@@ -218,58 +218,65 @@ export class Timelines<S> {
   }
 
   /** A retention grid's cells (as retentionCells gives them) from the property's timeline, or null where SQL must answer. */
-  async retention(property: string, spec: RetentionSpec, plan: RetentionPlan, timezone: string): Promise<number[][] | null> {
-    if (!retentionTimelineCovers(spec)) return null;
-    return orSql(async () => {
-      const read = await this.#read(property);
-      if (read === null) return null;
-      const { tl, fresh } = read;
-      const [start, ret, keep] = await Promise.all([
-        this.#selector(tl, spec.start_event.event, spec.start_event.filters),
-        this.#selector(tl, spec.return_event.event, spec.return_event.filters),
-        this.#passing(tl, spec.filters ?? ""),
-      ]);
-      if (!this.#still(read)) return null;
-      const q = { plan, starts: retentionGridStarts(plan, timezone), start, ret, keep, pairs: tl.pairs.snapshot() };
+  retention(property: string, spec: RetentionSpec, plan: RetentionPlan, timezone: string): Promise<number[][] | null> {
+    if (!retentionTimelineCovers(spec)) return Promise.resolve(null);
+    return this.#answer(property, [spec.start_event, spec.return_event], spec.filters, ([start, ret], keep, tl, fresh) => {
+      const [s, r] = [start as TimelineSelector, ret as TimelineSelector];
+      const q = { plan, starts: retentionGridStarts(plan, timezone), start: s, ret: r, keep, pairs: tl.pairs.snapshot() };
       return timelineRetentionCells(q, tl.base, fresh);
     });
   }
 
   /** A lifecycle insight's rows (each grid interval's counts, as its statement gives them) from the property's timeline, or null where SQL must answer. */
-  async lifecycle(property: string, spec: LifecycleSpec, plan: LifecyclePlan): Promise<LifecycleRow[] | null> {
-    if (!lifecycleTimelineCovers(spec)) return null;
-    return orSql(async () => {
-      const read = await this.#read(property);
-      if (read === null) return null;
-      const { tl, fresh } = read;
-      const [event, keep] = await Promise.all([
-        this.#selector(tl, spec.event.event, spec.event.filters),
-        this.#passing(tl, spec.filters ?? ""),
-      ]);
-      if (!this.#still(read)) return null;
-      return timelineLifecycleRows({ plan, event, keep, pairs: tl.pairs.snapshot() }, tl.base, fresh);
-    });
+  lifecycle(property: string, spec: LifecycleSpec, plan: LifecyclePlan): Promise<LifecycleRow[] | null> {
+    if (!lifecycleTimelineCovers(spec)) return Promise.resolve(null);
+    return this.#answer(property, [spec.event], spec.filters, ([event], keep, tl, fresh) =>
+      timelineLifecycleRows({ plan, event: event as TimelineSelector, keep, pairs: tl.pairs.snapshot() }, tl.base, fresh),
+    );
   }
 
   /** A stickiness insight's rows (visitors per number of intervals, as its statement gives them) from the property's timeline, or null where SQL must answer. */
-  async stickiness(
+  stickiness(
     property: string,
     spec: StickinessSpec,
     plan: StickinessPlan & { from: number; to: number },
     starts: Float64Array,
   ): Promise<StickinessRow[] | null> {
-    if (!stickinessTimelineCovers(spec)) return null;
+    if (!stickinessTimelineCovers(spec)) return Promise.resolve(null);
+    return this.#answer(property, [spec.event], spec.filters, ([event], keep, tl, fresh) => {
+      const q = {
+        plan,
+        from: plan.from,
+        to: plan.to,
+        starts,
+        event: event as TimelineSelector,
+        keep,
+        pairs: tl.pairs.snapshot(),
+      };
+      return timelineStickinessRows(q, tl.base, fresh);
+    });
+  }
+
+  /**
+   * `run` over the property's ready timeline and its fresh part, with the events resolved against
+   * its dictionaries and the global filters' verdicts per page; null where SQL must answer.
+   */
+  #answer<T>(
+    property: string,
+    events: readonly { event: string; filters?: string | undefined }[],
+    filters: string | undefined,
+    run: (selected: TimelineSelector[], keep: Uint8Array | null, tl: Ready<S>, fresh: Timeline) => T,
+  ): Promise<T | null> {
     return orSql(async () => {
       const read = await this.#read(property);
       if (read === null) return null;
       const { tl, fresh } = read;
-      const [event, keep] = await Promise.all([
-        this.#selector(tl, spec.event.event, spec.event.filters),
-        this.#passing(tl, spec.filters ?? ""),
+      const [selected, keep] = await Promise.all([
+        Promise.all(events.map((e) => this.#selector(tl, e.event, e.filters))),
+        this.#passing(tl, filters ?? ""),
       ]);
       if (!this.#still(read)) return null;
-      const q = { plan, from: plan.from, to: plan.to, starts, event, keep, pairs: tl.pairs.snapshot() };
-      return timelineStickinessRows(q, tl.base, fresh);
+      return run(selected, keep, tl, fresh);
     });
   }
 
