@@ -2,8 +2,9 @@
 // layout): how ClickHouse reads a base and its fresh part. ClickHouse rows carry no commit order
 // a read could resume from, so the split is by time, on a day boundary:
 // - The base holds every event before B, the first UTC day not yet settleable when it is read
-//   (clickhouse-settle.ts lastSettleableDay). Each query reads the events from B on (the fresh
-//   part, a day or two: the sort key (property, ts) narrows the read to them).
+//   (clickhouse-settle.ts lastSettleableDay). Each query counts the events from B on (the fresh
+//   part, a day or two: the sort key (property, ts) narrows the read to them) and reads them again
+//   when the count moved.
 // - An insert into a settleable day (an import, a backlog delivered late, `/api/batch` with old
 //   timestamps) leaves a mark after it (visits_done_marks, `at` in µs), as does a settle step; a
 //   deletion of a visitor or a property mutates `events`. Each query asks whether either happened
@@ -21,6 +22,7 @@ import {
   indexTimeline,
   T_HI,
   TIMELINE_MAX_SPAN_MS,
+  type Timeline,
   timelinePagesSql,
 } from "@lookout/query";
 import { rows } from "./clickhouse-migrate.js";
@@ -46,11 +48,12 @@ export interface ClickHouseTimelineDeps {
   now?: () => number;
 }
 
-/** What a ClickHouse base holds: the events before `boundary` (ms, a UTC midnight), read from `at` (µs), after mutation `mutation`. */
+/** What a ClickHouse base holds: the events before `boundary` (ms, a UTC midnight), read from `at` (µs), after mutation `mutation`; and the fresh part last read. */
 interface ChState {
   boundary: number;
   at: number;
   mutation: number;
+  fresh?: { timeline: Timeline; rows: number };
 }
 
 const tms = "(toUInt64(ts) * 1000 + ts_ms)";
@@ -129,20 +132,25 @@ export function clickHouseTimelines(deps: ClickHouseTimelineDeps, opts: Timeline
       return { base, names, pages, pairs, state: { boundary, at, mutation } };
     },
 
-    /** The events from the base's boundary on, read again each time; null once the base no longer holds what it read. */
+    /**
+     * The events from the base's boundary on; null once the base no longer holds what it read.
+     * Read again only when their count moved: rows leave `events` only by a mutation (which ends
+     * the base), so with none since, the same count is the same rows.
+     */
     async fresh(property, tl) {
       const { boundary, at, mutation } = tl.state;
       const day = new Date(boundary).toISOString().slice(0, 10);
-      const [recent, changed] = await Promise.all([
-        sql<{ k: string; t: number; name: string; path: string }>(
-          `SELECT toString(${signedKey}) AS k, ${tms} AS t, name, path FROM events ` +
-            `WHERE property = ${literal(property)} AND ts >= toDateTime(${boundary / 1000}, 'UTC') ORDER BY ${signedKey}, t`,
-        ),
-        sql<{ n: number; m: number }>(
-          `SELECT (SELECT count() FROM ${DONE_MARKS_TABLE} WHERE day < toDate('${day}') AND at > ${at}) AS n, (${MUTATION}) AS m`,
-        ),
-      ]);
+      const recentScope = `property = ${literal(property)} AND ts >= toDateTime(${boundary / 1000}, 'UTC')`;
+      const changed = await sql<{ n: number; m: number; c: number }>(
+        `SELECT (SELECT count() FROM ${DONE_MARKS_TABLE} WHERE day < toDate('${day}') AND at > ${at}) AS n, (${MUTATION}) AS m, ` +
+          `(SELECT count() FROM events WHERE ${recentScope}) AS c`,
+      );
       if (Number(changed[0]?.n ?? 0) > 0 || Number(changed[0]?.m ?? 0) > mutation) return null;
+      const cached = tl.state.fresh;
+      if (cached !== undefined && cached.rows === Number(changed[0]?.c ?? -1)) return cached;
+      const recent = await sql<{ k: string; t: number; name: string; path: string }>(
+        `SELECT toString(${signedKey}) AS k, ${tms} AS t, name, path FROM events WHERE ${recentScope} ORDER BY ${signedKey}, t`,
+      );
       const vkey = new BigInt64Array(recent.length);
       const t = new Float64Array(recent.length);
       const pair = new Int32Array(recent.length);
@@ -151,7 +159,8 @@ export function clickHouseTimelines(deps: ClickHouseTimelineDeps, opts: Timeline
         t[i] = Number(r.t);
         pair[i] = tl.pairs.id(tl.names.id(r.name), tl.pages.id(r.path));
       });
-      return { timeline: encoded(vkey, t, pair), rows: recent.length };
+      tl.state.fresh = { timeline: encoded(vkey, t, pair), rows: recent.length };
+      return tl.state.fresh;
     },
 
     async passing(text, pages) {
