@@ -190,7 +190,8 @@ for (const n of sizes) {
     }
     if (failed !== null) {
       entry[name] = { error: failed, budget_ms: budget };
-      within = false;
+      // The `_from_events` rows are what a store without rollups or timelines would cost: reported, not judged.
+      if (!name.endsWith("_from_events")) within = false;
       console.log(`insights ${n.toLocaleString("en")} events: ${name} failed: ${failed}`);
       continue;
     }

@@ -84,8 +84,8 @@ export function clickHouseTimelines(deps: ClickHouseTimelineDeps, opts: Timeline
       const boundary = (lastSettleableDay(now()) + 1) * DAY;
       const mutation = await lastMutation();
       const scope = `property = ${literal(property)} AND ts < toDateTime(${boundary / 1000}, 'UTC')`;
-      const counted = await sql<{ n: number; t0: number; t1: number }>(
-        `SELECT count() AS n, min(${tms}) AS t0, max(${tms}) AS t1 FROM events WHERE ${scope}`,
+      const counted = await sql<{ n: number; t0: number; t1: number; v: number }>(
+        `SELECT count() AS n, min(${tms}) AS t0, max(${tms}) AS t1, uniqExact(cityHash64(visitor_id)) AS v FROM events WHERE ${scope}`,
       );
       const n = Number(counted[0]?.n ?? 0);
       const t0 = n === 0 ? 0 : Number(counted[0]?.t0);
@@ -114,7 +114,7 @@ export function clickHouseTimelines(deps: ClickHouseTimelineDeps, opts: Timeline
       const pairOf =
         `transform(transform(name, ${numbered(names.values)}) * ${pages.values.length} + transform(path, ${numbered(pages.values)}), ` +
         `[${ids.join(", ")}], [${ids.map((_, i) => i).join(", ")}], 0)`;
-      const writer = new TimelineWriter(n, t0, pairs.size);
+      const writer = new TimelineWriter(n, t0, pairs.size, Number(counted[0]?.v ?? 0));
       for (const [lo, hi] of keySlices(Math.max(1, Math.ceil(n / o.sliceEvents)))) {
         const range = `${lo === null ? "" : ` AND k >= ${lo}`}${hi === null ? "" : ` AND k < ${hi}`}`;
         const query =

@@ -72,19 +72,24 @@ export class TimelineWriter {
   readonly #tLo: Uint32Array;
   readonly #tHi: Uint8Array;
   readonly #pair: Uint16Array | Int32Array;
-  #keys = new BigInt64Array(1024);
+  #keys: BigInt64Array;
+  #starts: Int32Array;
   #scratch = new BigInt64Array(2048);
-  #starts = new Int32Array(1025);
   #visitors = 0;
   #at = 0;
   #lastHi = 0;
   #lastLo = 0;
 
+  /** `visitors`: how many there are (the lists grow by a quarter past it). */
   constructor(
     readonly events: number,
     readonly t0: number,
     pairs: number,
+    visitors = 1024,
   ) {
+    const room = Math.max(1024, visitors);
+    this.#keys = new BigInt64Array(room);
+    this.#starts = new Int32Array(room + 1);
     this.#tLo = new Uint32Array(events);
     this.#tHi = new Uint8Array(events);
     this.#pair = pairs <= 65_536 ? new Uint16Array(events) : new Int32Array(events);
@@ -135,7 +140,7 @@ export class TimelineWriter {
       this.#lastHi = h;
       this.#lastLo = l;
       if (this.#visitors === this.#keys.length) {
-        const size = 2 * this.#keys.length;
+        const size = Math.ceil(1.25 * this.#keys.length);
         const k = new BigInt64Array(size);
         k.set(this.#keys);
         this.#keys = k;
