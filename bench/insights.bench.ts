@@ -149,10 +149,17 @@ const FROM_ROLLUPS = new Set([
 ]);
 
 const results: Record<string, unknown> = {};
+// The process's resident memory, sampled every 50 ms (DESIGN.md §8: under 2 GB at peak), reset per size.
+let peakRss = 0;
+const sampler = setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+}, 50);
+const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
 for (const n of sizes) {
   const path = await ensureDb(n);
   const store = await openDuckDbEventStore(path, { rollupDelayMs: 2_000_000_000 });
   const rollups = await ensureRollups(store);
+  peakRss = 0;
   const t1 = performance.now();
   const timeline = await store.buildTimeline(PROPERTY);
   const timelines = {
@@ -203,8 +210,12 @@ for (const n of sizes) {
     );
   }
   await store.close();
+  // From the timeline's read on (the loads and rollup builds before it are the bench's own set-up).
+  entry.peak_rss_mb = mib(peakRss);
+  console.log(`  peak RSS from the timeline's read on: ${entry.peak_rss_mb} MB`);
   results[String(n)] = { ...entry, within_budget: within };
 }
+clearInterval(sampler);
 mkdirSync(join(BENCH, "results"), { recursive: true });
 writeFileSync(
   join(BENCH, "results", "insights.json"),

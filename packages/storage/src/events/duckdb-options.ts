@@ -19,6 +19,8 @@ export interface DuckDbOptions {
   queryTimeoutMs?: number;
   /** DuckDB memory_limit (default 1GB: DESIGN.md §8 allows 2 GB peak for the whole process). */
   memoryLimit?: string;
+  /** Bytes of visitor timelines that leave memoryLimit whole; past them, the limit gives way (default 400 MiB: duckdb-store.ts duckDbRoom). */
+  timelineMemoryShare?: number;
   /** DuckDB worker threads (default: defaultDuckDbThreads()). */
   threads?: number;
   /**

@@ -60,6 +60,39 @@ export const DEFAULT_QUERY_TIMEOUT_MS = 10_000;
  */
 export const INDEX_SCAN_MAX_COUNT = 64;
 
+/** Timelines up to this many bytes leave DuckDB's memory limit whole (a 10M-event property's: about 190 MB). */
+export const TIMELINE_MEMORY_SHARE = 400 * 2 ** 20;
+/** The least room DuckDB keeps however much the timelines hold. */
+const DUCKDB_MEMORY_FLOOR = 512 * 2 ** 20;
+
+/**
+ * DuckDB's memory limit while the timelines hold `held` bytes: past `share`, they take the rest of
+ * their room from it, down to a floor (DESIGN.md §8: the process under 2 GB, which is DuckDB's 1 GB
+ * and some 0.6 GB of its own beside it; a 100M-event timeline is about 850 MB).
+ */
+export function duckDbRoom(limit: number, held: number, share: number): number {
+  return Math.max(Math.min(limit, DUCKDB_MEMORY_FLOOR), limit - Math.max(0, held - share));
+}
+
+/** A DuckDB size setting ("1GB", "512MiB") in bytes, or null when it is not one. */
+function memoryBytes(setting: string): number | null {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)?\s*$/i.exec(setting);
+  if (!m) return null;
+  const unit = (m[2] ?? "B").toUpperCase();
+  const scale: Record<string, number> = {
+    B: 1,
+    KB: 1e3,
+    MB: 1e6,
+    GB: 1e9,
+    TB: 1e12,
+    KIB: 2 ** 10,
+    MIB: 2 ** 20,
+    GIB: 2 ** 30,
+    TIB: 2 ** 40,
+  };
+  return Number(m[1]) * (scale[unit] ?? 1);
+}
+
 export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {}): Promise<DuckDbEventStore & StagingHandle> {
   // A checkpoint inside a commit stalls the collector; let the WAL grow further between them.
   const config: Record<string, string> = {
@@ -107,6 +140,13 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
   const batches = new BatchCommitter(writer, keys, rollups);
   const transaction = (fn: () => Promise<void>, c: DuckDBConnection = writer) => inTransaction(c, fn);
   const timelineConn = opts.timelines === false ? null : await instance.connect();
+  const settingsConn = opts.timelines === false ? null : await instance.connect();
+  const memoryLimit = memoryBytes(config.memory_limit as string);
+  const onMemory = (held: number) => {
+    if (settingsConn === null || memoryLimit === null) return;
+    const room = duckDbRoom(memoryLimit, held, opts.timelineMemoryShare ?? TIMELINE_MEMORY_SHARE);
+    void settingsConn.run(`SET GLOBAL memory_limit = '${Math.floor(room / 2 ** 20)}MiB'`).catch(() => {});
+  };
   const timelines =
     timelineConn === null
       ? null
@@ -120,7 +160,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
             query: (q) => store.query(q),
             timeoutMs,
           },
-          opts.timelines || {},
+          { ...(opts.timelines || {}), onMemory },
         );
   const store: DuckDbEventStore & StagingHandle = {
     dialect: "duckdb",
@@ -306,6 +346,7 @@ export async function openDuckDbEventStore(path: string, opts: DuckDbOptions = {
       batches.closeAppender();
       roller.closeSync();
       timelineConn?.closeSync();
+      settingsConn?.closeSync();
       writer.closeSync();
       instance.closeSync();
     },

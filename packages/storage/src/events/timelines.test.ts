@@ -22,7 +22,8 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it as itRun } from "vitest";
 import { clickHouseTestDatabase, requireClickHouse } from "../test-services.js";
 import { openClickHouseEventStore } from "./clickhouse-store.js";
-import { openDuckDbEventStore } from "./duckdb-store.js";
+import type { DuckDbEventStore } from "./duckdb-options.js";
+import { duckDbRoom, openDuckDbEventStore } from "./duckdb-store.js";
 import type { EventReader, EventStore } from "./event-store.js";
 import { at, event } from "./fixtures.js";
 import { runFunnel, runFunnelActors } from "./funnel.js";
@@ -383,6 +384,36 @@ describe.skipIf("skip" in ch)("ClickHouse visitor timelines across days and serv
       expect(await check()).toBe(before);
     } finally {
       await Promise.all([a.close(), b.close()]);
+    }
+  });
+});
+
+describe("DuckDB's memory beside the timelines", () => {
+  itRun("gives way past the timelines' share, down to a floor, and comes back when they go", async () => {
+    const MiB = 2 ** 20;
+    expect(duckDbRoom(1e9, 100 * MiB, 400 * MiB)).toBe(1e9);
+    expect(duckDbRoom(1e9, 600 * MiB, 400 * MiB)).toBe(1e9 - 200 * MiB);
+    expect(duckDbRoom(1e9, 2000 * MiB, 400 * MiB)).toBe(512 * MiB);
+    expect(duckDbRoom(300 * MiB, 2000 * MiB, 400 * MiB)).toBe(300 * MiB);
+    const limit = (s: DuckDbEventStore) =>
+      s.query<{ m: string }>({ sql: "SELECT current_setting('memory_limit') AS m", params: {} }).then((r) => r[0]?.m);
+    const duck = await openDuckDbEventStore(join(dir, "memory.duckdb"), {
+      rollupDelayMs: 0,
+      memoryLimit: "1000MiB",
+      timelineMemoryShare: 0,
+      timelines: { minEvents: 0, awaitBuild: true },
+    });
+    try {
+      expect(await limit(duck)).toBe("1000.0 MiB");
+      await duck.append(rowsFor("tl-memory", 40, 200));
+      await duck.sync();
+      expect(await duck.buildTimeline("tl-memory")).toBe(true);
+      // The limit less what the timeline holds (a few KB), in whole MiB; all of it once the timeline goes.
+      await expect.poll(() => limit(duck)).toBe("999.0 MiB");
+      await duck.deleteProperty("tl-memory");
+      await expect.poll(() => limit(duck)).toBe("1000.0 MiB");
+    } finally {
+      await duck.close();
     }
   });
 });

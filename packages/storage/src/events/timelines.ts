@@ -66,6 +66,11 @@ export interface TimelineOptions {
   refreshRows?: number;
   /** A funnel waits for its property's build instead of answering by SQL meanwhile (tests, the bench). */
   awaitBuild?: boolean;
+  /**
+   * Told the bytes the timelines hold, or are about to while a base is read, whenever that changes
+   * (the DuckDB store gives DuckDB less room past a share: duckdb-store.ts).
+   */
+  onMemory?: (bytes: number) => void;
 }
 
 export const TIMELINE_DEFAULTS = {
@@ -75,7 +80,19 @@ export const TIMELINE_DEFAULTS = {
   sliceEvents: 12_000_000,
   refreshRows: 200_000,
   awaitBuild: false,
+  onMemory: () => {},
 } satisfies Required<TimelineOptions>;
+
+/** What a base about to be read holds, per event: 7 bytes and about 12 per visitor (6.7 events each), 8 more with postings. */
+const BYTES_PER_EVENT = 9;
+const POSTING_BYTES = 8;
+
+/** The bytes a timeline's columns hold (their whole buffers: a view may be shorter). */
+function heldBytes(tl: Timeline): number {
+  const arrays = [tl.keys, tl.starts, tl.tLo, tl.tHi, tl.pair];
+  if (tl.postings) arrays.push(tl.postings.positions, tl.postings.pairStart, tl.postings.visitorOf);
+  return arrays.reduce((sum, a) => sum + a.buffer.byteLength, 0);
+}
 
 /** Pages whose filters' verdicts one statement asks for. */
 const PAGES_PER_STATEMENT = 1000;
@@ -164,6 +181,14 @@ export class Timelines<S> {
   forget(property: string): void {
     this.#generation.set(property, (this.#generation.get(property) ?? 0) + 1);
     this.#entries.delete(property);
+    this.#report();
+  }
+
+  /** Tells onMemory what the ready timelines hold, plus `reading` bytes of a base being read. */
+  #report(reading = 0): void {
+    let held = reading;
+    for (const e of this.#entries.values()) if (e.state === "ready") held += heldBytes(e.tl.base);
+    this.#opts.onMemory(held);
   }
 
   /** Stops: a build under way is interrupted. */
@@ -350,6 +375,7 @@ export class Timelines<S> {
       held -= e.tl.base.pair.length;
       this.#entries.delete(k);
     }
+    this.#report(n * (BYTES_PER_EVENT + (n <= this.#opts.postingsMaxEvents ? POSTING_BYTES : 0)));
     return true;
   }
 
@@ -361,6 +387,7 @@ export class Timelines<S> {
       if ((this.#generation.get(property) ?? 0) !== generation) return;
       if (built === null) this.#entries.set(property, { state: "unfit", until: Date.now() + RECHECK_MS });
       else this.#entries.set(property, { state: "ready", tl: built, refreshing: false });
+      this.#report();
     })();
     const entry: Entry<S> = { state: "building", done };
     this.#entries.set(property, entry);
@@ -379,6 +406,7 @@ export class Timelines<S> {
         if ((this.#generation.get(property) ?? 0) !== generation) return;
         if (built === null) this.#entries.delete(property);
         else this.#entries.set(property, { state: "ready", tl: built, refreshing: false });
+        this.#report();
       });
   }
 
