@@ -20,7 +20,7 @@ import {
 } from "@lookout/schema";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it as itRun } from "vitest";
-import { clickHouseTestDatabase, requireClickHouse } from "../test-services.js";
+import { clickHouseTestDatabase, requireClickHouse, requireClickHouseCluster, stopClickHouseCluster } from "../test-services.js";
 import { openClickHouseEventStore } from "./clickhouse-store.js";
 import type { DuckDbEventStore } from "./duckdb-options.js";
 import { duckDbRoom, openDuckDbEventStore } from "./duckdb-store.js";
@@ -55,7 +55,10 @@ const ENGINES: { name: string; skip?: string; open: (timelines: TimelineOptions)
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "lookout-timelines-"));
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await stopClickHouseCluster();
+});
 
 const CTX = { timezone: "Europe/Berlin", now: at("2024-05-20 00:00:00") };
 const RANGE = { period: "custom", date: "2024-05-01,2024-05-14", interval: "day" } as const;
@@ -324,12 +327,21 @@ function itSkip(reason: string) {
   return (name: string, _fn: () => Promise<void>) => itRun.skip(`${name} (skipped: ${reason})`, () => {});
 }
 
-describe.skipIf("skip" in ch)("ClickHouse visitor timelines across days and servers", () => {
+// One node, and a two-shard cluster behind Distributed tables (its deletions mutate each shard's events_local).
+const SERVERS = [
+  { name: "one node", cluster: false },
+  { name: "a two-shard cluster", cluster: true },
+] as const;
+
+describe.skipIf("skip" in ch).each(SERVERS)("ClickHouse visitor timelines across days and servers, on $name", (on) => {
   itRun("hold the current days in the fresh part, and see another server's insert into a past day and its deletion", async () => {
-    if (!("url" in ch)) return;
-    const db = `${ch.url}/${clickHouseTestDatabase("timelines_servers")}`;
-    const a = await openClickHouseEventStore(db, { timelines: { minEvents: 0, awaitBuild: true } });
-    const b = await openClickHouseEventStore(db, { timelines: false });
+    const shards = on.cluster ? await requireClickHouseCluster() : null;
+    const where = shards ?? ch;
+    if (!("url" in where) || (shards !== null && "skip" in shards)) return;
+    const db = `${where.url}/${clickHouseTestDatabase(on.cluster ? "timelines_cluster" : "timelines_servers")}`;
+    const cluster = shards !== null && !("skip" in shards) ? { cluster: { name: shards.name, shards: shards.shards } } : {};
+    const a = await openClickHouseEventStore(db, { ...cluster, timelines: { minEvents: 0, awaitBuild: true } });
+    const b = await openClickHouseEventStore(db, { ...cluster, timelines: false });
     try {
       const property = "tl-servers";
       const now = Date.now();
