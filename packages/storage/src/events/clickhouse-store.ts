@@ -50,7 +50,8 @@ import {
   QueryTimeoutError,
   type RecentSession,
 } from "./event-store.js";
-import { type Timelines, timelineAnswers } from "./timelines.js";
+import { timelineAnswers } from "./timeline-answers.js";
+import type { Timelines } from "./timelines.js";
 import { VISITOR_TABLES } from "./visitor-tables.js";
 
 export {

@@ -36,7 +36,7 @@ import { eventsSql, ReaderPool, rows } from "./duckdb-read.js";
 import { transaction as inTransaction, rebuildRollups as rebuildAll } from "./duckdb-rollup.js";
 import { RollupScheduler } from "./duckdb-rollup-scheduler.js";
 import { duckDbTimelines } from "./duckdb-timelines.js";
-import { timelineAnswers } from "./timelines.js";
+import { timelineAnswers } from "./timeline-answers.js";
 import { WriteQueue } from "./duckdb-write-queue.js";
 import type { CompiledQuery, EventsQuery, QueryOptions, RecentSession } from "./event-store.js";
 import { encodeRows, type IngestLog } from "./ingest-log.js";

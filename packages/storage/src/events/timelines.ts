@@ -1,30 +1,22 @@
 // Visitor timelines kept by a store (@lookout/query timeline.ts: the layout), whatever the engine:
-// per property, its events in memory in columns, by visitor and time, so that a funnel or a
-// retention grid reads them where they lie instead of scanning, joining and packing the events
-// table (DESIGN.md §8). This module owns which properties hold one (built when a property's first
-// funnel or grid asks, below `minEvents` SQL is fast enough; `maxEvents` between them all, the
-// least recently used dropped first), the builds (one at a time), the fresh part each query adds,
-// the page filters' verdicts per page, and the answers. What the engine does is a TimelineSource's:
-// DuckDB's (duckdb-timelines.ts) and ClickHouse's (clickhouse-timelines.ts). Exact, because the
-// source says which rows the base holds and which the fresh part must add, and says so when a
-// base no longer holds (ClickHouse: a late insert or a deletion on another server); SQL answers then.
+// per property, its events in memory in columns, by visitor and time, so that funnels, retention
+// grids, stickiness and lifecycle read them where they lie instead of scanning, joining and
+// packing the events table (DESIGN.md §8). This module owns which properties hold one (built when
+// a property's first such insight asks, below `minEvents` SQL is fast enough; `maxEvents` between
+// them all, the least recently used dropped first), the builds (one at a time), the fresh part
+// each query adds, the page filters' verdicts per page, and each kind's rows (timeline-answers.ts
+// shapes them for a store). What the engine does is a TimelineSource's: DuckDB's
+// (duckdb-timelines.ts) and ClickHouse's (clickhouse-timelines.ts). Exact, because the source says
+// which rows the base holds and which the fresh part must add, and says so when a base no longer
+// holds (ClickHouse: a late insert or a deletion on another server); SQL answers then.
 import {
   type CompileContext,
   FUNNEL_IGNORED_EVENTS,
   type LifecyclePlan,
   type LifecycleRow,
   lifecycleTimelineCovers,
-  planFunnel,
-  planLifecycle,
-  planRetention,
-  planStickiness,
-  retentionAnswer,
   type StickinessPlan,
   type StickinessRow,
-  shapeFunnel,
-  shapeLifecycle,
-  shapeStickiness,
-  stickinessStarts,
   stickinessTimelineCovers,
   timelineStickinessRows,
   type FunnelOutcomes,
@@ -50,7 +42,6 @@ import {
   type StickinessSpec,
 } from "@lookout/schema";
 import type { Dictionary, PairDictionary } from "./timeline-columns.js";
-import type { EventStore } from "./event-store.js";
 import { REGEX_ERROR } from "./insights.js";
 
 export interface TimelineOptions {
@@ -442,48 +433,4 @@ export class Timelines<S> {
     tl.passes.set(text, passes);
     return passes;
   }
-}
-
-/** A store's three timeline answers (EventStore's funnelFromTimelines and the others) from its timelines (null: none). */
-export function timelineAnswers<S>(
-  timelines: Timelines<S> | null,
-): Pick<
-  EventStore,
-  | "funnelFromTimelines"
-  | "retentionFromTimelines"
-  | "stickinessFromTimelines"
-  | "lifecycleFromTimelines"
-  | "funnelActorsFromTimelines"
-> {
-  return {
-    funnelFromTimelines: async (property, spec, ctx) => {
-      if (!timelines) return null;
-      const plan = planFunnel(spec, ctx);
-      const outcomes = await timelines.funnel(property, spec, plan);
-      return outcomes && shapeFunnel(plan, outcomes);
-    },
-    retentionFromTimelines: async (property, spec, ctx) => {
-      if (!timelines) return null;
-      const plan = planRetention(spec, ctx);
-      const cells = await timelines.retention(property, spec, plan, ctx.timezone);
-      return cells && retentionAnswer(plan, cells);
-    },
-    stickinessFromTimelines: async (property, spec, ctx) => {
-      if (!timelines) return null;
-      const plan = planStickiness(spec, ctx);
-      const rows = await timelines.stickiness(property, spec, plan, stickinessStarts(spec, plan, ctx));
-      return rows && shapeStickiness(plan, rows);
-    },
-    lifecycleFromTimelines: async (property, spec, ctx) => {
-      if (!timelines) return null;
-      const plan = planLifecycle(spec, ctx);
-      const rows = await timelines.lifecycle(property, spec, plan);
-      return rows && shapeLifecycle(plan, rows);
-    },
-    funnelActorsFromTimelines: async (property, spec, at, page, ctx) => {
-      const ids = timelines && (await timelines.funnelActors(property, spec, planFunnel(spec, ctx), ctx, at));
-      if (!ids) return null;
-      return { client_ids: ids.slice(page.offset, page.offset + page.limit), has_more: page.offset + page.limit < ids.length };
-    },
-  };
 }
