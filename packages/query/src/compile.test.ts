@@ -76,8 +76,8 @@ describe("printed SQL", () => {
     }
   });
 
-  it("picks the fast visitor count only where it is exact", () => {
-    const fast = (spec: SpecIn) => /prev_/.test(compile(spec, "duckdb").sql);
+  it.each(["duckdb", "clickhouse"] as const)("picks the fast visitor count only where it is exact (%s)", (dialect) => {
+    const fast = (spec: SpecIn) => /prev_/.test(compile(spec, dialect).sql);
     expect(fast({ kind: "aggregate" })).toBe(true);
     expect(fast({ kind: "breakdown", dimensions: ["country"] })).toBe(true);
     expect(fast({ kind: "breakdown", dimensions: ["page"] })).toBe(true);
@@ -91,8 +91,37 @@ describe("printed SQL", () => {
       fast({ kind: "breakdown", dimensions: ["country"], filters: [{ dimension: "device", op: "is", values: ["mobile"] }] }),
     ).toBe(false);
     expect(fast({ kind: "breakdown", dimensions: ["prop:plan"] })).toBe(false);
-    // ClickHouse never has prev_* columns.
-    expect(/prev_/.test(compile({ kind: "aggregate" }, "clickhouse").sql)).toBe(false);
+  });
+});
+
+describe("ClickHouse's settled visits known at compile time", () => {
+  const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 86_400_000;
+  const spec: SpecIn = { kind: "breakdown", dimensions: ["country"], date_range: { preset: "last_7_days" } };
+  const at = (firstLive: string) =>
+    compile(spec, "clickhouse", { ...CTX, settledVisits: { firstLiveDay: day(firstLive), batches: ["65537", "65538"] } });
+  const readsStates = (sql: string) => /\bFROM visits WHERE/.test(sql);
+  // (A read of no settled rows, `... AND 0`, stands in for the live visits' history.)
+  const readsSettled = (sql: string) => /\bFROM visits_done WHERE property = \{p\d+:String\} AND day/.test(sql);
+
+  it("leaves out the live part when every visit of the range is settled, and binds the marks it planned with", () => {
+    const c = at("2024-04-10");
+    expect(readsStates(c.sql)).toBe(false);
+    expect(readsSettled(c.sql)).toBe(true);
+    expect(c.params.lookout_settled).toEqual(["65537", "65538"]);
+    expect(sqlProblems(c, "clickhouse", PROPERTY, MAX_ROWS)).toEqual([]);
+  });
+
+  it("leaves out the settled rows when the range starts after them, and reads both otherwise", () => {
+    const live = at("2024-03-01");
+    expect(readsStates(live.sql)).toBe(true);
+    expect(readsSettled(live.sql)).toBe(false);
+    expect(live.params.lookout_first_live).toBe("2024-03-01");
+    const both = at("2024-04-01");
+    expect(readsStates(both.sql) && readsSettled(both.sql)).toBe(true);
+    // Without them, the statement names the marks for the store to bind when it runs.
+    const unknown = compile(spec, "clickhouse");
+    expect(readsStates(unknown.sql) && readsSettled(unknown.sql)).toBe(true);
+    expect(unknown.params.lookout_first_live).toBeUndefined();
   });
 });
 

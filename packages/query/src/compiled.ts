@@ -20,6 +20,18 @@ export interface CompileContext extends RangeContext {
    * every day before it is there), or undefined when it keeps none: see day-rollup.ts.
    */
   dayRollupThrough?: number | undefined;
+  /**
+   * ClickHouse: its settled visits as the store read them for this statement (clickhouse-visits.ts):
+   * bound into the statement, and a read leaves out the part no visit of its range can be in.
+   * Without it the store binds them when it runs the statement.
+   */
+  settledVisits?: SettledVisits | undefined;
+}
+
+/** ClickHouse's settled visits: the first UTC day read from states (a day number), and each settled day's batch before it. */
+export interface SettledVisits {
+  firstLiveDay: number;
+  batches: readonly string[];
 }
 
 export interface CompiledStats extends CompiledQuery {

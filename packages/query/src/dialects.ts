@@ -3,11 +3,12 @@
 //
 // Differences worth knowing:
 // - ClickHouse 18.16 allows one JOIN per SELECT, so joins nest; DuckDB chains them.
-// - ClickHouse keeps no prev_* rollups: `sessions`, `session_pages` and `session_events` are
-//   subqueries merging the aggregate states of its visit tables (clickhouse-visits.ts), kept by
-//   materialized views at insert, reading the UTC days from one day before the range to one day
-//   after, so that a visit's start is its real start (visits longer than that are cut at the
-//   margin). It counts distinct visitors with uniqExact, so it never uses the prev_* columns.
+// - ClickHouse keeps no rollups: `sessions`, `session_pages` and `session_events` are its settled
+//   visit rows plus subqueries merging the aggregate states of its visit tables for the days not
+//   settled (clickhouse-visits.ts), kept by materialized views at insert, reading the UTC days from
+//   one day before the range to one day after, so that a visit's start is its real start (visits
+//   longer than that are cut at the margin). Their prev_* columns are stored on the settled rows
+//   and computed in the read for the rest, only those the query selects.
 // - ClickHouse has no Map before 21.x: props are the Nested columns props.key / props.value.
 // - ClickHouse 18.16 has no DateTime64: `ts` holds whole seconds and `ts_ms` the milliseconds
 //   (the storage adapter's clickhouse-sql.ts). The visit states order events and measure a visit's
@@ -17,6 +18,7 @@
 // - The property predicate: ClickHouse compares the id (`property`, the head of its sort key);
 //   DuckDB compares the store's integer key of it (`pkey`, see tables.ts), bound by the adapter.
 // - Chart buckets: integer arithmetic on epoch milliseconds in DuckDB, toStartOf* in ClickHouse.
+import type { SettledVisits } from "./compiled.js";
 import type { Interval } from "@lookout/schema";
 import { sessionEventsRead, sessionPagesRead, sessionsRead } from "./clickhouse-visits.js";
 import type { DerivedTable } from "./tables.js";
@@ -33,6 +35,10 @@ export interface EventBounds {
   property: string;
   from: string;
   to: string;
+  /** The same bounds in epoch ms, and the settled visits when the caller knows them (ClickHouse). */
+  fromMs?: number;
+  toMs?: number;
+  settled?: SettledVisits | undefined;
 }
 
 export interface Dialect {
@@ -68,8 +74,11 @@ export interface Dialect {
   /** A day, week or month bucket key as an integer, consecutive buckets one apart (lifecycle's "the interval before"). */
   ordinal(interval: "day" | "week" | "month", key: string): string;
   limit(n: number, offset: number): string;
-  /** The FROM item of a derived table (print it through relation.ts's tableRead). */
-  derived(table: DerivedTable, bounds: () => EventBounds): string;
+  /**
+   * The FROM item of a derived table (print it through relation.ts's tableRead); `columns`: the
+   * names the read selects, when known (ClickHouse computes the prev_* among them for live visits).
+   */
+  derived(table: DerivedTable, bounds: () => EventBounds, columns?: readonly string[]): string;
   /** Whether `derived` reads a subquery between event bounds (and so binds them): ClickHouse's visit states. */
   readonly derivesTables: boolean;
   /** The event columns (or expression) holding the visit and visitor keys. */
@@ -183,10 +192,10 @@ export const clickhouse: Dialect = {
   ordinal: (i, k) =>
     `toInt64(${i === "day" ? "toRelativeDayNum" : i === "week" ? "toRelativeWeekNum" : "toRelativeMonthNum"}(${k}, 'UTC'))`,
   limit: (n, o) => `LIMIT ${o}, ${n}`,
-  derived: (table, bounds) => {
+  derived: (table, bounds, columns = []) => {
     const b = bounds();
     const read = table === "sessions" ? sessionsRead : table === "session_pages" ? sessionPagesRead : sessionEventsRead;
-    return read(clickhouse, b);
+    return read(clickhouse, b, columns);
   },
   derivesTables: true,
   // Visits and visitors grouped, joined and counted by a 64-bit hash of their ids, as DuckDB's
@@ -201,7 +210,7 @@ export const clickhouse: Dialect = {
   positions: (a) => `arrayEnumerate(${a})`,
   // The timelines key visitors by this hash as Int64 (DuckDB's vkey is signed): toInt64 wraps.
   vkeyIn: (list, comma) => `toInt64(cityHash64(visitor_id)) IN (SELECT toInt64(arrayJoin(splitByChar(${comma}, ${list}))))`,
-  prevColumns: false,
+  prevColumns: true,
   dayRollups: false,
   join: (left, right, kind, columns) =>
     `(SELECT ${columns.join(", ")} FROM ${left} ANY ${kind === "left" ? "LEFT" : "INNER"} JOIN ${right} USING (skey))`,

@@ -2,6 +2,7 @@
 // period predicates that follow the property predicate of every table read (relation.ts adds
 // that one), local wall time as an offset CASE, and the visit-level semi-joins that event-level
 // filters become.
+import type { SettledVisits } from "./compiled.js";
 import type { Filter, Interval } from "@lookout/schema";
 import type { Dialect, EventBounds } from "./dialects.js";
 import { isNegative, matchCondition, propCondition, rowCondition, type SessionFilter } from "./filters.js";
@@ -36,6 +37,8 @@ export class Scope implements TableScope {
     property: string,
     readonly periods: readonly Period[],
     readonly timezone: string,
+    /** CompileContext.settledVisits, for the derived tables' reads. */
+    readonly settled?: SettledVisits,
   ) {
     this.property = p.add(property, d.propertyParam);
     this.hullFrom = Math.min(...periods.map((x) => x.countFrom ?? x.from));
@@ -54,7 +57,9 @@ export class Scope implements TableScope {
 
   /** Where the events of a derived table may lie (ClickHouse derives it, reading a day either side). */
   bounds(): EventBounds {
-    return { property: this.property, from: this.p.ts(this.hullFrom - DAY), to: this.p.ts(this.hullTo + DAY) };
+    const fromMs = this.hullFrom - DAY;
+    const toMs = this.hullTo + DAY;
+    return { property: this.property, from: this.p.ts(fromMs), to: this.p.ts(toMs), fromMs, toMs, settled: this.settled };
   }
 
   /**

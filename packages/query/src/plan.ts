@@ -9,6 +9,7 @@
 //   matching custom events, the goal).
 // - The prev_* fast path (tables.ts): "visitors" as a filtered COUNT where that is exact.
 // - The day-rollup fast path (day-rollup.ts): the whole local days of a period read from day rows.
+import type { SettledVisits } from "./compiled.js";
 import { type Dimension, type Filter, type Interval, isPropDimension, type Metric } from "@lookout/schema";
 import { DIMENSION_LEVELS, type Ingredients, PAGEVIEW_METRICS, VISIT_ROW_METRICS } from "./catalog.js";
 import { ANY_DIM, additiveIngredients, type DayRollupDim, localDayNumber, wholeDaysEnd } from "./day-rollup.js";
@@ -45,6 +46,8 @@ export interface PlanInput {
   dayRollups: boolean;
   /** CompileContext.dayRollupThrough: where the store's day rows end. */
   dayRollupThrough: number | undefined;
+  /** CompileContext.settledVisits (ClickHouse). */
+  settledVisits?: SettledVisits | undefined;
 }
 
 export type Grain = "sessions" | "pages" | "events" | "raw_events" | "props";
@@ -94,6 +97,8 @@ export interface QueryPlan {
   };
   /** The prev_* column that makes "visitors" a filtered COUNT, or null for COUNT(DISTINCT). */
   prevColumn: string | null;
+  /** PlanInput.settledVisits, for the derived tables' reads. */
+  settledVisits?: SettledVisits | undefined;
   /** The day rollups' `dim` and the summed ingredients, when day rows can answer. */
   dayRollup: { dim: DayRollupDim; ingredients: (keyof Ingredients)[] } | null;
   periods: PlannedPeriod[];
@@ -175,6 +180,7 @@ export function planQuery(input: PlanInput): QueryPlan {
     prevColumn: fastPrevColumn(input.prevColumns, grain, f, dimensionColumn),
     dayRollup,
     periods,
+    ...(input.settledVisits ? { settledVisits: input.settledVisits } : {}),
   };
 }
 

@@ -20,7 +20,7 @@ export function printQuery(plan: QueryPlan, dialect: SqlDialect): CompiledQuery 
   const d = DIALECTS[dialect];
   const p = new Params(d);
   const tz = plan.timezone;
-  const s = new Scope(d, p, plan.property, plan.periods, tz);
+  const s = new Scope(d, p, plan.property, plan.periods, tz, plan.settledVisits);
   const f = plan.filters;
   const { grain, key, joins } = plan;
   // Bound here, before any period's statement: the visit-level grains reuse these conditions for
@@ -178,7 +178,7 @@ export function printQuery(plan: QueryPlan, dialect: SqlDialect): CompiledQuery 
    */
   function periodStatement(x: PlannedPeriod, index: number | null): string {
     const own: Period = { from: x.from, to: x.to };
-    if (!x.dayRows || !plan.dayRollup) return statement(new Scope(d, p, plan.property, [own], tz), index);
+    if (!x.dayRows || !plan.dayRollup) return statement(new Scope(d, p, plan.property, [own], tz, plan.settledVisits), index);
     const { dim, ingredients } = plan.dayRollup;
     const dayKey =
       key.by === "dimension"
@@ -197,7 +197,11 @@ export function printQuery(plan: QueryPlan, dialect: SqlDialect): CompiledQuery 
     const restFrom = x.dayRows.restFrom;
     const rest =
       restFrom < x.to
-        ? statement(new Scope(d, p, plan.property, [{ from: restFrom, to: x.to, countFrom: x.from }], tz), null, ingredients)
+        ? statement(
+            new Scope(d, p, plan.property, [{ from: restFrom, to: x.to, countFrom: x.from }], tz, plan.settledVisits),
+            null,
+            ingredients,
+          )
         : null;
     const select: string[] = [];
     if (index !== null) select.push(`${index} AS period`);

@@ -65,9 +65,12 @@ export const columnName = (c: Column) => c.as ?? c.expr;
 export const col = (expr: string, as?: string): Column => (as === undefined ? { expr } : { expr, as });
 const printColumn = (c: Column) => (c.as === undefined ? c.expr : `${c.expr} AS ${c.as}`);
 
-/** `<table> WHERE <property predicate>[ AND <where>]`; a derived table is its dialect's FROM item. */
-export function tableRead(s: TableScope, table: TableName, where: readonly string[]): string {
-  const item = STORED.includes(table) ? table : s.d.derived(table as DerivedTable, () => s.bounds());
+/**
+ * `<table> WHERE <property predicate>[ AND <where>]`; a derived table is its dialect's FROM item,
+ * given the names the read selects (`columns`) when the caller knows them.
+ */
+export function tableRead(s: TableScope, table: TableName, where: readonly string[], columns?: readonly string[]): string {
+  const item = STORED.includes(table) ? table : s.d.derived(table as DerivedTable, () => s.bounds(), columns);
   return `${item} WHERE ${[s.d.propertyIs(s.property), ...where].join(" AND ")}`;
 }
 
@@ -80,7 +83,8 @@ export function relation(
   groupBy?: string,
 ): string {
   const group = groupBy ? ` GROUP BY ${groupBy}` : "";
-  return `(SELECT ${columns.map(printColumn).join(", ")} FROM ${tableRead(s, table, where)}${group}) AS ${s.alias()}`;
+  const names = columns.map((c) => c.expr);
+  return `(SELECT ${columns.map(printColumn).join(", ")} FROM ${tableRead(s, table, where, names)}${group}) AS ${s.alias()}`;
 }
 
 /** A semi-join condition: `<key> [NOT] IN (SELECT <select> FROM <table read>)`. */

@@ -4,6 +4,7 @@
 //   - every value is a bound parameter: the only string literals are the compiler's own constants;
 //   - every result has a LIMIT cap.
 
+import { SETTLED_PARAMS } from "./clickhouse-visits.js";
 import { DONE_MARKS_TABLE } from "./clickhouse-visits.js";
 import type { CompiledQuery } from "./compiled.js";
 import type { SqlDialect } from "./dialects.js";
@@ -62,7 +63,7 @@ export const ALLOWED_LITERALS = new Set([
 ]);
 
 function placeholderRe(dialect: SqlDialect): RegExp {
-  return dialect === "duckdb" ? /\$(p\d+)\b/g : /\{(p\d+):String\}/g;
+  return dialect === "duckdb" ? /\$(p\d+)\b/g : /\{([A-Za-z_][A-Za-z0-9_]*):(?:String|UInt64s)\}/g;
 }
 
 /** The property predicate as the dialect prints it (DuckDB: the property's integer key; tables.ts). */
@@ -77,7 +78,9 @@ export function sqlProblems(q: CompiledQuery, dialect: SqlDialect, property: str
 
   // Parameters: every placeholder bound, every binding used.
   const used = new Set([...sql.matchAll(placeholderRe(dialect))].map((m) => m[1] as string));
-  for (const name of used) if (!(name in params)) out.push(`placeholder ${name} has no value`);
+  // ClickHouse's settled visits are bound by the store when the statement runs, unless compiled in.
+  const byStore = new Set<string>(Object.values(SETTLED_PARAMS));
+  for (const name of used) if (!(name in params) && !byStore.has(name)) out.push(`placeholder ${name} has no value`);
   for (const name of Object.keys(params)) if (!used.has(name)) out.push(`parameter ${name} is not used`);
 
   // Literals: only the compiler's constants.

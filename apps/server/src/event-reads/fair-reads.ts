@@ -64,6 +64,8 @@ export function fairEventReads(
         ...timelineRead(store, "retentionFromTimelines", (read) => fair(account_id, read)),
         ...timelineRead(store, "stickinessFromTimelines", (read) => fair(account_id, read)),
         ...timelineRead(store, "lifecycleFromTimelines", (read) => fair(account_id, read)),
+        // A small read of the settle marks, shared by the queries that arrive together: not queued.
+        ...(store.settledVisits ? { settledVisits: store.settledVisits.bind(store) } : {}),
         // Not a read: it answers at once from memory and may start filling rollups in the background.
         ...(store.dayRollupThrough
           ? { dayRollupThrough: (property: string, tz: string) => store.dayRollupThrough?.(property, tz) }

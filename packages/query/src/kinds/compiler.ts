@@ -26,6 +26,7 @@ export function commonInput(
     prevColumns: d.prevColumns,
     dayRollups: d.dayRollups,
     dayRollupThrough: ctx.dayRollupThrough,
+    settledVisits: ctx.settledVisits,
   };
 }
 

@@ -23,6 +23,7 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { SettledVisits } from "@lookout/query";
 import type { EventRow, VisitorProfile } from "@lookout/schema";
 import { eventJson } from "./clickhouse-sql.js";
 import {
@@ -108,6 +109,10 @@ class LoggedStore implements ClickHouseEventStore {
 
   settle(now?: Date): Promise<number> {
     return this.ch.settle(now);
+  }
+
+  settledVisits(): Promise<SettledVisits> {
+    return this.ch.settledVisits();
   }
 
   buildTimeline(property: string): Promise<boolean> {

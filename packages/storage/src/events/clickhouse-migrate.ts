@@ -5,7 +5,7 @@
 // on a cluster, each shard's `<table>_local` and the Distributed `<table>` over them, the DDL run
 // on each shard in turn (18.16's ON CLUSTER needs ZooKeeper). Also the one JSONEachRow reader.
 import type { ClickHouseClient } from "@clickhouse/client";
-import { VISIT_TABLE_NAMES } from "@lookout/query";
+import { DONE_MARKS_TABLE, DONE_TABLES, VISIT_TABLE_NAMES } from "@lookout/query";
 import type { ClickHouseCluster } from "./clickhouse-options.js";
 import { CH_VISITORS_DDL, chEventsDdl, identifier } from "./clickhouse-sql.js";
 import {
@@ -39,6 +39,7 @@ export async function migrateClickHouse(c: MigrateTarget): Promise<void> {
     for (const ddl of [chEventsDdl(), CH_VISITORS_DDL]) await c.client.command({ query: ddl });
     await migrateVisitorTables(c.client);
     await migrateVisitTables(c.client, { stored: (t) => t, view: (t) => `${t}_mv`, events: "events" });
+    await dropDoneTablesBeforePrev(c.client, [""]);
     for (const ddl of chDoneTablesDdl((t) => t)) await c.client.command({ query: ddl });
     return;
   }
@@ -67,6 +68,7 @@ export async function migrateClickHouse(c: MigrateTarget): Promise<void> {
       events: `${db}.events_local`,
     });
     for (const t of VISIT_TABLE_NAMES) await shard.command({ query: chVisitDistributedDdl(db, identifier(cluster.name), t) });
+    await dropDoneTablesBeforePrev(shard, ["", "_local"], db);
     for (const ddl of chDoneTablesDdl((t) => `${db}.${t}_local`)) await shard.command({ query: ddl });
     for (const ddl of chDoneDistributedDdl(db, identifier(cluster.name))) await shard.command({ query: ddl });
   }
@@ -82,6 +84,24 @@ async function migrateVisitTables(client: ClickHouseClient, n: VisitTableNames):
   const exists = Number(Object.values(had[0] ?? {})[0] ?? 0) === 1;
   for (const ddl of chVisitTablesDdl(n)) await client.command({ query: ddl });
   if (!exists) for (const sql of chVisitBackfillSql(n)) await client.command({ query: sql });
+}
+
+/**
+ * Settled rows from before prev_* (clickhouse-visits.ts) would count a returning visitor once per
+ * visit: the settled tables and their marks are dropped (each name + suffix), so they are created
+ * again empty, the stored days marked not settled at open, and settled again with prev_*.
+ */
+async function dropDoneTablesBeforePrev(client: ClickHouseClient, suffixes: readonly string[], db?: string): Promise<void> {
+  const where = db ? `database = '${db}'` : "database = currentDatabase()";
+  const table = `${DONE_TABLES.visits}${suffixes.at(-1)}`;
+  const found = await rows<{ n: number; p: number }>(
+    client,
+    `SELECT count() AS n, countIf(name = 'prev_any') AS p FROM system.columns WHERE ${where} AND table = '${table}'`,
+  );
+  if (Number(found[0]?.n ?? 0) === 0 || Number(found[0]?.p ?? 0) > 0) return;
+  const prefix = db ? `${db}.` : "";
+  for (const t of [...Object.values(DONE_TABLES), DONE_MARKS_TABLE])
+    for (const suffix of suffixes) await client.command({ query: `DROP TABLE IF EXISTS ${prefix}${t}${suffix}` });
 }
 
 /**

@@ -2,6 +2,7 @@
 // time limits, what the adapter cannot do (declared by name, DESIGN.md §1), the exactly-once
 // append of ingest-log records, and CLICKHOUSE_URL's parsing.
 
+import type { SettledVisits } from "@lookout/query";
 import type { EventRow } from "@lookout/schema";
 import { identifier } from "./clickhouse-sql.js";
 import type { EventStore } from "./event-store.js";
@@ -68,6 +69,8 @@ export interface ClickHouseEventStore extends EventStore {
    * number of days settled. The store also does this on its own timer (settleEveryMs).
    */
   settle(now?: Date): Promise<number>;
+  /** The settled visits as of now (EventStore.settledVisits): always kept here. */
+  settledVisits(): Promise<SettledVisits>;
   /** Builds the property's visitor timeline now unless it has one (the bench); whether it has one after. */
   buildTimeline(property: string): Promise<boolean>;
   /** The server's version string (e.g. "18.16.1"). */

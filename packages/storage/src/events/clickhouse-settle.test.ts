@@ -81,12 +81,16 @@ function traffic(property: string): EventRow[] {
 }
 
 describe("the settle step's days", () => {
-  it("settles a day once it and the next day ended SETTLE_MS ago; an insert unsettles its day and the day before", () => {
+  it("settles a day once it and the next day ended SETTLE_MS ago; an insert unsettles from the day before its earliest through every marked day after", () => {
     const d = dayNumber(Date.parse("2024-05-20T12:00:00Z"));
     expect(lastSettleableDay((d + 2) * DAY + SETTLE_MS)).toBe(d);
     expect(lastSettleableDay((d + 2) * DAY + SETTLE_MS - 1)).toBe(d - 1);
     const now = (d + 2) * DAY + SETTLE_MS;
     expect(unsettledBy([d], now)).toEqual([d - 1, d]);
+    expect(unsettledBy([d - 3, d - 2], now)).toEqual([d - 4, d - 3, d - 2]);
+    // Later visits' prev_* may point past a visit the insert adds: every marked day after it goes too.
+    expect(unsettledBy([d - 3], now, d - 1)).toEqual([d - 4, d - 3, d - 2, d - 1]);
+    expect(unsettledBy([d - 3], now, d + 5)).toEqual([d - 4, d - 3, d - 2, d - 1, d]);
     // A recent event unsettles nothing: its day is not settleable yet.
     expect(unsettledBy([d + 1], now)).toEqual([d]);
     expect(unsettledBy([d + 2], now)).toEqual([]);
@@ -160,7 +164,9 @@ describe.skipIf(!("url" in ch))("ClickHouse settled visits", () => {
     }[];
     expect(withLate.map((r) => [r.page, r.visitors])).toEqual([["/late", 1]]);
     const counted = await answers(store, property);
-    expect(await store.settle(settledThrough(last + 5))).toBe(2);
+    // The late day's eve and every settled day after it (their prev_* may point past the late visit).
+    const lateDay = dayNumber(Date.parse("2024-05-25T15:00:00Z"));
+    expect(await store.settle(settledThrough(last + 5))).toBe(last + 5 - (lateDay - 1) + 1);
     expect(await answers(store, property)).toEqual(counted);
     // The superseded batch's rows are deleted (an asynchronous mutation): one row per visit again.
     const visits = await count(
@@ -170,6 +176,57 @@ describe.skipIf(!("url" in ch))("ClickHouse settled visits", () => {
       await new Promise((r) => setTimeout(r, 100));
     expect(await count("SELECT count() AS n FROM visits_done")).toBe(visits);
     expect(await answers(store, property)).toEqual(counted);
+  });
+
+  it("counts a returning visitor once when a late visit lands between two settled ones (every later day settled again)", async () => {
+    const own = "prev.example";
+    const visit = (day: string, n: number) =>
+      ["pageview", "pageview"].map((name, i) =>
+        event({
+          property: own,
+          ts: at(`${day} 10:0${i}:00`),
+          name,
+          path: `/p${i}`,
+          visitor_id: "returning",
+          session_id: `returning-${n}`,
+          client_id: "returning",
+          country: "DE",
+        }),
+      );
+    const since = (from: string) =>
+      [
+        { kind: "aggregate", property: own, date_range: { ...RANGE, from }, metrics: ["visitors", "visits"] },
+        {
+          kind: "breakdown",
+          property: own,
+          date_range: { ...RANGE, from },
+          dimensions: ["country"],
+          metrics: ["visitors", "visits"],
+        },
+        { kind: "breakdown", property: own, date_range: { ...RANGE, from }, dimensions: ["page"], metrics: ["visitors"] },
+      ] as QuerySpecInput[];
+    const numbers = async (from: string) =>
+      JSON.stringify(await Promise.all(since(from).map((spec) => runStats(store, spec, CTX))));
+    const expected = (visits: number) =>
+      JSON.stringify([
+        { visitors: { value: 1, comparison: null, change: null }, visits: { value: visits, comparison: null, change: null } },
+        [{ country: "DE", visitors: 1, visits }],
+        [
+          { page: "/p0", visitors: 1 },
+          { page: "/p1", visitors: 1 },
+        ],
+      ]);
+    await store.append([...visit("2024-05-21", 1), ...visit("2024-05-28", 3)]);
+    await store.settle(settledThrough(last + 5));
+    expect(await numbers("2024-05-22")).toBe(expected(1));
+    // The late visit between them: its own day and the day before are read from states, and so is
+    // every marked day after it, until they are all settled again.
+    await store.append(visit("2024-05-25", 2));
+    expect(await numbers("2024-05-22")).toBe(expected(2));
+    expect(await numbers("2024-05-20")).toBe(expected(3));
+    await store.settle(settledThrough(last + 5));
+    expect(await numbers("2024-05-22")).toBe(expected(2));
+    expect(await numbers("2024-05-20")).toBe(expected(3));
   });
 
   it("reads only each day's latest batch: rows of an older mark, or of a step that never marked, are not counted", async () => {

@@ -10,7 +10,16 @@
 // (plus half a millisecond, so the insert wins a tie). Servers' clocks are assumed within a few ms.
 import { randomInt } from "node:crypto";
 import type { ClickHouseClient } from "@clickhouse/client";
-import { DONE_MARKS_TABLE, DONE_TABLES, doneColumns, liveRowsSql, SETTLE_MS, VISIT_TABLE_NAMES } from "@lookout/query";
+import {
+  DONE_MARKS_TABLE,
+  DONE_TABLES,
+  doneColumns,
+  PREV_COLUMNS,
+  SETTLE_MS,
+  type SettledVisits,
+  settledRowsSql,
+  VISIT_TABLE_NAMES,
+} from "@lookout/query";
 import type { EventRow } from "@lookout/schema";
 import { rows } from "./clickhouse-migrate.js";
 import { literal } from "./clickhouse-sql.js";
@@ -34,14 +43,17 @@ export function lastSettleableDay(now: number): number {
 }
 
 /**
- * The days an insert of events on `eventDays` unsettles: each day and the day before it (a visit
- * that started there may run into it), where already settleable. Recent events unsettle nothing.
+ * The days an insert of events on `eventDays` unsettles: from the day before its earliest (a visit
+ * that started there may run into it) through its latest and every marked day after it
+ * (`lastMarked`), since a later settled visit's prev_* may now point past a visit the insert added;
+ * all up to the last settleable day. Recent events unsettle nothing.
  */
-export function unsettledBy(eventDays: Iterable<number>, now: number): number[] {
-  const last = lastSettleableDay(now);
-  const out = new Set<number>();
-  for (const d of eventDays) for (const x of [d - 1, d]) if (x <= last) out.add(x);
-  return [...out].sort((a, b) => a - b);
+export function unsettledBy(eventDays: Iterable<number>, now: number, lastMarked: number | null = null): number[] {
+  const days = [...eventDays];
+  const last = Math.min(lastSettleableDay(now), Math.max(...days, lastMarked ?? Number.NEGATIVE_INFINITY));
+  const out: number[] = [];
+  for (let d = Math.min(...days) - 1; d <= last; d++) out.push(d);
+  return out;
 }
 
 /** Marks `days` not settled (batch 0), after an insert of events into them. */
@@ -86,7 +98,11 @@ export class Settler {
   async unsettle(inserted: Iterable<EventRow>): Promise<void> {
     const days = new Set<number>();
     for (const row of inserted) days.add(dayNumber(row.ts.getTime()));
-    await markUnsettled(this.t.client, unsettledBy(days, Date.now()));
+    const now = Date.now();
+    if (unsettledBy(days, now).length === 0) return;
+    const top = await rows<{ d: string }>(this.t.client, `SELECT toString(max(day)) AS d FROM ${DONE_MARKS_TABLE}`);
+    const marked = top[0]?.d && top[0].d !== "0000-00-00" && top[0].d !== "1970-01-01" ? parseDay(top[0].d) : null;
+    await markUnsettled(this.t.client, unsettledBy(days, now, marked));
   }
 
   /** Settles every day due at `now` (ClickHouseEventStore.settle); resolves to the days settled. */
@@ -193,7 +209,8 @@ export async function markStoredDays(client: ClickHouseClient, now: number): Pro
 
 /**
  * Settles the visits that start on the days [first, last]: each table's rows merged from its
- * states (read from the day before to the day after) under a new batch id, then a mark per day.
+ * states (read from the day before to the day after), with their prev_* against the settled days
+ * before `first` (every one settled: spans go in order), under a new batch id, then a mark per day.
  */
 export async function settleSpan(
   client: ClickHouseClient,
@@ -201,24 +218,48 @@ export async function settleSpan(
   settings: Record<string, string> = {},
 ): Promise<void> {
   const at = Date.now() * 1000;
+  const marks = await latestMarks(client);
+  const winners = marks.filter((m) => m.day < first && m.batch !== "0").map((m) => m.batch);
   // A batch id per day: a random base (a multiple of 2^16, below 2^52 so JSON keeps it exact) plus
   // the day number.
   const base = randomInt(1, 2 ** 36) * 65536;
   const within = [`day >= ${dayLit(first - 1)}`, `day <= ${dayLit(last + 1)}`];
   const starts = `toDate(start_ts) >= ${dayLit(first)} AND toDate(start_ts) <= ${dayLit(last)}`;
   for (const table of VISIT_TABLE_NAMES) {
-    const names = doneColumns(table).map(([n]) => n);
+    const names = [...doneColumns(table).map(([n]) => n), ...PREV_COLUMNS[table].map(([p]) => p)];
     await client.command({
       query:
         `INSERT INTO ${DONE_TABLES[table]} (property, day, batch, ${names.join(", ")}) ` +
         `SELECT property, toDate(start_ts) AS day, toUInt64(${base}) + toUInt64(toDate(start_ts)) AS batch, ${names.join(", ")} ` +
-        `FROM ${liveRowsSql(table, within, starts)}`,
+        `FROM ${settledRowsSql(table, within, starts, dayLit(first), winners)}`,
       clickhouse_settings: settings,
     });
   }
   const days: number[] = [];
   for (let d = first; d <= last; d++) days.push(d);
   await markDays(client, days, (d) => base + d, at);
+}
+
+/** Each marked day's latest mark: its day number and batch (as text: up to 2^52). */
+async function latestMarks(client: ClickHouseClient): Promise<{ day: number; batch: string }[]> {
+  const marks = await rows<{ d: string; b: string }>(
+    client,
+    `SELECT toString(day) AS d, toString(argMax(batch, at)) AS b FROM ${DONE_MARKS_TABLE} GROUP BY day`,
+  );
+  return marks.map((m) => ({ day: parseDay(m.d), batch: String(m.b) }));
+}
+
+/**
+ * The marks as a read needs them (SettledVisits, bound into each statement that reads visits):
+ * the first day read from states (the earliest day whose latest mark is "not settled", else the
+ * day after the last marked one; 1970-01-01 when none is marked), and the winning batch of every
+ * day before it (0 alone when none, which no row has).
+ */
+export async function settledState(client: ClickHouseClient): Promise<SettledVisits> {
+  const marks = await latestMarks(client);
+  let firstLiveDay = marks.length === 0 ? 0 : Math.max(...marks.map((m) => m.day)) + 1;
+  for (const m of marks) if (m.batch === "0" && m.day < firstLiveDay) firstLiveDay = m.day;
+  return { firstLiveDay, batches: marks.filter((m) => m.day < firstLiveDay && m.batch !== "0").map((m) => m.batch) };
 }
 
 /**

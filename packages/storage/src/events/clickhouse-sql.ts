@@ -29,11 +29,19 @@ export function identifier(name: string): string {
   return name;
 }
 
-/** `q.sql` with every `{name:String}` placeholder replaced by its value as a literal. */
+/**
+ * `q.sql` with every `{name:String}` placeholder replaced by its value as a literal, and every
+ * `{name:UInt64s}` (the settled batches, clickhouse-settle.ts) by its list of unsigned integers.
+ */
 export function bindParams(q: CompiledQuery): string {
-  return q.sql.replace(/\{([A-Za-z_][A-Za-z0-9_]*):String\}/g, (_, name: string) => {
+  return q.sql.replace(/\{([A-Za-z_][A-Za-z0-9_]*):(String|UInt64s)\}/g, (_, name: string, type: string) => {
     if (!Object.hasOwn(q.params, name)) throw new Error(`query parameter ${name} is not bound`);
-    return literal(String(q.params[name]));
+    const v = q.params[name];
+    if (type === "String") return literal(String(v));
+    const list = Array.isArray(v) ? v.map(String) : [];
+    if (list.length === 0 || !list.every((x) => /^\d{1,20}$/.test(x)))
+      throw new Error(`query parameter ${name}: not a list of UInt64`);
+    return list.join(", ");
   });
 }
 

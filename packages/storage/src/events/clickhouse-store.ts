@@ -29,7 +29,7 @@
 
 import { randomUUID } from "node:crypto";
 import type { ClickHouseClient } from "@clickhouse/client";
-import { DONE_TABLES, VISIT_TABLE_NAMES } from "@lookout/query";
+import { DONE_TABLES, SETTLED_PARAMS, type SettledVisits, settledParamsOf, VISIT_TABLE_NAMES } from "@lookout/query";
 import type { EventRow, VisitorProfile } from "@lookout/schema";
 import { migrateClickHouse, rows } from "./clickhouse-migrate.js";
 import {
@@ -39,7 +39,7 @@ import {
   type IngestRecord,
   parseClickHouseUrl,
 } from "./clickhouse-options.js";
-import { markStoredDays, Settler } from "./clickhouse-settle.js";
+import { markStoredDays, Settler, settledState } from "./clickhouse-settle.js";
 import { bindParams, EVENT_SELECT, eventFromJson, eventJson, literal, profileJson } from "./clickhouse-sql.js";
 import { clickHouseTimelines } from "./clickhouse-timelines.js";
 import {
@@ -217,12 +217,39 @@ class ChStore implements ClickHouseEventStore {
   }
 
   /** After an insert: marks the settled days its events change as not settled (clickhouse-settle.ts). */
-  #unsettle(inserted: Iterable<EventRow>): Promise<void> {
-    return this.#settler.unsettle(inserted);
+  async #unsettle(inserted: Iterable<EventRow>): Promise<void> {
+    await this.#settler.unsettle(inserted);
+    this.#marksWritten++;
   }
 
-  settle(now: Date = new Date()): Promise<number> {
-    return this.#track(() => this.#settler.settle(now));
+  async settle(now: Date = new Date()): Promise<number> {
+    try {
+      return await this.#track(() => this.#settler.settle(now));
+    } finally {
+      this.#marksWritten++;
+    }
+  }
+
+  /** Marks this store wrote: a read of them begun before the latest write is not shared after it. */
+  #marksWritten = 0;
+  #marksRead: { at: number; state: Promise<SettledVisits> } | undefined;
+
+  /**
+   * The marks as the statements that read visits bind them (settledParams), read once for the
+   * queries that arrive together (the dashboard's 15): a read already under way is shared unless
+   * this store has written marks since it began, so an insert's own "not settled" marks count in
+   * every query issued after it returned.
+   */
+  settledVisits(): Promise<SettledVisits> {
+    const open = this.#marksRead;
+    if (open && open.at === this.#marksWritten) return open.state;
+    const read = { at: this.#marksWritten, state: this.#track(() => settledState(this.client)) };
+    this.#marksRead = read;
+    const done = () => {
+      if (this.#marksRead === read) this.#marksRead = undefined;
+    };
+    read.state.then(done, done);
+    return read.state;
   }
 
   /** Settles due days now and then (settleEveryMs). */
@@ -286,7 +313,11 @@ class ChStore implements ClickHouseEventStore {
   query<T = Record<string, unknown>>(q: CompiledQuery, opts: QueryOptions = {}): Promise<T[]> {
     return this.#track(async () => {
       const limit = opts.timeoutMs ?? this.opts.queryTimeoutMs ?? 10_000;
-      const sql = bindParams(q);
+      // A statement compiled without CompileContext.settledVisits binds them now.
+      const unbound = Object.values(SETTLED_PARAMS).some((n) => q.sql.includes(`{${n}:`) && !Object.hasOwn(q.params, n));
+      const sql = bindParams(
+        unbound ? { ...q, params: { ...settledParamsOf(q.sql, await this.settledVisits()), ...q.params } } : q,
+      );
       const spilling = this.#spilling();
       if (!(limit > 0)) return rows<T>(this.client, sql, { clickhouse_settings: spilling });
       const queryId = randomUUID();

@@ -8,6 +8,7 @@ import {
   DONE_MARKS_TABLE,
   DONE_TABLES,
   doneColumns,
+  PREV_COLUMNS,
   stateType,
   VISIT_TABLE_NAMES,
   VISIT_TABLES,
@@ -56,7 +57,13 @@ export function chVisitDistributedDdl(database: string, cluster: string, t: Visi
  */
 export function chDoneTablesDdl(stored: (table: string) => string): string[] {
   const tables = VISIT_TABLE_NAMES.map((t) => {
-    const cols = ["property String", "day Date", "batch UInt64", ...doneColumns(t).map(([n, type]) => `${n} ${type}`)];
+    const cols = [
+      "property String",
+      "day Date",
+      "batch UInt64",
+      ...doneColumns(t).map(([n, type]) => `${n} ${type}`),
+      ...PREV_COLUMNS[t].map(([p]) => `${p} DateTime('UTC')`),
+    ];
     return (
       `CREATE TABLE IF NOT EXISTS ${stored(DONE_TABLES[t])} (\n  ${cols.join(",\n  ")}\n) ` +
       "ENGINE = MergeTree() PARTITION BY toYYYYMM(day) ORDER BY (property, day, batch, skey)"

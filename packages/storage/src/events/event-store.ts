@@ -1,6 +1,6 @@
 // The EventStore interface: the one contract the DuckDB (embedded) and ClickHouse (scale-out)
 // adapters implement and the conformance suite checks.
-import type { CompileContext, CompiledQuery, SqlDialect } from "@lookout/query";
+import type { CompileContext, CompiledQuery, SettledVisits, SqlDialect } from "@lookout/query";
 import type {
   EventRow,
   FunnelActorSelector,
@@ -129,6 +129,12 @@ export interface EventStore {
    */
   dayRollupThrough?(property: string, timezone: string): number | undefined;
   /**
+   * ClickHouse's settled visits as of now (@lookout/query clickhouse-visits.ts), for
+   * CompileContext.settledVisits: one small read, shared by the queries that arrive together.
+   * Optional: adapters that keep no settled rows leave it out.
+   */
+  settledVisits?(): Promise<SettledVisits>;
+  /**
    * A funnel's answer from the adapter's visitor timelines (DuckDB: duckdb-timelines.ts), or null
    * where they cannot give it (a filter or breakdown they do not hold, not built yet): runFunnel
    * then asks SQL. Optional: the same answer either way, only sooner.
@@ -170,6 +176,7 @@ export type EventReader = Pick<
   | "events"
   | "visitor"
   | "dayRollupThrough"
+  | "settledVisits"
   | "funnelFromTimelines"
   | "funnelActorsFromTimelines"
   | "retentionFromTimelines"

@@ -6,7 +6,7 @@
 //                 bucket present, comparison buckets aligned by position
 //   breakdown  -> [{ <dimension>: value, visitors, ... }]
 //   goals      -> [{ goal: <display name>, visitors, events, ... }], one row per goal
-import { type CompiledStats, compileQuery, QueryError } from "@lookout/query";
+import { type CompiledStats, compileQuery, QueryError, type SettledVisits } from "@lookout/query";
 import { type Metric, type QuerySpec, type QuerySpecInput, QuerySpecSchema } from "@lookout/schema";
 import type { EventReader } from "./event-store.js";
 
@@ -116,12 +116,13 @@ export function compileFor(store: EventReader, spec: QuerySpec | QuerySpecInput,
   return compileParsed(store, QuerySpecSchema.parse(spec), ctx);
 }
 
-function compileParsed(store: EventReader, spec: QuerySpec, ctx: StatsContext): CompiledStats {
+function compileParsed(store: EventReader, spec: QuerySpec, ctx: StatsContext, settledVisits?: SettledVisits): CompiledStats {
   return compileQuery(spec, store.dialect, {
     timezone: ctx.timezone,
     now: ctx.now ?? new Date(),
     earliest: ctx.earliest,
     dayRollupThrough: ctx.dayRollups === false ? undefined : store.dayRollupThrough?.(spec.property, ctx.timezone),
+    settledVisits,
   });
 }
 
@@ -129,7 +130,7 @@ export async function runStats(store: EventReader, spec: QuerySpec | QuerySpecIn
   const parsed = QuerySpecSchema.parse(spec);
   // A property without goals has no goal rows: nothing to ask the store.
   if (parsed.kind === "goals" && parsed.goals.length === 0) return [];
-  const compiled = compileParsed(store, parsed, ctx);
+  const compiled = compileParsed(store, parsed, ctx, await store.settledVisits?.());
   let rows: Row[];
   try {
     rows = await store.query<Row>(compiled);

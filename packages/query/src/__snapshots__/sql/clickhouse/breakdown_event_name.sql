@@ -4,97 +4,83 @@
 -- p4 = "2024-03-26 23:00:00"
 -- p5 = "2024-04-04 22:00:00"
 -- p6 = "Qx7Markgoal' OR '1'='1"
-SELECT name AS dim, uniqExact(vkey) AS visitors, sum(x_events) AS events, 100 * (toFloat64(uniqExactIf(vkey, coalesce(cv_converted, 0) = 1)) / nullIf(uniqExact(vkey), 0)) AS conversion_rate
+SELECT name AS dim, countIf(prev_name < toDateTime({p2:String}, 'UTC')) AS visitors, sum(x_events) AS events, 100 * (toFloat64(uniqExactIf(vkey, coalesce(cv_converted, 0) = 1)) / nullIf(countIf(prev_name < toDateTime({p2:String}, 'UTC')), 0)) AS conversion_rate
 FROM (
-  SELECT skey, vkey, start_ts, name, x_events, cv_converted
+  SELECT skey, vkey, start_ts, name, x_events, prev_name, cv_converted
   FROM (
-    SELECT skey, vkey, start_ts, name, events AS x_events
+    SELECT skey, vkey, start_ts, name, events AS x_events, prev_name
     FROM (
-      SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
+      SELECT property, skey, vkey, client_id, start_ts, name, events, revenue, prev_name
       FROM visit_events_done
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p4:String}, 'UTC'))
       AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-      AND batch IN (
-        SELECT argMax(batch, at) AS b
-        FROM visits_done_marks
-        GROUP BY day
-        HAVING day < (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
-            FROM (
-              SELECT day, argMax(batch, at) AS b
-              FROM visits_done_marks
-              GROUP BY day
-            )
-            WHERE b = 0
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
-      )
-      UNION ALL SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
+      AND batch IN ({lookout_settled:UInt64s})
+      UNION ALL SELECT property, skey, vkey, client_id, start_ts, name, events, revenue, prev_name
       FROM (
-        SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
+        SELECT property, skey, vkey, client_id, start_ts, name, events, revenue, toDateTime(arrayReverseSort(arrayFilter((s, k, x) -> x = name AND (s < start_ts OR (s = start_ts AND k < skey)), a_start_ts, a_skey, a_name))[1], 'UTC') AS prev_name
         FROM (
-          SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, any(client_id) AS client_id, name AS name, toUInt64(countMerge(s_events)) AS events, toFloat64(sumMerge(s_revenue)) AS revenue
-          FROM visit_events
-          WHERE property = {p1:String}
-          AND day >= toDate(toDateTime({p4:String}, 'UTC'))
-          AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-          AND day >= (
-            SELECT min(d)
+          SELECT property, vkey, groupArray(is_new) AS a_is_new, groupArray(skey) AS a_skey, groupArray(client_id) AS a_client_id, groupArray(start_ts) AS a_start_ts, groupArray(name) AS a_name, groupArray(events) AS a_events, groupArray(revenue) AS a_revenue
+          FROM (
+            SELECT property, skey, vkey, client_id, start_ts, name, events, revenue, toUInt8(1) AS is_new
             FROM (
-              SELECT day AS d
+              SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
               FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
+                SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, any(client_id) AS client_id, name AS name, toUInt64(countMerge(s_events)) AS events, toFloat64(sumMerge(s_revenue)) AS revenue
+                FROM visit_events
+                WHERE property = {p1:String}
+                AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+                AND day <= toDate(toDateTime({p5:String}, 'UTC'))
+                AND day >= toDate({lookout_first_live:String}) - 1
+                GROUP BY property, skey, name
               )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
+              ANY INNER JOIN (
+                SELECT property, cityHash64(session_id) AS skey, toDateTime(minMerge(s_start), 'UTC') AS start_ts
+                FROM visits
+                WHERE property = {p1:String}
+                AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+                AND day <= toDate(toDateTime({p5:String}, 'UTC'))
+                AND day >= toDate({lookout_first_live:String}) - 1
+                GROUP BY property, skey
+                HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+              ) USING (property, skey)
             )
-          ) - 1
-          GROUP BY property, skey, name
-        )
-        ANY INNER JOIN (
-          SELECT property, cityHash64(session_id) AS skey, toDateTime(minMerge(s_start), 'UTC') AS start_ts
-          FROM visits
-          WHERE property = {p1:String}
-          AND day >= toDate(toDateTime({p4:String}, 'UTC'))
-          AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-          AND day >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
+            UNION ALL SELECT property, skey, vkey, '' AS client_id, start_ts, name, toUInt64(0) AS events, toFloat64(0) AS revenue, toUInt8(0) AS is_new
+            FROM visit_events_done
+            WHERE property = {p1:String}
+            AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+            AND day < toDate({lookout_first_live:String})
+            AND batch IN ({lookout_settled:UInt64s})
+            AND vkey IN (
+              SELECT vkey
               FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
+                SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
+                FROM (
+                  SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, any(client_id) AS client_id, name AS name, toUInt64(countMerge(s_events)) AS events, toFloat64(sumMerge(s_revenue)) AS revenue
+                  FROM visit_events
+                  WHERE property = {p1:String}
+                  AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+                  AND day <= toDate(toDateTime({p5:String}, 'UTC'))
+                  AND day >= toDate({lookout_first_live:String}) - 1
+                  GROUP BY property, skey, name
+                )
+                ANY INNER JOIN (
+                  SELECT property, cityHash64(session_id) AS skey, toDateTime(minMerge(s_start), 'UTC') AS start_ts
+                  FROM visits
+                  WHERE property = {p1:String}
+                  AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+                  AND day <= toDate(toDateTime({p5:String}, 'UTC'))
+                  AND day >= toDate({lookout_first_live:String}) - 1
+                  GROUP BY property, skey
+                  HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+                ) USING (property, skey)
               )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          ) - 1
-          GROUP BY property, skey
-          HAVING toDate(start_ts) >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
             )
           )
-        ) USING (property, skey)
+          GROUP BY property, vkey
+        ) ARRAY
+        JOIN a_is_new AS is_new, a_skey AS skey, a_client_id AS client_id, a_start_ts AS start_ts, a_name AS name, a_events AS events, a_revenue AS revenue
+        WHERE is_new = 1
       )
     )
     WHERE property = {p1:String}
@@ -108,25 +94,7 @@ FROM (
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p4:String}, 'UTC'))
       AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-      AND batch IN (
-        SELECT argMax(batch, at) AS b
-        FROM visits_done_marks
-        GROUP BY day
-        HAVING day < (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
-            FROM (
-              SELECT day, argMax(batch, at) AS b
-              FROM visits_done_marks
-              GROUP BY day
-            )
-            WHERE b = 0
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
-      )
+      AND batch IN ({lookout_settled:UInt64s})
       UNION ALL SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
       FROM (
         SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
@@ -136,20 +104,7 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p4:String}, 'UTC'))
           AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-          AND day >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          ) - 1
+          AND day >= toDate({lookout_first_live:String}) - 1
           GROUP BY property, skey, name
         )
         ANY INNER JOIN (
@@ -158,35 +113,9 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p4:String}, 'UTC'))
           AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-          AND day >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          ) - 1
+          AND day >= toDate({lookout_first_live:String}) - 1
           GROUP BY property, skey
-          HAVING toDate(start_ts) >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          )
+          HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
         ) USING (property, skey)
       )
     )

@@ -3,98 +3,85 @@
 -- p3 = "2024-04-03 22:00:00"
 -- p4 = "2024-03-26 23:00:00"
 -- p5 = "2024-04-04 22:00:00"
-SELECT path AS dim, uniqExact(vkey) AS visitors, sum(p_pageviews) AS pageviews, (toFloat64(sum(p_engaged)) / nullIf(sum(p_pageviews), 0)) / 1000 AS time_on_page, 100 * (toFloat64(countIf(bounce)) / nullIf(count(*), 0)) AS bounce_rate, sum(s_events) AS events
+SELECT path AS dim, countIf(prev_path < toDateTime({p2:String}, 'UTC')) AS visitors, sum(p_pageviews) AS pageviews, (toFloat64(sum(p_engaged)) / nullIf(sum(p_pageviews), 0)) / 1000 AS time_on_page, 100 * (toFloat64(countIf(bounce)) / nullIf(count(*), 0)) AS bounce_rate, sum(s_events) AS events
 FROM (
-  SELECT skey, vkey, start_ts, path, p_pageviews, p_engaged, bounce, duration, s_events
+  SELECT skey, vkey, start_ts, path, p_pageviews, p_engaged, prev_path, bounce, duration, s_events
   FROM (
-    SELECT skey, vkey, start_ts, path, pageviews AS p_pageviews, engaged_ms AS p_engaged
+    SELECT skey, vkey, start_ts, path, pageviews AS p_pageviews, engaged_ms AS p_engaged, prev_path
     FROM (
-      SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
+      SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms, prev_path
       FROM visit_pages_done
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p4:String}, 'UTC'))
       AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-      AND batch IN (
-        SELECT argMax(batch, at) AS b
-        FROM visits_done_marks
-        GROUP BY day
-        HAVING day < (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
-            FROM (
-              SELECT day, argMax(batch, at) AS b
-              FROM visits_done_marks
-              GROUP BY day
-            )
-            WHERE b = 0
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
-      )
-      UNION ALL SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
+      AND batch IN ({lookout_settled:UInt64s})
+      UNION ALL SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms, prev_path
       FROM (
-        SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
+        SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms, toDateTime(arrayReverseSort(arrayFilter((s, k, x) -> x = path AND (s < start_ts OR (s = start_ts AND k < skey)), a_start_ts, a_skey, a_path))[1], 'UTC') AS prev_path
         FROM (
-          SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, any(client_id) AS client_id, path AS path, toUInt64(sumMerge(s_pageviews)) AS pageviews, toFloat64(sumMerge(s_engaged_ms)) AS engaged_ms
-          FROM visit_pages
-          WHERE property = {p1:String}
-          AND day >= toDate(toDateTime({p4:String}, 'UTC'))
-          AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-          AND day >= (
-            SELECT min(d)
+          SELECT property, vkey, groupArray(is_new) AS a_is_new, groupArray(skey) AS a_skey, groupArray(client_id) AS a_client_id, groupArray(start_ts) AS a_start_ts, groupArray(path) AS a_path, groupArray(pageviews) AS a_pageviews, groupArray(engaged_ms) AS a_engaged_ms
+          FROM (
+            SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms, toUInt8(1) AS is_new
             FROM (
-              SELECT day AS d
+              SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
               FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
+                SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, any(client_id) AS client_id, path AS path, toUInt64(sumMerge(s_pageviews)) AS pageviews, toFloat64(sumMerge(s_engaged_ms)) AS engaged_ms
+                FROM visit_pages
+                WHERE property = {p1:String}
+                AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+                AND day <= toDate(toDateTime({p5:String}, 'UTC'))
+                AND day >= toDate({lookout_first_live:String}) - 1
+                GROUP BY property, skey, path
+                HAVING pageviews > 0
               )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
+              ANY INNER JOIN (
+                SELECT property, cityHash64(session_id) AS skey, toDateTime(minMerge(s_start), 'UTC') AS start_ts
+                FROM visits
+                WHERE property = {p1:String}
+                AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+                AND day <= toDate(toDateTime({p5:String}, 'UTC'))
+                AND day >= toDate({lookout_first_live:String}) - 1
+                GROUP BY property, skey
+                HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+              ) USING (property, skey)
             )
-          ) - 1
-          GROUP BY property, skey, path
-          HAVING pageviews > 0
-        )
-        ANY INNER JOIN (
-          SELECT property, cityHash64(session_id) AS skey, toDateTime(minMerge(s_start), 'UTC') AS start_ts
-          FROM visits
-          WHERE property = {p1:String}
-          AND day >= toDate(toDateTime({p4:String}, 'UTC'))
-          AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-          AND day >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
+            UNION ALL SELECT property, skey, vkey, '' AS client_id, start_ts, path, toUInt64(0) AS pageviews, toFloat64(0) AS engaged_ms, toUInt8(0) AS is_new
+            FROM visit_pages_done
+            WHERE property = {p1:String}
+            AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+            AND day < toDate({lookout_first_live:String})
+            AND batch IN ({lookout_settled:UInt64s})
+            AND vkey IN (
+              SELECT vkey
               FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
+                SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
+                FROM (
+                  SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, any(client_id) AS client_id, path AS path, toUInt64(sumMerge(s_pageviews)) AS pageviews, toFloat64(sumMerge(s_engaged_ms)) AS engaged_ms
+                  FROM visit_pages
+                  WHERE property = {p1:String}
+                  AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+                  AND day <= toDate(toDateTime({p5:String}, 'UTC'))
+                  AND day >= toDate({lookout_first_live:String}) - 1
+                  GROUP BY property, skey, path
+                  HAVING pageviews > 0
+                )
+                ANY INNER JOIN (
+                  SELECT property, cityHash64(session_id) AS skey, toDateTime(minMerge(s_start), 'UTC') AS start_ts
+                  FROM visits
+                  WHERE property = {p1:String}
+                  AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+                  AND day <= toDate(toDateTime({p5:String}, 'UTC'))
+                  AND day >= toDate({lookout_first_live:String}) - 1
+                  GROUP BY property, skey
+                  HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+                ) USING (property, skey)
               )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          ) - 1
-          GROUP BY property, skey
-          HAVING toDate(start_ts) >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
             )
           )
-        ) USING (property, skey)
+          GROUP BY property, vkey
+        ) ARRAY
+        JOIN a_is_new AS is_new, a_skey AS skey, a_client_id AS client_id, a_start_ts AS start_ts, a_path AS path, a_pageviews AS pageviews, a_engaged_ms AS engaged_ms
+        WHERE is_new = 1
       )
     )
     WHERE property = {p1:String}
@@ -108,25 +95,7 @@ FROM (
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p4:String}, 'UTC'))
       AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-      AND batch IN (
-        SELECT argMax(batch, at) AS b
-        FROM visits_done_marks
-        GROUP BY day
-        HAVING day < (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
-            FROM (
-              SELECT day, argMax(batch, at) AS b
-              FROM visits_done_marks
-              GROUP BY day
-            )
-            WHERE b = 0
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
-      )
+      AND batch IN ({lookout_settled:UInt64s})
       UNION ALL SELECT property, skey, vkey, client_id, start_ts, end_ts, duration, pageviews, events, bounce, engaged_ms, entry_page, exit_page, hostname, referrer_source, referrer, channel, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, region, city, browser, browser_version, os, os_version, device, screen
       FROM (
         SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, any(client_id) AS client_id, toDateTime(minMerge(s_start), 'UTC') AS start_ts, toDateTime(maxMerge(s_end), 'UTC') AS end_ts, toFloat64((maxMerge(s_end_tms) - minMerge(s_start_tms)) / 1000) AS duration, toUInt64(sumMerge(s_pageviews)) AS pageviews, toUInt64(sumMerge(s_events)) AS events, toUInt8((sumMerge(s_pageviews) = 1 AND sumMerge(s_events) = 0)) AS bounce, toFloat64(sumMerge(s_engaged_ms)) AS engaged_ms, if(sumMerge(s_pageviews) > 0, argMinMerge(s_entry), '') AS entry_page, if(sumMerge(s_pageviews) > 0, argMaxMerge(s_exit), '') AS exit_page, argMinMerge(s_hostname) AS hostname, argMinMerge(s_referrer_source) AS referrer_source, argMinMerge(s_referrer) AS referrer, argMinMerge(s_channel) AS channel, argMinMerge(s_utm_source) AS utm_source, argMinMerge(s_utm_medium) AS utm_medium, argMinMerge(s_utm_campaign) AS utm_campaign, argMinMerge(s_utm_term) AS utm_term, argMinMerge(s_utm_content) AS utm_content, argMinMerge(s_country) AS country, argMinMerge(s_region) AS region, argMinMerge(s_city) AS city, argMinMerge(s_browser) AS browser, argMinMerge(s_browser_version) AS browser_version, argMinMerge(s_os) AS os, argMinMerge(s_os_version) AS os_version, argMinMerge(s_device) AS device, argMinMerge(s_screen) AS screen
@@ -134,35 +103,9 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p4:String}, 'UTC'))
         AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-        AND day >= (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
-            FROM (
-              SELECT day, argMax(batch, at) AS b
-              FROM visits_done_marks
-              GROUP BY day
-            )
-            WHERE b = 0
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        ) - 1
+        AND day >= toDate({lookout_first_live:String}) - 1
         GROUP BY property, skey
-        HAVING toDate(start_ts) >= (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
-            FROM (
-              SELECT day, argMax(batch, at) AS b
-              FROM visits_done_marks
-              GROUP BY day
-            )
-            WHERE b = 0
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
+        HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
       )
     )
     WHERE property = {p1:String}

@@ -18,25 +18,7 @@ FROM (
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p6:String}, 'UTC'))
       AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-      AND batch IN (
-        SELECT argMax(batch, at) AS b
-        FROM visits_done_marks
-        GROUP BY day
-        HAVING day < (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
-            FROM (
-              SELECT day, argMax(batch, at) AS b
-              FROM visits_done_marks
-              GROUP BY day
-            )
-            WHERE b = 0
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
-      )
+      AND batch IN ({lookout_settled:UInt64s})
       UNION ALL SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
       FROM (
         SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
@@ -46,20 +28,7 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          ) - 1
+          AND day >= toDate({lookout_first_live:String}) - 1
           GROUP BY property, skey, name
         )
         ANY INNER JOIN (
@@ -68,35 +37,9 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          ) - 1
+          AND day >= toDate({lookout_first_live:String}) - 1
           GROUP BY property, skey
-          HAVING toDate(start_ts) >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          )
+          HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
         ) USING (property, skey)
       )
     )
@@ -113,25 +56,7 @@ FROM (
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p6:String}, 'UTC'))
       AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-      AND batch IN (
-        SELECT argMax(batch, at) AS b
-        FROM visits_done_marks
-        GROUP BY day
-        HAVING day < (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
-            FROM (
-              SELECT day, argMax(batch, at) AS b
-              FROM visits_done_marks
-              GROUP BY day
-            )
-            WHERE b = 0
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
-      )
+      AND batch IN ({lookout_settled:UInt64s})
       UNION ALL SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
       FROM (
         SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
@@ -141,20 +66,7 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          ) - 1
+          AND day >= toDate({lookout_first_live:String}) - 1
           GROUP BY property, skey, path
           HAVING pageviews > 0
         )
@@ -164,35 +76,9 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          ) - 1
+          AND day >= toDate({lookout_first_live:String}) - 1
           GROUP BY property, skey
-          HAVING toDate(start_ts) >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          )
+          HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
         ) USING (property, skey)
       )
     )

@@ -20,25 +20,7 @@ SELECT dim, g_visitors AS visitors, g_events AS events, g_visitors AS conversion
     WHERE property = {p1:String}
     AND day >= toDate(toDateTime({p6:String}, 'UTC'))
     AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-    AND batch IN (
-      SELECT argMax(batch, at) AS b
-      FROM visits_done_marks
-      GROUP BY day
-      HAVING day < (
-        SELECT min(d)
-        FROM (
-          SELECT day AS d
-          FROM (
-            SELECT day, argMax(batch, at) AS b
-            FROM visits_done_marks
-            GROUP BY day
-          )
-          WHERE b = 0
-          UNION ALL SELECT max(day) + 1 AS d
-          FROM visits_done_marks
-        )
-      )
-    )
+    AND batch IN ({lookout_settled:UInt64s})
     UNION ALL SELECT property, skey, vkey, client_id, start_ts, end_ts, duration, pageviews, events, bounce, engaged_ms, entry_page, exit_page, hostname, referrer_source, referrer, channel, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, region, city, browser, browser_version, os, os_version, device, screen
     FROM (
       SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, any(client_id) AS client_id, toDateTime(minMerge(s_start), 'UTC') AS start_ts, toDateTime(maxMerge(s_end), 'UTC') AS end_ts, toFloat64((maxMerge(s_end_tms) - minMerge(s_start_tms)) / 1000) AS duration, toUInt64(sumMerge(s_pageviews)) AS pageviews, toUInt64(sumMerge(s_events)) AS events, toUInt8((sumMerge(s_pageviews) = 1 AND sumMerge(s_events) = 0)) AS bounce, toFloat64(sumMerge(s_engaged_ms)) AS engaged_ms, if(sumMerge(s_pageviews) > 0, argMinMerge(s_entry), '') AS entry_page, if(sumMerge(s_pageviews) > 0, argMaxMerge(s_exit), '') AS exit_page, argMinMerge(s_hostname) AS hostname, argMinMerge(s_referrer_source) AS referrer_source, argMinMerge(s_referrer) AS referrer, argMinMerge(s_channel) AS channel, argMinMerge(s_utm_source) AS utm_source, argMinMerge(s_utm_medium) AS utm_medium, argMinMerge(s_utm_campaign) AS utm_campaign, argMinMerge(s_utm_term) AS utm_term, argMinMerge(s_utm_content) AS utm_content, argMinMerge(s_country) AS country, argMinMerge(s_region) AS region, argMinMerge(s_city) AS city, argMinMerge(s_browser) AS browser, argMinMerge(s_browser_version) AS browser_version, argMinMerge(s_os) AS os, argMinMerge(s_os_version) AS os_version, argMinMerge(s_device) AS device, argMinMerge(s_screen) AS screen
@@ -46,35 +28,9 @@ SELECT dim, g_visitors AS visitors, g_events AS events, g_visitors AS conversion
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p6:String}, 'UTC'))
       AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-      AND day >= (
-        SELECT min(d)
-        FROM (
-          SELECT day AS d
-          FROM (
-            SELECT day, argMax(batch, at) AS b
-            FROM visits_done_marks
-            GROUP BY day
-          )
-          WHERE b = 0
-          UNION ALL SELECT max(day) + 1 AS d
-          FROM visits_done_marks
-        )
-      ) - 1
+      AND day >= toDate({lookout_first_live:String}) - 1
       GROUP BY property, skey
-      HAVING toDate(start_ts) >= (
-        SELECT min(d)
-        FROM (
-          SELECT day AS d
-          FROM (
-            SELECT day, argMax(batch, at) AS b
-            FROM visits_done_marks
-            GROUP BY day
-          )
-          WHERE b = 0
-          UNION ALL SELECT max(day) + 1 AS d
-          FROM visits_done_marks
-        )
-      )
+      HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
     )
   )
   WHERE property = {p1:String}
@@ -88,25 +44,7 @@ SELECT dim, g_visitors AS visitors, g_events AS events, g_visitors AS conversion
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p6:String}, 'UTC'))
       AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-      AND batch IN (
-        SELECT argMax(batch, at) AS b
-        FROM visits_done_marks
-        GROUP BY day
-        HAVING day < (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
-            FROM (
-              SELECT day, argMax(batch, at) AS b
-              FROM visits_done_marks
-              GROUP BY day
-            )
-            WHERE b = 0
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
-      )
+      AND batch IN ({lookout_settled:UInt64s})
       UNION ALL SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
       FROM (
         SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
@@ -116,20 +54,7 @@ SELECT dim, g_visitors AS visitors, g_events AS events, g_visitors AS conversion
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          ) - 1
+          AND day >= toDate({lookout_first_live:String}) - 1
           GROUP BY property, skey, path
           HAVING pageviews > 0
         )
@@ -139,35 +64,9 @@ SELECT dim, g_visitors AS visitors, g_events AS events, g_visitors AS conversion
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          ) - 1
+          AND day >= toDate({lookout_first_live:String}) - 1
           GROUP BY property, skey
-          HAVING toDate(start_ts) >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          )
+          HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
         ) USING (property, skey)
       )
     )
@@ -183,25 +82,7 @@ SELECT dim, g_visitors AS visitors, g_events AS events, g_visitors AS conversion
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p6:String}, 'UTC'))
       AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-      AND batch IN (
-        SELECT argMax(batch, at) AS b
-        FROM visits_done_marks
-        GROUP BY day
-        HAVING day < (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
-            FROM (
-              SELECT day, argMax(batch, at) AS b
-              FROM visits_done_marks
-              GROUP BY day
-            )
-            WHERE b = 0
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
-      )
+      AND batch IN ({lookout_settled:UInt64s})
       UNION ALL SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
       FROM (
         SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
@@ -211,20 +92,7 @@ SELECT dim, g_visitors AS visitors, g_events AS events, g_visitors AS conversion
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          ) - 1
+          AND day >= toDate({lookout_first_live:String}) - 1
           GROUP BY property, skey, name
         )
         ANY INNER JOIN (
@@ -233,35 +101,9 @@ SELECT dim, g_visitors AS visitors, g_events AS events, g_visitors AS conversion
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          ) - 1
+          AND day >= toDate({lookout_first_live:String}) - 1
           GROUP BY property, skey
-          HAVING toDate(start_ts) >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          )
+          HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
         ) USING (property, skey)
       )
     )
@@ -280,25 +122,7 @@ FROM (
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p6:String}, 'UTC'))
       AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-      AND batch IN (
-        SELECT argMax(batch, at) AS b
-        FROM visits_done_marks
-        GROUP BY day
-        HAVING day < (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
-            FROM (
-              SELECT day, argMax(batch, at) AS b
-              FROM visits_done_marks
-              GROUP BY day
-            )
-            WHERE b = 0
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
-      )
+      AND batch IN ({lookout_settled:UInt64s})
       UNION ALL SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
       FROM (
         SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
@@ -308,20 +132,7 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          ) - 1
+          AND day >= toDate({lookout_first_live:String}) - 1
           GROUP BY property, skey, name
         )
         ANY INNER JOIN (
@@ -330,35 +141,9 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          ) - 1
+          AND day >= toDate({lookout_first_live:String}) - 1
           GROUP BY property, skey
-          HAVING toDate(start_ts) >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          )
+          HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
         ) USING (property, skey)
       )
     )
@@ -373,25 +158,7 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p6:String}, 'UTC'))
         AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-        AND batch IN (
-          SELECT argMax(batch, at) AS b
-          FROM visits_done_marks
-          GROUP BY day
-          HAVING day < (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          )
-        )
+        AND batch IN ({lookout_settled:UInt64s})
         UNION ALL SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
         FROM (
           SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
@@ -401,20 +168,7 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p6:String}, 'UTC'))
             AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-            AND day >= (
-              SELECT min(d)
-              FROM (
-                SELECT day AS d
-                FROM (
-                  SELECT day, argMax(batch, at) AS b
-                  FROM visits_done_marks
-                  GROUP BY day
-                )
-                WHERE b = 0
-                UNION ALL SELECT max(day) + 1 AS d
-                FROM visits_done_marks
-              )
-            ) - 1
+            AND day >= toDate({lookout_first_live:String}) - 1
             GROUP BY property, skey, path
             HAVING pageviews > 0
           )
@@ -424,35 +178,9 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p6:String}, 'UTC'))
             AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-            AND day >= (
-              SELECT min(d)
-              FROM (
-                SELECT day AS d
-                FROM (
-                  SELECT day, argMax(batch, at) AS b
-                  FROM visits_done_marks
-                  GROUP BY day
-                )
-                WHERE b = 0
-                UNION ALL SELECT max(day) + 1 AS d
-                FROM visits_done_marks
-              )
-            ) - 1
+            AND day >= toDate({lookout_first_live:String}) - 1
             GROUP BY property, skey
-            HAVING toDate(start_ts) >= (
-              SELECT min(d)
-              FROM (
-                SELECT day AS d
-                FROM (
-                  SELECT day, argMax(batch, at) AS b
-                  FROM visits_done_marks
-                  GROUP BY day
-                )
-                WHERE b = 0
-                UNION ALL SELECT max(day) + 1 AS d
-                FROM visits_done_marks
-              )
-            )
+            HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
           ) USING (property, skey)
         )
       )
@@ -468,25 +196,7 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p6:String}, 'UTC'))
         AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-        AND batch IN (
-          SELECT argMax(batch, at) AS b
-          FROM visits_done_marks
-          GROUP BY day
-          HAVING day < (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          )
-        )
+        AND batch IN ({lookout_settled:UInt64s})
         UNION ALL SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
         FROM (
           SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
@@ -496,20 +206,7 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p6:String}, 'UTC'))
             AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-            AND day >= (
-              SELECT min(d)
-              FROM (
-                SELECT day AS d
-                FROM (
-                  SELECT day, argMax(batch, at) AS b
-                  FROM visits_done_marks
-                  GROUP BY day
-                )
-                WHERE b = 0
-                UNION ALL SELECT max(day) + 1 AS d
-                FROM visits_done_marks
-              )
-            ) - 1
+            AND day >= toDate({lookout_first_live:String}) - 1
             GROUP BY property, skey, name
           )
           ANY INNER JOIN (
@@ -518,35 +215,9 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p6:String}, 'UTC'))
             AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-            AND day >= (
-              SELECT min(d)
-              FROM (
-                SELECT day AS d
-                FROM (
-                  SELECT day, argMax(batch, at) AS b
-                  FROM visits_done_marks
-                  GROUP BY day
-                )
-                WHERE b = 0
-                UNION ALL SELECT max(day) + 1 AS d
-                FROM visits_done_marks
-              )
-            ) - 1
+            AND day >= toDate({lookout_first_live:String}) - 1
             GROUP BY property, skey
-            HAVING toDate(start_ts) >= (
-              SELECT min(d)
-              FROM (
-                SELECT day AS d
-                FROM (
-                  SELECT day, argMax(batch, at) AS b
-                  FROM visits_done_marks
-                  GROUP BY day
-                )
-                WHERE b = 0
-                UNION ALL SELECT max(day) + 1 AS d
-                FROM visits_done_marks
-              )
-            )
+            HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
           ) USING (property, skey)
         )
       )
@@ -562,25 +233,7 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p6:String}, 'UTC'))
         AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-        AND batch IN (
-          SELECT argMax(batch, at) AS b
-          FROM visits_done_marks
-          GROUP BY day
-          HAVING day < (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          )
-        )
+        AND batch IN ({lookout_settled:UInt64s})
         UNION ALL SELECT property, skey, vkey, client_id, start_ts, end_ts, duration, pageviews, events, bounce, engaged_ms, entry_page, exit_page, hostname, referrer_source, referrer, channel, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, region, city, browser, browser_version, os, os_version, device, screen
         FROM (
           SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, any(client_id) AS client_id, toDateTime(minMerge(s_start), 'UTC') AS start_ts, toDateTime(maxMerge(s_end), 'UTC') AS end_ts, toFloat64((maxMerge(s_end_tms) - minMerge(s_start_tms)) / 1000) AS duration, toUInt64(sumMerge(s_pageviews)) AS pageviews, toUInt64(sumMerge(s_events)) AS events, toUInt8((sumMerge(s_pageviews) = 1 AND sumMerge(s_events) = 0)) AS bounce, toFloat64(sumMerge(s_engaged_ms)) AS engaged_ms, if(sumMerge(s_pageviews) > 0, argMinMerge(s_entry), '') AS entry_page, if(sumMerge(s_pageviews) > 0, argMaxMerge(s_exit), '') AS exit_page, argMinMerge(s_hostname) AS hostname, argMinMerge(s_referrer_source) AS referrer_source, argMinMerge(s_referrer) AS referrer, argMinMerge(s_channel) AS channel, argMinMerge(s_utm_source) AS utm_source, argMinMerge(s_utm_medium) AS utm_medium, argMinMerge(s_utm_campaign) AS utm_campaign, argMinMerge(s_utm_term) AS utm_term, argMinMerge(s_utm_content) AS utm_content, argMinMerge(s_country) AS country, argMinMerge(s_region) AS region, argMinMerge(s_city) AS city, argMinMerge(s_browser) AS browser, argMinMerge(s_browser_version) AS browser_version, argMinMerge(s_os) AS os, argMinMerge(s_os_version) AS os_version, argMinMerge(s_device) AS device, argMinMerge(s_screen) AS screen
@@ -588,35 +241,9 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          ) - 1
+          AND day >= toDate({lookout_first_live:String}) - 1
           GROUP BY property, skey
-          HAVING toDate(start_ts) >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          )
+          HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
         )
       )
       WHERE property = {p1:String}
@@ -633,25 +260,7 @@ FROM (
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p6:String}, 'UTC'))
       AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-      AND batch IN (
-        SELECT argMax(batch, at) AS b
-        FROM visits_done_marks
-        GROUP BY day
-        HAVING day < (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
-            FROM (
-              SELECT day, argMax(batch, at) AS b
-              FROM visits_done_marks
-              GROUP BY day
-            )
-            WHERE b = 0
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
-      )
+      AND batch IN ({lookout_settled:UInt64s})
       UNION ALL SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
       FROM (
         SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
@@ -661,20 +270,7 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          ) - 1
+          AND day >= toDate({lookout_first_live:String}) - 1
           GROUP BY property, skey, path
           HAVING pageviews > 0
         )
@@ -684,35 +280,9 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          ) - 1
+          AND day >= toDate({lookout_first_live:String}) - 1
           GROUP BY property, skey
-          HAVING toDate(start_ts) >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          )
+          HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
         ) USING (property, skey)
       )
     )
@@ -727,25 +297,7 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p6:String}, 'UTC'))
         AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-        AND batch IN (
-          SELECT argMax(batch, at) AS b
-          FROM visits_done_marks
-          GROUP BY day
-          HAVING day < (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          )
-        )
+        AND batch IN ({lookout_settled:UInt64s})
         UNION ALL SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
         FROM (
           SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
@@ -755,20 +307,7 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p6:String}, 'UTC'))
             AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-            AND day >= (
-              SELECT min(d)
-              FROM (
-                SELECT day AS d
-                FROM (
-                  SELECT day, argMax(batch, at) AS b
-                  FROM visits_done_marks
-                  GROUP BY day
-                )
-                WHERE b = 0
-                UNION ALL SELECT max(day) + 1 AS d
-                FROM visits_done_marks
-              )
-            ) - 1
+            AND day >= toDate({lookout_first_live:String}) - 1
             GROUP BY property, skey, path
             HAVING pageviews > 0
           )
@@ -778,35 +317,9 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p6:String}, 'UTC'))
             AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-            AND day >= (
-              SELECT min(d)
-              FROM (
-                SELECT day AS d
-                FROM (
-                  SELECT day, argMax(batch, at) AS b
-                  FROM visits_done_marks
-                  GROUP BY day
-                )
-                WHERE b = 0
-                UNION ALL SELECT max(day) + 1 AS d
-                FROM visits_done_marks
-              )
-            ) - 1
+            AND day >= toDate({lookout_first_live:String}) - 1
             GROUP BY property, skey
-            HAVING toDate(start_ts) >= (
-              SELECT min(d)
-              FROM (
-                SELECT day AS d
-                FROM (
-                  SELECT day, argMax(batch, at) AS b
-                  FROM visits_done_marks
-                  GROUP BY day
-                )
-                WHERE b = 0
-                UNION ALL SELECT max(day) + 1 AS d
-                FROM visits_done_marks
-              )
-            )
+            HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
           ) USING (property, skey)
         )
       )
@@ -822,25 +335,7 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p6:String}, 'UTC'))
         AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-        AND batch IN (
-          SELECT argMax(batch, at) AS b
-          FROM visits_done_marks
-          GROUP BY day
-          HAVING day < (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          )
-        )
+        AND batch IN ({lookout_settled:UInt64s})
         UNION ALL SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
         FROM (
           SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
@@ -850,20 +345,7 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p6:String}, 'UTC'))
             AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-            AND day >= (
-              SELECT min(d)
-              FROM (
-                SELECT day AS d
-                FROM (
-                  SELECT day, argMax(batch, at) AS b
-                  FROM visits_done_marks
-                  GROUP BY day
-                )
-                WHERE b = 0
-                UNION ALL SELECT max(day) + 1 AS d
-                FROM visits_done_marks
-              )
-            ) - 1
+            AND day >= toDate({lookout_first_live:String}) - 1
             GROUP BY property, skey, name
           )
           ANY INNER JOIN (
@@ -872,35 +354,9 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p6:String}, 'UTC'))
             AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-            AND day >= (
-              SELECT min(d)
-              FROM (
-                SELECT day AS d
-                FROM (
-                  SELECT day, argMax(batch, at) AS b
-                  FROM visits_done_marks
-                  GROUP BY day
-                )
-                WHERE b = 0
-                UNION ALL SELECT max(day) + 1 AS d
-                FROM visits_done_marks
-              )
-            ) - 1
+            AND day >= toDate({lookout_first_live:String}) - 1
             GROUP BY property, skey
-            HAVING toDate(start_ts) >= (
-              SELECT min(d)
-              FROM (
-                SELECT day AS d
-                FROM (
-                  SELECT day, argMax(batch, at) AS b
-                  FROM visits_done_marks
-                  GROUP BY day
-                )
-                WHERE b = 0
-                UNION ALL SELECT max(day) + 1 AS d
-                FROM visits_done_marks
-              )
-            )
+            HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
           ) USING (property, skey)
         )
       )
@@ -916,25 +372,7 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p6:String}, 'UTC'))
         AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-        AND batch IN (
-          SELECT argMax(batch, at) AS b
-          FROM visits_done_marks
-          GROUP BY day
-          HAVING day < (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          )
-        )
+        AND batch IN ({lookout_settled:UInt64s})
         UNION ALL SELECT property, skey, vkey, client_id, start_ts, end_ts, duration, pageviews, events, bounce, engaged_ms, entry_page, exit_page, hostname, referrer_source, referrer, channel, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, region, city, browser, browser_version, os, os_version, device, screen
         FROM (
           SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, any(client_id) AS client_id, toDateTime(minMerge(s_start), 'UTC') AS start_ts, toDateTime(maxMerge(s_end), 'UTC') AS end_ts, toFloat64((maxMerge(s_end_tms) - minMerge(s_start_tms)) / 1000) AS duration, toUInt64(sumMerge(s_pageviews)) AS pageviews, toUInt64(sumMerge(s_events)) AS events, toUInt8((sumMerge(s_pageviews) = 1 AND sumMerge(s_events) = 0)) AS bounce, toFloat64(sumMerge(s_engaged_ms)) AS engaged_ms, if(sumMerge(s_pageviews) > 0, argMinMerge(s_entry), '') AS entry_page, if(sumMerge(s_pageviews) > 0, argMaxMerge(s_exit), '') AS exit_page, argMinMerge(s_hostname) AS hostname, argMinMerge(s_referrer_source) AS referrer_source, argMinMerge(s_referrer) AS referrer, argMinMerge(s_channel) AS channel, argMinMerge(s_utm_source) AS utm_source, argMinMerge(s_utm_medium) AS utm_medium, argMinMerge(s_utm_campaign) AS utm_campaign, argMinMerge(s_utm_term) AS utm_term, argMinMerge(s_utm_content) AS utm_content, argMinMerge(s_country) AS country, argMinMerge(s_region) AS region, argMinMerge(s_city) AS city, argMinMerge(s_browser) AS browser, argMinMerge(s_browser_version) AS browser_version, argMinMerge(s_os) AS os, argMinMerge(s_os_version) AS os_version, argMinMerge(s_device) AS device, argMinMerge(s_screen) AS screen
@@ -942,35 +380,9 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          ) - 1
+          AND day >= toDate({lookout_first_live:String}) - 1
           GROUP BY property, skey
-          HAVING toDate(start_ts) >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          )
+          HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
         )
       )
       WHERE property = {p1:String}
@@ -987,25 +399,7 @@ FROM (
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p6:String}, 'UTC'))
       AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-      AND batch IN (
-        SELECT argMax(batch, at) AS b
-        FROM visits_done_marks
-        GROUP BY day
-        HAVING day < (
-          SELECT min(d)
-          FROM (
-            SELECT day AS d
-            FROM (
-              SELECT day, argMax(batch, at) AS b
-              FROM visits_done_marks
-              GROUP BY day
-            )
-            WHERE b = 0
-            UNION ALL SELECT max(day) + 1 AS d
-            FROM visits_done_marks
-          )
-        )
-      )
+      AND batch IN ({lookout_settled:UInt64s})
       UNION ALL SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
       FROM (
         SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
@@ -1015,20 +409,7 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          ) - 1
+          AND day >= toDate({lookout_first_live:String}) - 1
           GROUP BY property, skey, path
           HAVING pageviews > 0
         )
@@ -1038,35 +419,9 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          ) - 1
+          AND day >= toDate({lookout_first_live:String}) - 1
           GROUP BY property, skey
-          HAVING toDate(start_ts) >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          )
+          HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
         ) USING (property, skey)
       )
     )
@@ -1081,25 +436,7 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p6:String}, 'UTC'))
         AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-        AND batch IN (
-          SELECT argMax(batch, at) AS b
-          FROM visits_done_marks
-          GROUP BY day
-          HAVING day < (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          )
-        )
+        AND batch IN ({lookout_settled:UInt64s})
         UNION ALL SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
         FROM (
           SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
@@ -1109,20 +446,7 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p6:String}, 'UTC'))
             AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-            AND day >= (
-              SELECT min(d)
-              FROM (
-                SELECT day AS d
-                FROM (
-                  SELECT day, argMax(batch, at) AS b
-                  FROM visits_done_marks
-                  GROUP BY day
-                )
-                WHERE b = 0
-                UNION ALL SELECT max(day) + 1 AS d
-                FROM visits_done_marks
-              )
-            ) - 1
+            AND day >= toDate({lookout_first_live:String}) - 1
             GROUP BY property, skey, path
             HAVING pageviews > 0
           )
@@ -1132,35 +456,9 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p6:String}, 'UTC'))
             AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-            AND day >= (
-              SELECT min(d)
-              FROM (
-                SELECT day AS d
-                FROM (
-                  SELECT day, argMax(batch, at) AS b
-                  FROM visits_done_marks
-                  GROUP BY day
-                )
-                WHERE b = 0
-                UNION ALL SELECT max(day) + 1 AS d
-                FROM visits_done_marks
-              )
-            ) - 1
+            AND day >= toDate({lookout_first_live:String}) - 1
             GROUP BY property, skey
-            HAVING toDate(start_ts) >= (
-              SELECT min(d)
-              FROM (
-                SELECT day AS d
-                FROM (
-                  SELECT day, argMax(batch, at) AS b
-                  FROM visits_done_marks
-                  GROUP BY day
-                )
-                WHERE b = 0
-                UNION ALL SELECT max(day) + 1 AS d
-                FROM visits_done_marks
-              )
-            )
+            HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
           ) USING (property, skey)
         )
       )
@@ -1176,25 +474,7 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p6:String}, 'UTC'))
         AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-        AND batch IN (
-          SELECT argMax(batch, at) AS b
-          FROM visits_done_marks
-          GROUP BY day
-          HAVING day < (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          )
-        )
+        AND batch IN ({lookout_settled:UInt64s})
         UNION ALL SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
         FROM (
           SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
@@ -1204,20 +484,7 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p6:String}, 'UTC'))
             AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-            AND day >= (
-              SELECT min(d)
-              FROM (
-                SELECT day AS d
-                FROM (
-                  SELECT day, argMax(batch, at) AS b
-                  FROM visits_done_marks
-                  GROUP BY day
-                )
-                WHERE b = 0
-                UNION ALL SELECT max(day) + 1 AS d
-                FROM visits_done_marks
-              )
-            ) - 1
+            AND day >= toDate({lookout_first_live:String}) - 1
             GROUP BY property, skey, name
           )
           ANY INNER JOIN (
@@ -1226,35 +493,9 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p6:String}, 'UTC'))
             AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-            AND day >= (
-              SELECT min(d)
-              FROM (
-                SELECT day AS d
-                FROM (
-                  SELECT day, argMax(batch, at) AS b
-                  FROM visits_done_marks
-                  GROUP BY day
-                )
-                WHERE b = 0
-                UNION ALL SELECT max(day) + 1 AS d
-                FROM visits_done_marks
-              )
-            ) - 1
+            AND day >= toDate({lookout_first_live:String}) - 1
             GROUP BY property, skey
-            HAVING toDate(start_ts) >= (
-              SELECT min(d)
-              FROM (
-                SELECT day AS d
-                FROM (
-                  SELECT day, argMax(batch, at) AS b
-                  FROM visits_done_marks
-                  GROUP BY day
-                )
-                WHERE b = 0
-                UNION ALL SELECT max(day) + 1 AS d
-                FROM visits_done_marks
-              )
-            )
+            HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
           ) USING (property, skey)
         )
       )
@@ -1270,25 +511,7 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p6:String}, 'UTC'))
         AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-        AND batch IN (
-          SELECT argMax(batch, at) AS b
-          FROM visits_done_marks
-          GROUP BY day
-          HAVING day < (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          )
-        )
+        AND batch IN ({lookout_settled:UInt64s})
         UNION ALL SELECT property, skey, vkey, client_id, start_ts, end_ts, duration, pageviews, events, bounce, engaged_ms, entry_page, exit_page, hostname, referrer_source, referrer, channel, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, region, city, browser, browser_version, os, os_version, device, screen
         FROM (
           SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, any(client_id) AS client_id, toDateTime(minMerge(s_start), 'UTC') AS start_ts, toDateTime(maxMerge(s_end), 'UTC') AS end_ts, toFloat64((maxMerge(s_end_tms) - minMerge(s_start_tms)) / 1000) AS duration, toUInt64(sumMerge(s_pageviews)) AS pageviews, toUInt64(sumMerge(s_events)) AS events, toUInt8((sumMerge(s_pageviews) = 1 AND sumMerge(s_events) = 0)) AS bounce, toFloat64(sumMerge(s_engaged_ms)) AS engaged_ms, if(sumMerge(s_pageviews) > 0, argMinMerge(s_entry), '') AS entry_page, if(sumMerge(s_pageviews) > 0, argMaxMerge(s_exit), '') AS exit_page, argMinMerge(s_hostname) AS hostname, argMinMerge(s_referrer_source) AS referrer_source, argMinMerge(s_referrer) AS referrer, argMinMerge(s_channel) AS channel, argMinMerge(s_utm_source) AS utm_source, argMinMerge(s_utm_medium) AS utm_medium, argMinMerge(s_utm_campaign) AS utm_campaign, argMinMerge(s_utm_term) AS utm_term, argMinMerge(s_utm_content) AS utm_content, argMinMerge(s_country) AS country, argMinMerge(s_region) AS region, argMinMerge(s_city) AS city, argMinMerge(s_browser) AS browser, argMinMerge(s_browser_version) AS browser_version, argMinMerge(s_os) AS os, argMinMerge(s_os_version) AS os_version, argMinMerge(s_device) AS device, argMinMerge(s_screen) AS screen
@@ -1296,35 +519,9 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          ) - 1
+          AND day >= toDate({lookout_first_live:String}) - 1
           GROUP BY property, skey
-          HAVING toDate(start_ts) >= (
-            SELECT min(d)
-            FROM (
-              SELECT day AS d
-              FROM (
-                SELECT day, argMax(batch, at) AS b
-                FROM visits_done_marks
-                GROUP BY day
-              )
-              WHERE b = 0
-              UNION ALL SELECT max(day) + 1 AS d
-              FROM visits_done_marks
-            )
-          )
+          HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
         )
       )
       WHERE property = {p1:String}
