@@ -128,12 +128,13 @@ const merge = (table: VisitStateTable, name: string): string => {
 //
 // Which rows count: each settle step writes its days' rows under a batch id per day, then a mark
 // per day (`visits_done_marks`: day, batch, `at` = when the step began reading). A day's rows are
-// those of the batch of its latest mark. An insert of events into a settled day (or the day after
-// it, which a visit starting there may reach) marks the day with batch 0 after the insert ("not settled"),
-// so a step that began before that insert loses to it, and the day is read from states again
-// until a later step settles it anew. Two servers settling the same day at once both write; the
-// later mark wins and the other batch is never read (and is deleted later). The first unsettled
-// day is the earliest day whose latest mark is '', else the day after the last marked one.
+// those of the batch of its latest mark. An insert of events into a settled day marks with batch 0
+// ("not settled"), after the insert, the day before it (a visit starting there may reach it), the
+// day and every settleable day after (their prev_*, below), so a step that began before that insert
+// loses to it, and the days are read from states again until later steps settle them anew. Two
+// servers settling the same day at once both write; the later mark wins and the other batch is
+// never read (and is deleted some minutes later). The first unsettled day is the earliest day whose
+// latest mark is 0, else the day after the last marked one.
 //
 // Exact: a visit is in exactly one part. The live part reads states from the day before the first
 // unsettled day, so a visit that started in a settled day has its true start there and is left to
@@ -281,8 +282,9 @@ export function settledRowsSql(
 }
 
 /**
- * What a read needs of the marks, bound by the store when it runs the statement (storage's
- * clickhouse-settle.ts reads the marks once per burst of queries): the first day whose visits are
+ * What a read needs of the marks, compiled in (CompileContext.settledVisits) or bound by the store
+ * when it runs the statement (storage's clickhouse-store.ts; clickhouse-settle.ts settledState reads
+ * them): the first day whose visits are
  * read from states, and the winning batch of each settled day before it. As constants: 18.16
  * executes a scalar or IN subquery again at every level of analysis of the statement around it,
  * and the marks' subqueries, run that way, cost a dashboard panel at 10M events 0.9 s against 0.3.

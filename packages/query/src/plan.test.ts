@@ -107,7 +107,7 @@ describe("prev_* fast path: visitors as a filtered COUNT where exact", () => {
     expect(prev({ ...by("country"), filters: [is("device", "mobile")] })).toBeNull();
     expect(prev({ ...by("page"), filters: [is("country", "DE")] })).toBeNull();
     expect(prev(by("prop:plan"))).toBeNull();
-    expect(prev({ prevColumns: false })).toBeNull(); // ClickHouse keeps no prev_* columns
+    expect(prev({ prevColumns: false })).toBeNull(); // a store that keeps no prev_* columns
   });
 });
 

@@ -167,7 +167,7 @@ export function printQuery(plan: QueryPlan, dialect: SqlDialect): CompiledQuery 
   function fastVisitorCondition(s: Scope, column: string): string {
     const before = `${column} < ${s.periodStart()}`;
     if (key.by !== "bucket") return before;
-    // Most visits have no earlier one in the range: the bucket of prev_* is computed for the rest only.
+    // Most visits have no earlier one in the range: DuckDB computes the bucket of prev_* for the rest only.
     return d.orElse(before, `${s.bucket(key.interval, column)} < ${s.bucket(key.interval, "start_ts")}`);
   }
 

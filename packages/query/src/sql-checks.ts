@@ -5,7 +5,6 @@
 //   - every result has a LIMIT cap.
 
 import { SETTLED_PARAMS } from "./clickhouse-visits.js";
-import { DONE_MARKS_TABLE } from "./clickhouse-visits.js";
 import type { CompiledQuery } from "./compiled.js";
 import type { SqlDialect } from "./dialects.js";
 import type { TableName } from "./relation.js";
@@ -32,11 +31,6 @@ export const READ_TABLES = [
   "visit_pages_done",
   "visit_events_done",
 ] as const satisfies readonly TableName[];
-/**
- * Tables that hold no property's data, read without the property predicate: ClickHouse's marks of
- * which days' visits are settled (days and batch ids only; clickhouse-visits.ts).
- */
-export const GLOBAL_TABLES: readonly string[] = [DONE_MARKS_TABLE];
 const _everyTableChecked: Record<Exclude<TableName, (typeof READ_TABLES)[number]>, never> = {};
 
 /** The string literals the compiler may print itself (event names, formats, units, the UTC zone). */
@@ -99,7 +93,7 @@ export function sqlProblems(q: CompiledQuery, dialect: SqlDialect, property: str
   const named = new Set([...sql.matchAll(/\b([A-Za-z_][A-Za-z0-9_]*) AS MATERIALIZED \(/g)].map((m) => m[1] as string));
   for (const m of sql.matchAll(/(?<!ARRAY )\b(FROM|JOIN)\s+(?!\()([A-Za-z_][A-Za-z0-9_.]*)/g)) {
     const table = m[2] as string;
-    if (named.has(table) || GLOBAL_TABLES.includes(table)) continue;
+    if (named.has(table)) continue;
     if (!(READ_TABLES as readonly string[]).includes(table)) {
       out.push(`${m[1]} reads unknown relation ${table}`);
       continue;

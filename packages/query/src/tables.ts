@@ -1,7 +1,8 @@
 // The tables the compiler reads besides `events`: one row per visit (`sessions`), per visit and
 // page (`session_pages`) and per visit and custom event name (`session_events`). The DuckDB
-// adapter keeps them as rollups updated in the same transaction as each append; the ClickHouse
-// printer derives them from `events` in a subquery (see dialects.ts). Defined here, beside the
+// adapter keeps them as rollups updated in the same transaction as each append; ClickHouse reads
+// its settled visit rows and merges its visit states for the days since (clickhouse-visits.ts),
+// with the same prev_* columns. Defined here, beside the
 // compiler, so that the storage DDL and the SQL that reads them come from one list.
 //
 // Why rollups: the exact distinct-visitor count is what makes analytics queries slow. Each rollup

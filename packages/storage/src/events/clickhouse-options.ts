@@ -32,6 +32,8 @@ export interface ClickHouseOptions {
    * Default 5 minutes; 0: only when settle() is called.
    */
   settleEveryMs?: number;
+  /** How long settled rows a later mark superseded are kept before they are deleted (default 15 minutes: clickhouse-settle.ts). */
+  supersededGraceMs?: number;
   /** The visitor timelines funnels and retention grids read (clickhouse-timelines.ts); false: none, every one by SQL. */
   timelines?: TimelineOptions | false;
   /** The clock (epoch ms) that places the timelines' base boundary (default Date.now; the bench sets its own "now"). */

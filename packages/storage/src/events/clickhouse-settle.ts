@@ -32,6 +32,15 @@ const DAY = 86_400_000;
  */
 export const SETTLE_STEP_ROWS = 200_000;
 
+/**
+ * How long a superseded batch is kept (dropSuperseded): longer than any query runs (the stores'
+ * limits are seconds to two minutes) and than a settle step takes.
+ */
+export const SUPERSEDED_GRACE_MS = 15 * 60_000;
+
+/** How soon after the store opens its first settle step runs (Settler.start). */
+const FIRST_STEP_MS = 10_000;
+
 /** A UTC day's number (days since 1970-01-01) and its ISO date. */
 export const dayNumber = (ms: number) => Math.floor(ms / DAY);
 const iso = (day: number) => new Date(day * DAY).toISOString().slice(0, 10);
@@ -44,15 +53,15 @@ export function lastSettleableDay(now: number): number {
 
 /**
  * The days an insert of events on `eventDays` unsettles: from the day before its earliest (a visit
- * that started there may run into it) through its latest and every marked day after it
- * (`lastMarked`), since a later settled visit's prev_* may now point past a visit the insert added;
- * all up to the last settleable day. Recent events unsettle nothing.
+ * that started there may run into it) to the last settleable day, since every later settled
+ * visit's prev_* may now point past a visit the insert added. Through the last settleable day, not
+ * the last marked one: a step settling days past that one has read the earlier days already, and
+ * its marks must lose to these. Recent events unsettle nothing.
  */
-export function unsettledBy(eventDays: Iterable<number>, now: number, lastMarked: number | null = null): number[] {
-  const days = [...eventDays];
-  const last = Math.min(lastSettleableDay(now), Math.max(...days, lastMarked ?? Number.NEGATIVE_INFINITY));
+export function unsettledBy(eventDays: Iterable<number>, now: number): number[] {
+  const last = lastSettleableDay(now);
   const out: number[] = [];
-  for (let d = Math.min(...days) - 1; d <= last; d++) out.push(d);
+  for (let d = Math.min(...eventDays) - 1; d <= last; d++) out.push(d);
   return out;
 }
 
@@ -84,6 +93,8 @@ export interface SettleTarget {
   settings(): Record<string, string>;
   /** Whether the store is closed (a running settle() stops between steps). */
   closed(): boolean;
+  /** dropSuperseded's grace (default SUPERSEDED_GRACE_MS). */
+  supersededGraceMs?: number;
 }
 
 /** A store's settling: its steps one at a time, its timer, and the superseded marks already deleted. */
@@ -98,11 +109,7 @@ export class Settler {
   async unsettle(inserted: Iterable<EventRow>): Promise<void> {
     const days = new Set<number>();
     for (const row of inserted) days.add(dayNumber(row.ts.getTime()));
-    const now = Date.now();
-    if (unsettledBy(days, now).length === 0) return;
-    const top = await rows<{ d: string }>(this.t.client, `SELECT toString(max(day)) AS d FROM ${DONE_MARKS_TABLE}`);
-    const marked = top[0]?.d && top[0].d !== "0000-00-00" && top[0].d !== "1970-01-01" ? parseDay(top[0].d) : null;
-    await markUnsettled(this.t.client, unsettledBy(days, now, marked));
+    await markUnsettled(this.t.client, unsettledBy(days, Date.now()));
   }
 
   /** Settles every day due at `now` (ClickHouseEventStore.settle); resolves to the days settled. */
@@ -114,24 +121,32 @@ export class Settler {
         days += span[1] - span[0] + 1;
         span = await nextSpan(this.t.client, now.getTime());
       }
-      await dropSuperseded(this.t, this.#dropped);
+      await dropSuperseded(this.t, this.#dropped, this.t.supersededGraceMs);
       return days;
     });
     this.#chain = run.catch(() => {});
     return run;
   }
 
-  /** Settles every `everyMs` (0: never), logging a failure and trying again next time. */
+  /**
+   * Settles every `everyMs` (0: never), logging a failure and trying again next time. The first
+   * step runs soon after the start: days a store marked "not settled" at open (a new store over
+   * stored events, or settled rows dropped by a migration) are read from states until then, which
+   * costs every read of them far more than settled rows.
+   */
   start(everyMs: number): void {
     if (!(everyMs > 0) || this.#timer) return;
+    let delay = Math.min(everyMs, FIRST_STEP_MS);
     const tick = () => {
+      const wait = delay;
+      delay = everyMs;
       this.#timer = setTimeout(() => {
         this.settle(new Date()).then(tick, (err) => {
           if (!this.t.closed())
             console.error(`ClickHouse: settling visits failed: ${err instanceof Error ? err.message : String(err)}`);
           tick();
         });
-      }, everyMs);
+      }, wait);
       this.#timer.unref();
     };
     tick();
@@ -252,26 +267,34 @@ async function latestMarks(client: ClickHouseClient): Promise<{ day: number; bat
 /**
  * The marks as a read needs them (SettledVisits, bound into each statement that reads visits):
  * the first day read from states (the earliest day whose latest mark is "not settled", else the
- * day after the last marked one; 1970-01-01 when none is marked), and the winning batch of every
+ * day after the last marked one; 1970-01-02 when none is marked), and the winning batch of every
  * day before it (0 alone when none, which no row has).
  */
 export async function settledState(client: ClickHouseClient): Promise<SettledVisits> {
   const marks = await latestMarks(client);
-  let firstLiveDay = marks.length === 0 ? 0 : Math.max(...marks.map((m) => m.day)) + 1;
+  // With no marks, 1970-01-02 (day 1): the reads' "the day before the first live day" stays a date.
+  let firstLiveDay = marks.length === 0 ? 1 : Math.max(...marks.map((m) => m.day)) + 1;
   for (const m of marks) if (m.batch === "0" && m.day < firstLiveDay) firstLiveDay = m.day;
   return { firstLiveDay, batches: marks.filter((m) => m.day < firstLiveDay && m.batch !== "0").map((m) => m.batch) };
 }
 
 /**
- * Deletes what later marks superseded: the settled rows of batches no longer read (a batch id
- * names one day's rows), and the marks themselves (the latest mark of every day stays). `issued`
- * remembers the mutations already sent, since 18.16 runs them asynchronously.
+ * Deletes what later marks superseded at least `graceMs` ago: the settled rows of batches no longer
+ * read (a batch id names one day's rows), and the marks themselves (the latest mark of every day
+ * stays). The grace: a query binds the batches when it starts (clickhouse-visits.ts), and a step
+ * reads its history's batches once for its three tables, so a batch superseded just now may still
+ * be read. `issued` remembers the mutations already sent, since 18.16 runs them asynchronously.
  */
-export async function dropSuperseded(t: Pick<SettleTarget, "client" | "deleteWhere">, issued: Set<string>): Promise<number> {
+export async function dropSuperseded(
+  t: Pick<SettleTarget, "client" | "deleteWhere">,
+  issued: Set<string>,
+  graceMs = SUPERSEDED_GRACE_MS,
+): Promise<number> {
+  const before = Math.max(0, Date.now() - graceMs) * 1000;
   const old = await rows<{ d: string; b: number; at: number }>(
     t.client,
     `SELECT toString(day) AS d, batch AS b, at FROM ${DONE_MARKS_TABLE} ANY INNER JOIN ` +
-      `(SELECT day, max(at) AS top FROM ${DONE_MARKS_TABLE} GROUP BY day) USING (day) WHERE at < top`,
+      `(SELECT day, max(at) AS top FROM ${DONE_MARKS_TABLE} GROUP BY day) USING (day) WHERE at < top AND top < ${before}`,
   );
   const fresh = old.filter((m) => !issued.has(`${m.d}|${m.at}`));
   if (fresh.length === 0) return 0;

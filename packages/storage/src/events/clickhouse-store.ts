@@ -150,6 +150,7 @@ class ChStore implements ClickHouseEventStore {
       deleteWhere: (t, where) => this.#mutate(`ALTER TABLE ${this.#stored(t)} DELETE WHERE ${where}`),
       settings: () => this.#spilling(),
       closed: () => this.#closed,
+      ...(opts.supersededGraceMs !== undefined ? { supersededGraceMs: opts.supersededGraceMs } : {}),
     });
     this.#timelines =
       opts.timelines === false
@@ -235,8 +236,8 @@ class ChStore implements ClickHouseEventStore {
   #marksRead: { at: number; state: Promise<SettledVisits> } | undefined;
 
   /**
-   * The marks as the statements that read visits bind them (settledParams), read once for the
-   * queries that arrive together (the dashboard's 15): a read already under way is shared unless
+   * The marks as the statements that read visits bind them (settledParamsOf), one read shared by
+   * the queries that arrive while it is under way (the dashboard's 15 at once), unless
    * this store has written marks since it began, so an insert's own "not settled" marks count in
    * every query issued after it returned.
    */
