@@ -75,10 +75,11 @@ export interface Dialect {
   ordinal(interval: "day" | "week" | "month", key: string): string;
   limit(n: number, offset: number): string;
   /**
-   * The FROM item of a derived table (print it through relation.ts's tableRead); `columns`: the
-   * names the read selects, when known (ClickHouse computes the prev_* among them for live visits).
+   * The FROM item of a derived table (print it through relation.ts's tableRead); `reads`: the text
+   * that reads its rows (select list, conditions), when known: ClickHouse carries only the columns
+   * it names, and computes the prev_* it names for live visits.
    */
-  derived(table: DerivedTable, bounds: () => EventBounds, columns?: readonly string[]): string;
+  derived(table: DerivedTable, bounds: () => EventBounds, reads?: readonly string[]): string;
   /** Whether `derived` reads a subquery between event bounds (and so binds them): ClickHouse's visit states. */
   readonly derivesTables: boolean;
   /** The event columns (or expression) holding the visit and visitor keys. */
@@ -192,10 +193,10 @@ export const clickhouse: Dialect = {
   ordinal: (i, k) =>
     `toInt64(${i === "day" ? "toRelativeDayNum" : i === "week" ? "toRelativeWeekNum" : "toRelativeMonthNum"}(${k}, 'UTC'))`,
   limit: (n, o) => `LIMIT ${o}, ${n}`,
-  derived: (table, bounds, columns = []) => {
+  derived: (table, bounds, reads = []) => {
     const b = bounds();
     const read = table === "sessions" ? sessionsRead : table === "session_pages" ? sessionPagesRead : sessionEventsRead;
-    return read(clickhouse, b, columns);
+    return read(clickhouse, b, reads);
   },
   derivesTables: true,
   // Visits and visitors grouped, joined and counted by a 64-bit hash of their ids, as DuckDB's

@@ -67,10 +67,10 @@ const printColumn = (c: Column) => (c.as === undefined ? c.expr : `${c.expr} AS 
 
 /**
  * `<table> WHERE <property predicate>[ AND <where>]`; a derived table is its dialect's FROM item,
- * given the names the read selects (`columns`) when the caller knows them.
+ * given the text that reads it (`reads`: select list, conditions) when the caller knows it.
  */
-export function tableRead(s: TableScope, table: TableName, where: readonly string[], columns?: readonly string[]): string {
-  const item = STORED.includes(table) ? table : s.d.derived(table as DerivedTable, () => s.bounds(), columns);
+export function tableRead(s: TableScope, table: TableName, where: readonly string[], reads?: readonly string[]): string {
+  const item = STORED.includes(table) ? table : s.d.derived(table as DerivedTable, () => s.bounds(), reads);
   return `${item} WHERE ${[s.d.propertyIs(s.property), ...where].join(" AND ")}`;
 }
 
@@ -83,8 +83,9 @@ export function relation(
   groupBy?: string,
 ): string {
   const group = groupBy ? ` GROUP BY ${groupBy}` : "";
-  const names = columns.map((c) => c.expr);
-  return `(SELECT ${columns.map(printColumn).join(", ")} FROM ${tableRead(s, table, where, names)}${group}) AS ${s.alias()}`;
+  // What the read names: its columns, conditions and grouping (a derived table carries only those).
+  const reads = [...columns.map((c) => c.expr), ...where, ...(groupBy ? [groupBy] : [])];
+  return `(SELECT ${columns.map(printColumn).join(", ")} FROM ${tableRead(s, table, where, reads)}${group}) AS ${s.alias()}`;
 }
 
 /** A semi-join condition: `<key> [NOT] IN (SELECT <select> FROM <table read>)`. */
@@ -96,5 +97,5 @@ export function inRelation(
   table: TableName,
   where: string[],
 ): string {
-  return `${key} ${negate ? "NOT IN" : "IN"} (SELECT ${select} FROM ${tableRead(s, table, where)})`;
+  return `${key} ${negate ? "NOT IN" : "IN"} (SELECT ${select} FROM ${tableRead(s, table, where, [select, ...where])})`;
 }

@@ -10,19 +10,19 @@ FROM (
   FROM (
     SELECT skey, vkey, start_ts, name, events AS x_events, prev_name
     FROM (
-      SELECT property, skey, vkey, client_id, start_ts, name, events, revenue, prev_name
+      SELECT property, skey, vkey, start_ts, name, events, prev_name
       FROM visit_events_done
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p4:String}, 'UTC'))
       AND day <= toDate(toDateTime({p5:String}, 'UTC'))
       AND batch IN ({lookout_settled:UInt64s})
-      UNION ALL SELECT property, skey, vkey, client_id, start_ts, name, events, revenue, prev_name
+      UNION ALL SELECT property, skey, vkey, start_ts, name, events, prev_name
       FROM (
-        SELECT property, skey, vkey, client_id, start_ts, name, events, revenue, toDateTime(arrayReverseSort(arrayFilter((s, k, x) -> x = name AND (s < start_ts OR (s = start_ts AND k < skey)), a_start_ts, a_skey, a_name))[1], 'UTC') AS prev_name
+        SELECT property, r.2 AS skey, vkey, r.1 AS start_ts, name, r.4 AS events, toDateTime(p_start, 'UTC') AS prev_name
         FROM (
-          SELECT property, vkey, groupArray(is_new) AS a_is_new, groupArray(skey) AS a_skey, groupArray(client_id) AS a_client_id, groupArray(start_ts) AS a_start_ts, groupArray(name) AS a_name, groupArray(events) AS a_events, groupArray(revenue) AS a_revenue
+          SELECT property, vkey, name, arraySort(groupArray((start_ts, skey, is_new, events))) AS a_rows
           FROM (
-            SELECT property, skey, vkey, client_id, start_ts, name, events, revenue, toUInt8(1) AS is_new
+            SELECT property, skey, vkey, start_ts, name, events, toUInt8(1) AS is_new
             FROM (
               SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
               FROM (
@@ -45,7 +45,7 @@ FROM (
                 HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
               ) USING (property, skey)
             )
-            UNION ALL SELECT property, skey, vkey, '' AS client_id, start_ts, name, toUInt64(0) AS events, toFloat64(0) AS revenue, toUInt8(0) AS is_new
+            UNION ALL SELECT property, skey, vkey, start_ts, name, toUInt64(0) AS events, toUInt8(0) AS is_new
             FROM visit_events_done
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p4:String}, 'UTC'))
@@ -77,10 +77,10 @@ FROM (
               )
             )
           )
-          GROUP BY property, vkey
+          GROUP BY property, vkey, name
         ) ARRAY
-        JOIN a_is_new AS is_new, a_skey AS skey, a_client_id AS client_id, a_start_ts AS start_ts, a_name AS name, a_events AS events, a_revenue AS revenue
-        WHERE is_new = 1
+        JOIN a_rows AS r, arrayPushFront(arrayPopBack(arrayMap(x -> x.1, a_rows)), toDateTime(0, 'UTC')) AS p_start
+        WHERE r.3 = 1
       )
     )
     WHERE property = {p1:String}
@@ -89,13 +89,13 @@ FROM (
   ANY LEFT JOIN (
     SELECT skey, 1 AS cv_converted
     FROM (
-      SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
+      SELECT property, skey, vkey, start_ts, name
       FROM visit_events_done
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p4:String}, 'UTC'))
       AND day <= toDate(toDateTime({p5:String}, 'UTC'))
       AND batch IN ({lookout_settled:UInt64s})
-      UNION ALL SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
+      UNION ALL SELECT property, skey, vkey, start_ts, name
       FROM (
         SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
         FROM (

@@ -9,19 +9,19 @@ FROM (
   FROM (
     SELECT skey, vkey, start_ts, path, pageviews AS p_pageviews, engaged_ms AS p_engaged, prev_path
     FROM (
-      SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms, prev_path
+      SELECT property, skey, vkey, start_ts, path, pageviews, engaged_ms, prev_path
       FROM visit_pages_done
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p4:String}, 'UTC'))
       AND day <= toDate(toDateTime({p5:String}, 'UTC'))
       AND batch IN ({lookout_settled:UInt64s})
-      UNION ALL SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms, prev_path
+      UNION ALL SELECT property, skey, vkey, start_ts, path, pageviews, engaged_ms, prev_path
       FROM (
-        SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms, toDateTime(arrayReverseSort(arrayFilter((s, k, x) -> x = path AND (s < start_ts OR (s = start_ts AND k < skey)), a_start_ts, a_skey, a_path))[1], 'UTC') AS prev_path
+        SELECT property, r.2 AS skey, vkey, r.1 AS start_ts, path, r.4 AS pageviews, r.5 AS engaged_ms, toDateTime(p_start, 'UTC') AS prev_path
         FROM (
-          SELECT property, vkey, groupArray(is_new) AS a_is_new, groupArray(skey) AS a_skey, groupArray(client_id) AS a_client_id, groupArray(start_ts) AS a_start_ts, groupArray(path) AS a_path, groupArray(pageviews) AS a_pageviews, groupArray(engaged_ms) AS a_engaged_ms
+          SELECT property, vkey, path, arraySort(groupArray((start_ts, skey, is_new, pageviews, engaged_ms))) AS a_rows
           FROM (
-            SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms, toUInt8(1) AS is_new
+            SELECT property, skey, vkey, start_ts, path, pageviews, engaged_ms, toUInt8(1) AS is_new
             FROM (
               SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
               FROM (
@@ -45,7 +45,7 @@ FROM (
                 HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
               ) USING (property, skey)
             )
-            UNION ALL SELECT property, skey, vkey, '' AS client_id, start_ts, path, toUInt64(0) AS pageviews, toFloat64(0) AS engaged_ms, toUInt8(0) AS is_new
+            UNION ALL SELECT property, skey, vkey, start_ts, path, toUInt64(0) AS pageviews, toFloat64(0) AS engaged_ms, toUInt8(0) AS is_new
             FROM visit_pages_done
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p4:String}, 'UTC'))
@@ -78,10 +78,10 @@ FROM (
               )
             )
           )
-          GROUP BY property, vkey
+          GROUP BY property, vkey, path
         ) ARRAY
-        JOIN a_is_new AS is_new, a_skey AS skey, a_client_id AS client_id, a_start_ts AS start_ts, a_path AS path, a_pageviews AS pageviews, a_engaged_ms AS engaged_ms
-        WHERE is_new = 1
+        JOIN a_rows AS r, arrayPushFront(arrayPopBack(arrayMap(x -> x.1, a_rows)), toDateTime(0, 'UTC')) AS p_start
+        WHERE r.3 = 1
       )
     )
     WHERE property = {p1:String}
@@ -90,13 +90,13 @@ FROM (
   ANY INNER JOIN (
     SELECT skey, bounce, duration, events AS s_events
     FROM (
-      SELECT property, skey, vkey, client_id, start_ts, end_ts, duration, pageviews, events, bounce, engaged_ms, entry_page, exit_page, hostname, referrer_source, referrer, channel, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, region, city, browser, browser_version, os, os_version, device, screen
+      SELECT property, skey, vkey, start_ts, duration, events, bounce
       FROM visits_done
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p4:String}, 'UTC'))
       AND day <= toDate(toDateTime({p5:String}, 'UTC'))
       AND batch IN ({lookout_settled:UInt64s})
-      UNION ALL SELECT property, skey, vkey, client_id, start_ts, end_ts, duration, pageviews, events, bounce, engaged_ms, entry_page, exit_page, hostname, referrer_source, referrer, channel, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, region, city, browser, browser_version, os, os_version, device, screen
+      UNION ALL SELECT property, skey, vkey, start_ts, duration, events, bounce
       FROM (
         SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, any(client_id) AS client_id, toDateTime(minMerge(s_start), 'UTC') AS start_ts, toDateTime(maxMerge(s_end), 'UTC') AS end_ts, toFloat64((maxMerge(s_end_tms) - minMerge(s_start_tms)) / 1000) AS duration, toUInt64(sumMerge(s_pageviews)) AS pageviews, toUInt64(sumMerge(s_events)) AS events, toUInt8((sumMerge(s_pageviews) = 1 AND sumMerge(s_events) = 0)) AS bounce, toFloat64(sumMerge(s_engaged_ms)) AS engaged_ms, if(sumMerge(s_pageviews) > 0, argMinMerge(s_entry), '') AS entry_page, if(sumMerge(s_pageviews) > 0, argMaxMerge(s_exit), '') AS exit_page, argMinMerge(s_hostname) AS hostname, argMinMerge(s_referrer_source) AS referrer_source, argMinMerge(s_referrer) AS referrer, argMinMerge(s_channel) AS channel, argMinMerge(s_utm_source) AS utm_source, argMinMerge(s_utm_medium) AS utm_medium, argMinMerge(s_utm_campaign) AS utm_campaign, argMinMerge(s_utm_term) AS utm_term, argMinMerge(s_utm_content) AS utm_content, argMinMerge(s_country) AS country, argMinMerge(s_region) AS region, argMinMerge(s_city) AS city, argMinMerge(s_browser) AS browser, argMinMerge(s_browser_version) AS browser_version, argMinMerge(s_os) AS os, argMinMerge(s_os_version) AS os_version, argMinMerge(s_device) AS device, argMinMerge(s_screen) AS screen
         FROM visits

@@ -46,13 +46,13 @@ FROM (
   AND skey NOT IN (
     SELECT skey
     FROM (
-      SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
+      SELECT property, skey, vkey, start_ts, path
       FROM visit_pages_done
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p5:String}, 'UTC'))
       AND day <= toDate(toDateTime({p6:String}, 'UTC'))
       AND batch IN ({lookout_settled:UInt64s})
-      UNION ALL SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
+      UNION ALL SELECT property, skey, vkey, start_ts, path
       FROM (
         SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
         FROM (

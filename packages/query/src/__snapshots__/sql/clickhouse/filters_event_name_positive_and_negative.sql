@@ -11,13 +11,13 @@ FROM (
   FROM (
     SELECT skey, vkey, start_ts
     FROM (
-      SELECT property, skey, vkey, client_id, start_ts, end_ts, duration, pageviews, events, bounce, engaged_ms, entry_page, exit_page, hostname, referrer_source, referrer, channel, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, region, city, browser, browser_version, os, os_version, device, screen
+      SELECT property, skey, vkey, client_id, start_ts, events
       FROM visits_done
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p5:String}, 'UTC'))
       AND day <= toDate(toDateTime({p6:String}, 'UTC'))
       AND batch IN ({lookout_settled:UInt64s})
-      UNION ALL SELECT property, skey, vkey, client_id, start_ts, end_ts, duration, pageviews, events, bounce, engaged_ms, entry_page, exit_page, hostname, referrer_source, referrer, channel, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, region, city, browser, browser_version, os, os_version, device, screen
+      UNION ALL SELECT property, skey, vkey, client_id, start_ts, events
       FROM (
         SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, any(client_id) AS client_id, toDateTime(minMerge(s_start), 'UTC') AS start_ts, toDateTime(maxMerge(s_end), 'UTC') AS end_ts, toFloat64((maxMerge(s_end_tms) - minMerge(s_start_tms)) / 1000) AS duration, toUInt64(sumMerge(s_pageviews)) AS pageviews, toUInt64(sumMerge(s_events)) AS events, toUInt8((sumMerge(s_pageviews) = 1 AND sumMerge(s_events) = 0)) AS bounce, toFloat64(sumMerge(s_engaged_ms)) AS engaged_ms, if(sumMerge(s_pageviews) > 0, argMinMerge(s_entry), '') AS entry_page, if(sumMerge(s_pageviews) > 0, argMaxMerge(s_exit), '') AS exit_page, argMinMerge(s_hostname) AS hostname, argMinMerge(s_referrer_source) AS referrer_source, argMinMerge(s_referrer) AS referrer, argMinMerge(s_channel) AS channel, argMinMerge(s_utm_source) AS utm_source, argMinMerge(s_utm_medium) AS utm_medium, argMinMerge(s_utm_campaign) AS utm_campaign, argMinMerge(s_utm_term) AS utm_term, argMinMerge(s_utm_content) AS utm_content, argMinMerge(s_country) AS country, argMinMerge(s_region) AS region, argMinMerge(s_city) AS city, argMinMerge(s_browser) AS browser, argMinMerge(s_browser_version) AS browser_version, argMinMerge(s_os) AS os, argMinMerge(s_os_version) AS os_version, argMinMerge(s_device) AS device, argMinMerge(s_screen) AS screen
         FROM visits
@@ -34,13 +34,13 @@ FROM (
     AND skey IN (
       SELECT skey
       FROM (
-        SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
+        SELECT property, skey, vkey, start_ts, name
         FROM visit_events_done
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p5:String}, 'UTC'))
         AND day <= toDate(toDateTime({p6:String}, 'UTC'))
         AND batch IN ({lookout_settled:UInt64s})
-        UNION ALL SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
+        UNION ALL SELECT property, skey, vkey, start_ts, name
         FROM (
           SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
           FROM (
@@ -71,13 +71,13 @@ FROM (
     AND skey NOT IN (
       SELECT skey
       FROM (
-        SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
+        SELECT property, skey, vkey, start_ts, name
         FROM visit_events_done
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p5:String}, 'UTC'))
         AND day <= toDate(toDateTime({p6:String}, 'UTC'))
         AND batch IN ({lookout_settled:UInt64s})
-        UNION ALL SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
+        UNION ALL SELECT property, skey, vkey, start_ts, name
         FROM (
           SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
           FROM (
@@ -109,13 +109,13 @@ FROM (
   ANY INNER JOIN (
     SELECT skey, sum(events) AS ef_events
     FROM (
-      SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
+      SELECT property, skey, vkey, start_ts, name, events
       FROM visit_events_done
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p5:String}, 'UTC'))
       AND day <= toDate(toDateTime({p6:String}, 'UTC'))
       AND batch IN ({lookout_settled:UInt64s})
-      UNION ALL SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
+      UNION ALL SELECT property, skey, vkey, start_ts, name, events
       FROM (
         SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
         FROM (

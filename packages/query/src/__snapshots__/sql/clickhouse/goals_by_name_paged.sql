@@ -13,13 +13,13 @@ FROM (
   FROM (
     SELECT vkey, events AS g_n
     FROM (
-      SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
+      SELECT property, skey, vkey, start_ts, name, events
       FROM visit_events_done
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p6:String}, 'UTC'))
       AND day <= toDate(toDateTime({p7:String}, 'UTC'))
       AND batch IN ({lookout_settled:UInt64s})
-      UNION ALL SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
+      UNION ALL SELECT property, skey, vkey, start_ts, name, events
       FROM (
         SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
         FROM (
@@ -51,13 +51,13 @@ FROM (
   FROM (
     SELECT vkey, pageviews AS g_n
     FROM (
-      SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
+      SELECT property, skey, vkey, start_ts, path, pageviews
       FROM visit_pages_done
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p6:String}, 'UTC'))
       AND day <= toDate(toDateTime({p7:String}, 'UTC'))
       AND batch IN ({lookout_settled:UInt64s})
-      UNION ALL SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
+      UNION ALL SELECT property, skey, vkey, start_ts, path, pageviews
       FROM (
         SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
         FROM (
