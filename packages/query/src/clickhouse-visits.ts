@@ -19,7 +19,8 @@
 import type { SettledVisits } from "./compiled.js";
 import type { Dialect, EventBounds } from "./dialects.js";
 import { tableRead } from "./relation.js";
-import { NON_CUSTOM_EVENT_NAMES, prevColumn, SESSION_ATTRIBUTE_COLUMNS, SESSION_DIMENSION_COLUMNS } from "./tables.js";
+import { PREV_COLUMNS, withPrevs } from "./clickhouse-prevs.js";
+import { NON_CUSTOM_EVENT_NAMES, SESSION_ATTRIBUTE_COLUMNS } from "./tables.js";
 
 /** The visit tables ClickHouse stores (relation.ts reads them like any stored table). */
 export type VisitStateTable = "visits" | "visit_pages" | "visit_events";
@@ -155,7 +156,7 @@ export const SETTLE_MS = 35 * 60_000;
 
 const UTC_TS = "DateTime('UTC')";
 /** One column of a read: its name, its ClickHouse type, and its expression over merged states. */
-type DoneColumn = readonly [name: string, type: string, expr: string];
+export type DoneColumn = readonly [name: string, type: string, expr: string];
 
 const cast = (type: string, e: string) =>
   type === "String" ? e : type === UTC_TS ? `toDateTime(${e}, 'UTC')` : `to${type}(${e})`;
@@ -201,87 +202,6 @@ export function doneColumns(table: VisitStateTable): DoneColumn[] {
     : [...common, ["name", "String", "name"], ["events", "UInt64", m("s_events")], ["revenue", "Float64", m("s_revenue")]];
 }
 
-// ---------------------------------------------------------------------------------------------
-// prev_* (tables.ts): each row's start of the same visitor's previous visit with the same value,
-// so "visitors" is a filtered COUNT (prev before the period) instead of uniqExact over every visit
-// of the range (230 of a country panel's 330 ms at 10M events). Visits are ordered by (start_ts,
-// skey): start_ts has whole seconds here, and two visits of one visitor in one second must not
-// both count as the first.
-// - Settled rows store them: the settle step computes them over the step's visits and the earlier
-//   settled visits of the same visitors (settledRowsSql). A later visit's prev_* depends on every
-//   earlier one, so an insert into a settled day unsettles every settled day after it too
-//   (storage's clickhouse-settle.ts), and the days are settled again in order.
-// - Live rows get the prev_* a query asks for (Dialect.derived's columns) computed in the read,
-//   over the live visits and the settled rows of the same visitors from the read's first day on:
-//   a previous visit before the period counts the same as none, so the settled days before the
-//   read's bounds are not needed.
-// Both group the visits of a visitor into arrays (one GROUP BY, no self-join: 18.16 computes a
-// subquery again at each reference, and a join per prev column would be 21 of them).
-// ---------------------------------------------------------------------------------------------
-
-/** Each table's prev_* columns: [column, the value column it follows, or null for "any visit"]. */
-export const PREV_COLUMNS: Record<VisitStateTable, readonly (readonly [string, string | null])[]> = {
-  visits: [[prevColumn("any"), null], ...Object.values(SESSION_DIMENSION_COLUMNS).map((c) => [prevColumn(c), c] as const)],
-  visit_pages: [[prevColumn("path"), "path"]],
-  visit_events: [[prevColumn("name"), "name"]],
-};
-
-/** A typed constant for a column a history row does not need (history rows only order and match). */
-const zero = (type: string) => (type === "String" ? "''" : type === UTC_TS ? "toDateTime(0, 'UTC')" : `to${type}(0)`);
-
-/**
- * `fresh` (a FROM item of `property` and the table's done columns) with the prev_* columns
- * `prevs`, computed among the fresh rows and `history` (a FROM item of settled rows: the same
- * visitors' earlier visits). One GROUP BY visitor into arrays, ARRAY JOIN back to the fresh rows.
- */
-function withPrevs(
-  table: VisitStateTable,
-  fresh: string,
-  history: string,
-  prevs: readonly string[],
-  keep: readonly string[] = doneColumns(table).map(([n]) => n),
-): string {
-  const cols = doneColumns(table).filter(([n]) => keep.includes(n));
-  const spec = PREV_COLUMNS[table].filter(([p]) => prevs.includes(p));
-  const needed = new Set(["skey", "vkey", "start_ts", ...spec.flatMap(([, v]) => (v ? [v] : []))]);
-  const names = cols.map(([n]) => n);
-  const historyCols = cols.map(([n, type]) => (needed.has(n) ? n : `${zero(type)} AS ${n}`));
-  const rows =
-    `SELECT property, ${names.join(", ")}, toUInt8(1) AS is_new FROM ${fresh} ` +
-    `UNION ALL SELECT property, ${historyCols.join(", ")}, toUInt8(0) AS is_new FROM ${history}`;
-  const [one] = spec;
-  if (spec.length === 1 && one) return withOnePrev(names, rows, one);
-  const arrayed = names.filter((n) => n !== "vkey");
-  const grouped =
-    `SELECT property, vkey, groupArray(is_new) AS a_is_new, ${arrayed.map((n) => `groupArray(${n}) AS a_${n}`).join(", ")} ` +
-    `FROM (${rows}) GROUP BY property, vkey`;
-  const earlier = "(s < start_ts OR (s = start_ts AND k < skey))";
-  const prevExprs = spec.map(([p, v]) => {
-    const lambda = v ? `(s, k, x) -> x = ${v} AND ${earlier}` : `(s, k) -> ${earlier}`;
-    const arrays = v ? `a_start_ts, a_skey, a_${v}` : "a_start_ts, a_skey";
-    // The latest earlier start: the first of the reverse-sorted list (an empty list's [1] is 0, 1970).
-    return `toDateTime(arrayReverseSort(arrayFilter(${lambda}, ${arrays}))[1], 'UTC') AS ${p}`;
-  });
-  const joined = ["a_is_new AS is_new", ...arrayed.map((n) => `a_${n} AS ${n}`)];
-  return `(SELECT property, ${names.join(", ")}, ${prevExprs.join(", ")} FROM (${grouped}) ARRAY JOIN ${joined.join(", ")} WHERE is_new = 1)`;
-}
-
-/**
- * withPrevs for one prev_* column (what a read asks for): the visits grouped by visitor and value,
- * each group's rows sorted by (start_ts, skey), and a row's prev_* the start of the row before it:
- * no lambda per row over the visitor's whole list (at 10M events with two live days, the lambdas
- * cost a panel about 0.17 s).
- */
-function withOnePrev(names: readonly string[], rows: string, [prev, value]: readonly [string, string | null]): string {
-  const keys = ["property", "vkey", ...(value ? [value] : [])];
-  const carried = ["start_ts", "skey", "is_new", ...names.filter((n) => !keys.includes(n) && n !== "start_ts" && n !== "skey")];
-  const at = (n: string) => `r.${carried.indexOf(n) + 1}`;
-  const grouped = `SELECT ${keys.join(", ")}, arraySort(groupArray((${carried.join(", ")}))) AS a_rows FROM (${rows}) GROUP BY ${keys.join(", ")}`;
-  const before = "arrayPushFront(arrayPopBack(arrayMap(x -> x.1, a_rows)), toDateTime(0, 'UTC'))";
-  const out = names.map((n) => (keys.includes(n) ? n : `${at(n)} AS ${n}`));
-  return `(SELECT property, ${out.join(", ")}, toDateTime(p_start, 'UTC') AS ${prev} FROM (${grouped}) ARRAY JOIN a_rows AS r, ${before} AS p_start WHERE ${at("is_new")} = 1)`;
-}
-
 /**
  * The settle step's rows of the visits starting on days [first, last] (UTC day numbers): merged
  * from states read over `within`, with every prev_* column, against the settled rows of the
@@ -299,6 +219,7 @@ export function settledRowsSql(
   const history = `${DONE_TABLES[table]} WHERE day < ${firstDay} AND batch IN ${batches} AND vkey IN (SELECT vkey FROM ${fresh})`;
   return withPrevs(
     table,
+    doneColumns(table),
     fresh,
     history,
     PREV_COLUMNS[table].map(([p]) => p),
@@ -393,10 +314,10 @@ function readRows(d: Dialect, table: VisitStateTable, b: EventBounds, reads: rea
       `batch IN ${WINNERS}`,
       `vkey IN (SELECT vkey FROM ${live})`,
     ]);
-    live = withPrevs(table, live, history, prevs, keep);
+    live = withPrevs(table, doneColumns(table), live, history, prevs, keep);
   } else if (prevs.length > 0) {
     // Every settled visit starts before the bounds: none is an earlier visit that counts.
-    live = withPrevs(table, live, tableRead(scope, DONE_TABLES[table], ["0"]), prevs, keep);
+    live = withPrevs(table, doneColumns(table), live, tableRead(scope, DONE_TABLES[table], ["0"]), prevs, keep);
   }
   const liveRows = `SELECT property, ${names.join(", ")} FROM ${live}`;
   return noDone ? `(${liveRows})` : `(${doneRows} UNION ALL ${liveRows})`;

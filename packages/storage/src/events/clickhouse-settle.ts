@@ -110,6 +110,28 @@ export class Settler {
     const days = new Set<number>();
     for (const row of inserted) days.add(dayNumber(row.ts.getTime()));
     await markUnsettled(this.t.client, unsettledBy(days, Date.now()));
+    this.#marksWritten++;
+  }
+
+  /** Marks this store wrote: a read of them begun before the latest write is not shared after it. */
+  #marksWritten = 0;
+  #marksRead: { at: number; state: Promise<SettledVisits> } | undefined;
+
+  /**
+   * settledState, one read shared by the queries that arrive while it is under way (the
+   * dashboard's 15 at once), unless this store has written marks since it began, so an insert's
+   * own "not settled" marks count in every query issued after it returned.
+   */
+  settledVisits(): Promise<SettledVisits> {
+    const open = this.#marksRead;
+    if (open && open.at === this.#marksWritten) return open.state;
+    const read = { at: this.#marksWritten, state: settledState(this.t.client) };
+    this.#marksRead = read;
+    const done = () => {
+      if (this.#marksRead === read) this.#marksRead = undefined;
+    };
+    read.state.then(done, done);
+    return read.state;
   }
 
   /** Settles every day due at `now` (ClickHouseEventStore.settle); resolves to the days settled. */
@@ -124,6 +146,10 @@ export class Settler {
       await dropSuperseded(this.t, this.#dropped, this.t.supersededGraceMs);
       return days;
     });
+    const written = () => {
+      this.#marksWritten++;
+    };
+    run.then(written, written);
     this.#chain = run.catch(() => {});
     return run;
   }

@@ -39,7 +39,7 @@ import {
   type IngestRecord,
   parseClickHouseUrl,
 } from "./clickhouse-options.js";
-import { markStoredDays, Settler, settledState } from "./clickhouse-settle.js";
+import { markStoredDays, Settler } from "./clickhouse-settle.js";
 import { bindParams, EVENT_SELECT, eventFromJson, eventJson, literal, profileJson } from "./clickhouse-sql.js";
 import { clickHouseTimelines } from "./clickhouse-timelines.js";
 import {
@@ -218,39 +218,17 @@ class ChStore implements ClickHouseEventStore {
   }
 
   /** After an insert: marks the settled days its events change as not settled (clickhouse-settle.ts). */
-  async #unsettle(inserted: Iterable<EventRow>): Promise<void> {
-    await this.#settler.unsettle(inserted);
-    this.#marksWritten++;
+  #unsettle(inserted: Iterable<EventRow>): Promise<void> {
+    return this.#settler.unsettle(inserted);
   }
 
-  async settle(now: Date = new Date()): Promise<number> {
-    try {
-      return await this.#track(() => this.#settler.settle(now));
-    } finally {
-      this.#marksWritten++;
-    }
+  settle(now: Date = new Date()): Promise<number> {
+    return this.#track(() => this.#settler.settle(now));
   }
 
-  /** Marks this store wrote: a read of them begun before the latest write is not shared after it. */
-  #marksWritten = 0;
-  #marksRead: { at: number; state: Promise<SettledVisits> } | undefined;
-
-  /**
-   * The marks as the statements that read visits bind them (settledParamsOf), one read shared by
-   * the queries that arrive while it is under way (the dashboard's 15 at once), unless
-   * this store has written marks since it began, so an insert's own "not settled" marks count in
-   * every query issued after it returned.
-   */
+  /** The marks as the statements that read visits bind them (settledParamsOf; Settler.settledVisits). */
   settledVisits(): Promise<SettledVisits> {
-    const open = this.#marksRead;
-    if (open && open.at === this.#marksWritten) return open.state;
-    const read = { at: this.#marksWritten, state: this.#track(() => settledState(this.client)) };
-    this.#marksRead = read;
-    const done = () => {
-      if (this.#marksRead === read) this.#marksRead = undefined;
-    };
-    read.state.then(done, done);
-    return read.state;
+    return this.#track(() => this.#settler.settledVisits());
   }
 
   /** Settles due days now and then (settleEveryMs). */
