@@ -14,6 +14,7 @@ const open = async (label: string, database = clickHouseTestDatabase(label)) => 
   if ("skip" in cluster) throw new Error(cluster.skip);
   const s = await openClickHouseEventStore(`${cluster.url}/${database}`, {
     cluster: { name: cluster.name, shards: cluster.shards },
+    settleEveryMs: 0,
   });
   opened.push(s);
   return s;

@@ -16,7 +16,7 @@ const ch = await requireClickHouse();
 const opened: ClickHouseEventStore[] = [];
 const open = async (label: string, database = clickHouseTestDatabase(label), opts: ClickHouseOptions = {}) => {
   if (!("url" in ch)) throw new Error(ch.skip);
-  const s = await openClickHouseEventStore(`${ch.url}/${database}`, opts);
+  const s = await openClickHouseEventStore(`${ch.url}/${database}`, { settleEveryMs: 0, ...opts });
   opened.push(s);
   return s;
 };

@@ -11,7 +11,9 @@
 // settled (clickhouse-settle.ts): after every append the days up to the middle of what was
 // appended are settled, so a read takes the first half from settled rows and the rest from
 // merged states, and later appends into settled days unsettle them again; with `cluster` too, the
-// cluster engine is half-settled the same way.
+// cluster engine is half-settled the same way. No engine settles on its own timer (settleEveryMs: 0):
+// a store living past the first step would otherwise settle every (past) day of its data at a
+// moment the test does not choose, and CI's many stores would settle side by side.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -81,7 +83,7 @@ export async function testEngines(
     cannot: CLICKHOUSE_CANNOT,
     open: async (label) => {
       if (!("url" in ch)) throw new Error(ch.skip);
-      return openClickHouseEventStore(`${ch.url}/${clickHouseTestDatabase(label)}`, { timelines: false });
+      return openClickHouseEventStore(`${ch.url}/${clickHouseTestDatabase(label)}`, { timelines: false, settleEveryMs: 0 });
     },
     // Each database lives as long as the test run's server (a temporary directory).
     cleanup: () => {},
@@ -98,6 +100,7 @@ export async function testEngines(
       if (!("url" in ch)) throw new Error(ch.skip);
       return openClickHouseEventStore(`${ch.url}/${clickHouseTestDatabase(`${label}_tl`)}`, {
         timelines: { minEvents: 0, awaitBuild: true },
+        settleEveryMs: 0,
       });
     },
   };
@@ -113,6 +116,7 @@ export async function testEngines(
       return openClickHouseEventStore(`${cluster.url}/${clickHouseTestDatabase(label)}`, {
         cluster: { name: cluster.name, shards: cluster.shards },
         timelines: false,
+        settleEveryMs: 0,
       });
     },
     cleanup: () => {},

@@ -47,7 +47,7 @@ const ENGINES: { name: string; skip?: string; open: (timelines: TimelineOptions)
     ...("skip" in ch ? { skip: ch.skip } : {}),
     open: (timelines) => {
       if (!("url" in ch)) throw new Error(ch.skip);
-      return openClickHouseEventStore(`${ch.url}/${clickHouseTestDatabase(`timelines_${++opened}`)}`, { timelines });
+      return openClickHouseEventStore(`${ch.url}/${clickHouseTestDatabase(`timelines_${++opened}`)}`, { timelines, settleEveryMs: 0 });
     },
   },
 ];
@@ -340,8 +340,8 @@ describe.skipIf("skip" in ch).each(SERVERS)("ClickHouse visitor timelines across
     if (!("url" in where) || (shards !== null && "skip" in shards)) return;
     const db = `${where.url}/${clickHouseTestDatabase(on.cluster ? "timelines_cluster" : "timelines_servers")}`;
     const cluster = shards !== null && !("skip" in shards) ? { cluster: { name: shards.name, shards: shards.shards } } : {};
-    const a = await openClickHouseEventStore(db, { ...cluster, timelines: { minEvents: 0, awaitBuild: true } });
-    const b = await openClickHouseEventStore(db, { ...cluster, timelines: false });
+    const a = await openClickHouseEventStore(db, { ...cluster, timelines: { minEvents: 0, awaitBuild: true }, settleEveryMs: 0 });
+    const b = await openClickHouseEventStore(db, { ...cluster, timelines: false, settleEveryMs: 0 });
     try {
       const property = "tl-servers";
       const now = Date.now();
