@@ -62,6 +62,25 @@ interface TrendsFunctions {
   asValue(expr: string): string;
   /** The median of a numeric expression (the mean of the two middle values for an even count), NULL when none. */
   median(x: string): string;
+  /**
+   * Aggregate states (ClickHouse's -State / -Merge), or null where the engine has none: with them a
+   * series reads its events once, keeping a state per breakdown value and bucket; each bucket's
+   * value finalizes its state and the total merges them. Without them (DuckDB) the buckets and the
+   * total are two reads, as a visitor counts once in the total however many buckets they are in.
+   */
+  states: {
+    /** The state of an aggregate, over the rows where `when` holds if given (-If). */
+    state(agg: Agg, when?: string): string;
+    final(state: string): string;
+    /** The merged states (of the -If form when `when` is true). */
+    merge(agg: Agg, state: string, when?: boolean): string;
+  } | null;
+}
+
+/** One aggregate of a math: an event count, a distinct-visitor count, or a function of a number. */
+interface Agg {
+  fn: "count" | "uniq" | "sum" | "min" | "max" | "avg";
+  arg: string;
 }
 
 const TRENDS_FUNCTIONS: Record<SqlDialect, TrendsFunctions> = {
@@ -69,6 +88,7 @@ const TRENDS_FUNCTIONS: Record<SqlDialect, TrendsFunctions> = {
     toNumber: (v) => `TRY_CAST(${v} AS DOUBLE)`,
     asValue: (e) => `CAST(${e} AS DOUBLE)`,
     median: (x) => `median(${x})`,
+    states: null,
   },
   clickhouse: {
     toNumber: (v) => `toFloat64OrNull(${v})`,
@@ -79,8 +99,18 @@ const TRENDS_FUNCTIONS: Record<SqlDialect, TrendsFunctions> = {
       const n = `count(${x})`;
       return `if(${n} = 0, NULL, (arrayElement(${sorted}, toUInt64(intDiv(${n} + 1, 2))) + arrayElement(${sorted}, toUInt64(intDiv(${n} + 2, 2)))) / 2)`;
     },
+    states: {
+      state: (a, when) =>
+        when === undefined
+          ? `${chAggName(a)}State(${a.arg})`
+          : `${chAggName(a)}IfState(${a.arg === "" ? "" : `${a.arg}, `}${when})`,
+      final: (st) => `finalizeAggregation(${st})`,
+      merge: (a, st, when) => `${chAggName(a)}${when ? "If" : ""}Merge(${st})`,
+    },
   },
 };
+
+const chAggName = (a: Agg) => (a.fn === "uniq" ? "uniqExact" : a.fn);
 
 /** The column of an event row a dimension reads (not a prop); entry/exit page live on visits only. */
 export function eventColumn(dim: Exclude<Dimension, `prop:${string}`>, param: "filters" | "dimension"): string {
@@ -108,15 +138,37 @@ export function eventCondition(f: Filter, p: Params, d: Dialect): string {
   return isNegative(f) ? `NOT (${core})` : `(${core})`;
 }
 
-function mathSql(s: TrendsSeries, p: Params, d: Dialect, fns: TrendsFunctions): string {
+/**
+ * A series' math as aggregates and the value over them, or null for the median (no state of it
+ * merges here). mathSql prints it over rows; the states' form over buckets' states.
+ */
+function mathAggs(
+  s: TrendsSeries,
+  p: Params,
+  d: Dialect,
+  fns: TrendsFunctions,
+): { aggs: Agg[]; value: (a: string[]) => string } | null {
   const math: TrendsMath = s.math;
-  if (math === "total") return "count(*)";
-  if (math === "unique_visitors") return d.uniq(d.eventVkey);
-  if (math === "avg_per_visitor") return d.div("count(*)", d.uniq(d.eventVkey));
-  if (math === "revenue") return "coalesce(sum(revenue), 0)";
-  const x = fns.toNumber(d.propValue(p.add(s.math_property ?? "")));
-  if (math === "median") return fns.median(x);
-  return `${math}(${x})`;
+  const one = (agg: Agg, value = (x: string) => x) => ({ aggs: [agg], value: (a: string[]) => value(a[0] ?? "") });
+  if (math === "total") return one({ fn: "count", arg: "" });
+  if (math === "unique_visitors") return one({ fn: "uniq", arg: d.eventVkey });
+  if (math === "avg_per_visitor")
+    return {
+      aggs: [
+        { fn: "count", arg: "" },
+        { fn: "uniq", arg: d.eventVkey },
+      ],
+      value: ([n, u]) => d.div(n ?? "", u ?? ""),
+    };
+  if (math === "revenue") return one({ fn: "sum", arg: "revenue" }, (x) => `coalesce(${x}, 0)`);
+  if (math === "median") return null;
+  return one({ fn: math, arg: fns.toNumber(d.propValue(p.add(s.math_property ?? ""))) });
+}
+
+function mathSql(s: TrendsSeries, p: Params, d: Dialect, fns: TrendsFunctions): string {
+  const m = mathAggs(s, p, d, fns);
+  if (m === null) return fns.median(fns.toNumber(d.propValue(p.add(s.math_property ?? ""))));
+  return m.value(m.aggs.map((a) => (a.fn === "count" ? "count(*)" : a.fn === "uniq" ? d.uniq(a.arg) : `${a.fn}(${a.arg})`)));
 }
 
 export interface CompiledTrends extends CompiledQuery {
@@ -218,6 +270,7 @@ export function compileTrends(spec: TrendsSpec, property: string, dialect: SqlDi
       );
       bv = `CASE WHEN ${raw} IN (SELECT v FROM ${top} AS tv) THEN ${raw} ELSE ${p.add(OTHER_BREAKDOWN_VALUE)} END`;
     }
+    const aggs = fns.states === null ? null : mathAggs(series, p, d, fns);
     const value = fns.asValue(mathSql(series, p, d, fns));
     const from = tableRead(s, "events", where);
     const k = s.bucket(interval, "ts");
@@ -225,19 +278,48 @@ export function compileTrends(spec: TrendsSpec, property: string, dialect: SqlDi
       `SELECT ${int(i)} AS series, ${periodColumn(period)}bv, 0 AS is_total, bucket, value FROM (SELECT ${bv} AS bv, ${d.label(interval, k)} AS bucket, ${value} AS value FROM ${read} GROUP BY bv, ${k}) AS ${alias}`;
     const totalRow = (period: number, read: string, alias: string) =>
       `SELECT ${int(i)} AS series, ${periodColumn(period)}bv, 1 AS is_total, '' AS bucket, value FROM (SELECT ${bv} AS bv, ${value} AS value FROM ${read} GROUP BY bv) AS ${alias}`;
-    statements.push(bucketRows(0, from, `s${int(i)}b`), totalRow(0, from, `s${int(i)}t`));
+    // Both from one read of the events (TrendsFunctions.states): per value, its buckets' states as
+    // an array of (0, bucket, value) rows with one (1, '', total) row after them, spread by ARRAY JOIN.
+    // A total that stops before the read's end (`totalUntil`, a running period's earlier one) merges
+    // states of its own rows (-If).
+    const st = fns.states;
+    const bothRows =
+      st === null || aggs === null
+        ? null
+        : (period: number, read: string, alias: string, totalUntil?: string) => {
+            const cols = aggs.aggs.map((_, j) => `st${int(j)}`);
+            const states = aggs.aggs.map((a, j) => `${st.state(a)} AS ${cols[j]}`);
+            if (totalUntil !== undefined)
+              states.push(...aggs.aggs.map((a, j) => `${st.state(a, `ts < ${totalUntil}`)} AS t${cols[j]}`));
+            const finals = aggs.aggs.map((_, j) => st.final(`x${int(j)}`));
+            const lambdaArgs = cols.map((_, j) => `x${int(j)}`).join(", ");
+            const arrays = cols.map((c) => `groupArray(${c})`).join(", ");
+            const bucketTuple = `arrayMap((b, ${lambdaArgs}) -> (0, b, ${fns.asValue(aggs.value(finals))}), groupArray(bucket), ${arrays})`;
+            const merged = aggs.aggs.map((a, j) =>
+              totalUntil === undefined ? st.merge(a, cols[j] ?? "") : st.merge(a, `t${cols[j]}`, true),
+            );
+            const totalTuple = `(1, '', ${fns.asValue(aggs.value(merged))})`;
+            const perValue = `SELECT ${bv} AS bv, ${d.label(interval, k)} AS bucket, ${states.join(", ")} FROM ${read} GROUP BY bv, ${k}`;
+            return (
+              `SELECT ${int(i)} AS series, ${periodColumn(period)}bv, r.1 AS is_total, r.2 AS bucket, r.3 AS value ` +
+              `FROM (SELECT bv, arrayPushBack(${bucketTuple}, ${totalTuple}) AS rs FROM (${perValue}) AS ${alias}s GROUP BY bv) AS ${alias} ARRAY JOIN rs AS r`
+            );
+          };
+    statements.push(
+      ...(bothRows ? [bothRows(0, from, `s${int(i)}`)] : [bucketRows(0, from, `s${int(i)}b`), totalRow(0, from, `s${int(i)}t`)]),
+    );
     if (cmp) {
       // The earlier period's buckets span its whole length; its total stops where this one's clock is.
       const cFrom = p.ts(cmp.from.getTime());
       const cWhere = [`ts >= ${cFrom}`, `ts < ${p.ts(cmp.to.getTime())}`, ...conditions];
-      const cTotalWhere =
-        cmp.elapsedTo.getTime() === cmp.to.getTime()
-          ? cWhere
-          : [`ts >= ${cFrom}`, `ts < ${p.ts(cmp.elapsedTo.getTime())}`, ...conditions];
-      statements.push(
-        bucketRows(1, tableRead(s, "events", cWhere), `s${int(i)}pb`),
-        totalRow(1, tableRead(s, "events", cTotalWhere), `s${int(i)}pt`),
-      );
+      const until = cmp.elapsedTo.getTime() === cmp.to.getTime() ? undefined : p.ts(cmp.elapsedTo.getTime());
+      const cTotalWhere = until === undefined ? cWhere : [`ts >= ${cFrom}`, `ts < ${until}`, ...conditions];
+      if (bothRows) statements.push(bothRows(1, tableRead(s, "events", cWhere), `s${int(i)}p`, until));
+      else
+        statements.push(
+          bucketRows(1, tableRead(s, "events", cWhere), `s${int(i)}pb`),
+          totalRow(1, tableRead(s, "events", cTotalWhere), `s${int(i)}pt`),
+        );
     }
   }
   const rowsPerValue = Math.min(allBuckets.length, MAX_BUCKETS) + 1 + (cmp ? Math.min(cmpBuckets.length, MAX_BUCKETS) + 1 : 0);

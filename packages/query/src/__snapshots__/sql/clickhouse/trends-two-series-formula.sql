@@ -9,52 +9,39 @@
 -- p9 = "signup"
 SELECT *
 FROM (
-  SELECT 0 AS series, bv, 0 AS is_total, bucket, value
+  SELECT 0 AS series, bv, r.1 AS is_total, r.2 AS bucket, r.3 AS value
   FROM (
-    SELECT '' AS bv, formatDateTime(toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p8:String}, 'UTC') THEN 60 ELSE 120 END)), '%Y-%m-%d', 'UTC') AS bucket, toNullable(toFloat64(uniqExact(cityHash64(visitor_id)))) AS value
-    FROM events
-    WHERE property = {p1:String}
-    AND ts >= toDateTime({p2:String}, 'UTC')
-    AND ts < toDateTime({p3:String}, 'UTC')
-    AND name = {p4:String}
-    AND (country IN ({p5:String}, {p6:String}))
-    AND (path = {p7:String})
-    GROUP BY bv, toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p8:String}, 'UTC') THEN 60 ELSE 120 END))
-  ) AS s0b
-  UNION ALL SELECT 0 AS series, bv, 1 AS is_total, '' AS bucket, value
-  FROM (
-    SELECT '' AS bv, toNullable(toFloat64(uniqExact(cityHash64(visitor_id)))) AS value
-    FROM events
-    WHERE property = {p1:String}
-    AND ts >= toDateTime({p2:String}, 'UTC')
-    AND ts < toDateTime({p3:String}, 'UTC')
-    AND name = {p4:String}
-    AND (country IN ({p5:String}, {p6:String}))
-    AND (path = {p7:String})
+    SELECT bv, arrayPushBack(arrayMap((b, x0) -> (0, b, toNullable(toFloat64(finalizeAggregation(x0)))), groupArray(bucket), groupArray(st0)), (1, '', toNullable(toFloat64(uniqExactMerge(st0))))) AS rs
+    FROM (
+      SELECT '' AS bv, formatDateTime(toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p8:String}, 'UTC') THEN 60 ELSE 120 END)), '%Y-%m-%d', 'UTC') AS bucket, uniqExactState(cityHash64(visitor_id)) AS st0
+      FROM events
+      WHERE property = {p1:String}
+      AND ts >= toDateTime({p2:String}, 'UTC')
+      AND ts < toDateTime({p3:String}, 'UTC')
+      AND name = {p4:String}
+      AND (country IN ({p5:String}, {p6:String}))
+      AND (path = {p7:String})
+      GROUP BY bv, toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p8:String}, 'UTC') THEN 60 ELSE 120 END))
+    ) AS s0s
     GROUP BY bv
-  ) AS s0t
-  UNION ALL SELECT 1 AS series, bv, 0 AS is_total, bucket, value
+  ) AS s0 ARRAY
+  JOIN rs AS r
+  UNION ALL SELECT 1 AS series, bv, r.1 AS is_total, r.2 AS bucket, r.3 AS value
   FROM (
-    SELECT '' AS bv, formatDateTime(toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p8:String}, 'UTC') THEN 60 ELSE 120 END)), '%Y-%m-%d', 'UTC') AS bucket, toNullable(toFloat64(count(*))) AS value
-    FROM events
-    WHERE property = {p1:String}
-    AND ts >= toDateTime({p2:String}, 'UTC')
-    AND ts < toDateTime({p3:String}, 'UTC')
-    AND name = {p9:String}
-    AND (country IN ({p5:String}, {p6:String}))
-    GROUP BY bv, toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p8:String}, 'UTC') THEN 60 ELSE 120 END))
-  ) AS s1b
-  UNION ALL SELECT 1 AS series, bv, 1 AS is_total, '' AS bucket, value
-  FROM (
-    SELECT '' AS bv, toNullable(toFloat64(count(*))) AS value
-    FROM events
-    WHERE property = {p1:String}
-    AND ts >= toDateTime({p2:String}, 'UTC')
-    AND ts < toDateTime({p3:String}, 'UTC')
-    AND name = {p9:String}
-    AND (country IN ({p5:String}, {p6:String}))
+    SELECT bv, arrayPushBack(arrayMap((b, x0) -> (0, b, toNullable(toFloat64(finalizeAggregation(x0)))), groupArray(bucket), groupArray(st0)), (1, '', toNullable(toFloat64(countMerge(st0))))) AS rs
+    FROM (
+      SELECT '' AS bv, formatDateTime(toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p8:String}, 'UTC') THEN 60 ELSE 120 END)), '%Y-%m-%d', 'UTC') AS bucket, countState() AS st0
+      FROM events
+      WHERE property = {p1:String}
+      AND ts >= toDateTime({p2:String}, 'UTC')
+      AND ts < toDateTime({p3:String}, 'UTC')
+      AND name = {p9:String}
+      AND (country IN ({p5:String}, {p6:String}))
+      GROUP BY bv, toStartOfDay(addMinutes(ts, CASE WHEN ts < toDateTime({p8:String}, 'UTC') THEN 60 ELSE 120 END))
+    ) AS s1s
     GROUP BY bv
-  ) AS s1t
+  ) AS s1 ARRAY
+  JOIN rs AS r
 ) AS t
 ORDER BY series, is_total, bv, bucket
 LIMIT 0, 682
