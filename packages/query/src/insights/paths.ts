@@ -58,6 +58,12 @@ interface PathsFunctions {
   greatest(a: string, b: string): string;
   /** Whether the answer walks numbers of the range's distinct items (p_items) instead of the items. */
   numbersItems: boolean;
+  /**
+   * Whether the answer is one pass over the positions with aggregate states (ClickHouse): 18.16
+   * has no named subqueries, so each of the edges, the nodes, the IN list of the edges' items and
+   * the count would walk every visit again (four walks of every visit).
+   */
+  onePass: boolean;
 }
 
 const PATHS_FUNCTIONS: Record<SqlDialect, PathsFunctions> = {
@@ -73,6 +79,7 @@ const PATHS_FUNCTIONS: Record<SqlDialect, PathsFunctions> = {
     positions: (read, keep, a) => `(SELECT ${keep.join(", ")}, unnest(generate_series(1, len(${a}))) AS k FROM ${read})`,
     greatest: (a, b) => `greatest(${a}, ${b})`,
     numbersItems: true,
+    onePass: false,
   },
   clickhouse: {
     tms: "toUInt64(ts) * 1000 + ts_ms",
@@ -86,6 +93,7 @@ const PATHS_FUNCTIONS: Record<SqlDialect, PathsFunctions> = {
     greatest: (a, b) => `greatest(${a}, ${b})`,
     // 18.16 has no window functions to number them with: it walks the items themselves.
     numbersItems: false,
+    onePass: true,
   },
 };
 
@@ -230,6 +238,10 @@ export function compilePaths(spec: PathsSpec, property: string, dialect: SqlDial
   // The paths are read once, by the positions below (every path has a first position, which
   // counts it), so they are never held whole.
   const paths = `(${cut})`;
+  if (fns.onePass) {
+    const sql = onePassAnswer(`SELECT v, path, ${fns.length("path")} AS n FROM ${paths} AS pp`, fns);
+    return { ...done(p, sql), dialect, range, plan, actors, cap: PATHS_MAX_VISITS, rollupTo: null };
+  }
   // One row per position of a path: its item and the next (the edge from it), not the whole path
   // again per position (at 10M events the rows of every position held every path four times over).
   const steps = named.define(
@@ -252,6 +264,34 @@ export function compilePaths(spec: PathsSpec, property: string, dialect: SqlDial
       d.limit(int(PATHS_ANSWER_ROWS), 0),
   );
   return { ...done(p, sql), dialect, range, plan, actors, cap: PATHS_MAX_VISITS, rollupTo: null };
+}
+
+/**
+ * The answer's rows in one pass over the paths (ClickHouse; `paths` gives v, path, n): per step,
+ * item and next item (none after the last), the visitors' state and the count of paths; per node
+ * its visitors merged from them and its outgoing edges; then in one row every edge and node as
+ * arrays, of which the top edges (ordered as the other dialect's ORDER BY), the nodes of the
+ * items they name and the count of paths are spread back into rows (ARRAY JOIN).
+ */
+function onePassAnswer(paths: string, fns: PathsFunctions): string {
+  const { edge, node, paths: count } = PATHS_KIND;
+  const positions = fns.positions(`(${paths})`, ["v", "path", "n"], "path");
+  const perEdge =
+    `SELECT k, source, target, last, uniqExactState(v) AS st, count() AS c FROM (SELECT v, k, path[k] AS source, ` +
+    `if(k < n, path[k + 1], '') AS target, k = n AS last FROM ${positions} AS ps) AS s1 GROUP BY k, source, target, last`;
+  const perNode =
+    "SELECT k, source, uniqExactMerge(st) AS nv, arrayMap(o -> (o.1, finalizeAggregation(o.3)), " +
+    `arrayFilter(o -> NOT o.2, groupArray((target, last, st)))) AS outs, sumIf(c, k = 1) AS pc FROM (${perEdge}) AS g1 GROUP BY k, source`;
+  const all = `SELECT groupArrayArray(arrayMap(o -> (k, source, o.1, o.2), outs)) AS edges, groupArray((k, source, nv)) AS nodes, sum(pc) AS paths FROM (${perNode}) AS g2`;
+  const top = `arraySlice(arraySort(e -> (-toInt64(e.4), e.1, e.2, e.3), edges), 1, ${int(PATHS_LIMITS.maxEdges)})`;
+  const rows =
+    `arrayConcat(arrayMap(e -> (${edge}, e.1, e.2, e.3, e.4), top), ` +
+    `arrayMap(x -> (${node}, x.1, x.2, '', x.3), arrayFilter(x -> has(items, x.2), nodes)), [(${count}, toInt64(0), '', '', paths)])`;
+  return (
+    "SELECT r.1 AS kind, r.2 AS step, r.3 AS source, r.4 AS target, r.5 AS visitors FROM (" +
+    `SELECT ${top} AS top, arrayConcat(arrayMap(e -> e.2, top), arrayMap(e -> e.3, top)) AS items, ${rows} AS rs FROM (${all}) AS g3` +
+    `) AS g4 ARRAY JOIN rs AS r LIMIT 0, ${int(PATHS_ANSWER_ROWS)}`
+  );
 }
 
 /** The answer's rows at most: the top edges, the nodes of their items at every step, the count. */
