@@ -256,24 +256,37 @@ export function settledParamsOf(sql: string, settled: SettledVisits): Record<str
   return out;
 }
 
+/** What a live read always yields: the visit's keys and start, its path or name, and pageviews (a page row's HAVING). */
+const ALWAYS_LIVE = ["skey", "vkey", "start_ts", "path", "name", "pageviews"];
+
 /**
  * The live part of a table: its states merged per visit (and path or name), over the state rows
  * that `where` picks (after the property predicate when reading for a query), keeping the visits
- * whose start passes `startWhere` (over `start_ts`).
+ * whose start passes `startWhere` (over `start_ts`). `keep`: the columns to yield (all when
+ * absent; the visit's keys, start and path or name always): 18.16 merges every state a subquery
+ * names, used or not (a third of a live part's merge at 2M events).
  */
-export function liveRowsSql(table: VisitStateTable, where: readonly string[], startWhere: string, property?: string): string {
+export function liveRowsSql(
+  table: VisitStateTable,
+  where: readonly string[],
+  startWhere: string,
+  property?: string,
+  keep?: readonly string[],
+): string {
   const from = (t: VisitStateTable) => `${t} WHERE ${[...(property ? [property] : []), ...where].join(" AND ")}`;
   const cols = (c: DoneColumn[]) => c.map(([n, type, e]) => `${cast(type, e)} AS ${n}`);
+  const kept = (c: DoneColumn[]) =>
+    keep === undefined ? c : c.filter(([n]) => keep.includes(n) || ALWAYS_LIVE.includes(n));
   if (table === "visits") {
-    return `(SELECT property, ${cols(sessionColumns()).join(", ")} FROM ${from("visits")} GROUP BY property, skey HAVING ${startWhere})`;
+    return `(SELECT property, ${cols(kept(sessionColumns())).join(", ")} FROM ${from("visits")} GROUP BY property, skey HAVING ${startWhere})`;
   }
   const key = table === "visit_pages" ? "path" : "name";
-  const own = doneColumns(table).filter(([n]) => n !== "start_ts");
+  const own = kept(doneColumns(table)).filter(([n]) => n !== "start_ts");
   const having = table === "visit_pages" ? " HAVING pageviews > 0" : "";
   const states = `(SELECT property, ${cols(own).join(", ")} FROM ${from(table)} GROUP BY property, skey, ${key}${having})`;
   // By property too: the settle step reads every property's visits, and visit ids are the sender's.
   const starts = `(SELECT property, cityHash64(session_id) AS skey, ${cast(UTC_TS, merge("visits", "s_start"))} AS start_ts FROM ${from("visits")} GROUP BY property, skey HAVING ${startWhere})`;
-  const names = doneColumns(table).map(([n]) => n);
+  const names = kept(doneColumns(table)).map(([n]) => n);
   return `(SELECT property, ${names.join(", ")} FROM ${states} ANY INNER JOIN ${starts} USING (property, skey))`;
 }
 
@@ -306,13 +319,15 @@ function readRows(d: Dialect, table: VisitStateTable, b: EventBounds, reads: rea
   const doneRows = `SELECT property, ${names.join(", ")} FROM ${done}`;
   if (noLive) return `(${doneRows})`;
   const liveWhere = [from, `day <= toDate(${b.to})`, `day >= ${FIRST_LIVE_DAY} - 1`];
-  let live = liveRowsSql(table, liveWhere, `toDate(start_ts) >= ${FIRST_LIVE_DAY}`, d.propertyIs(b.property));
+  const liveOf = (cols: readonly string[]) =>
+    liveRowsSql(table, liveWhere, `toDate(start_ts) >= ${FIRST_LIVE_DAY}`, d.propertyIs(b.property), cols);
+  let live = liveOf(keep);
   if (prevs.length > 0 && !noDone) {
     const history = tableRead(scope, DONE_TABLES[table], [
       from,
       `day < ${FIRST_LIVE_DAY}`,
       `batch IN ${WINNERS}`,
-      `vkey IN (SELECT vkey FROM ${live})`,
+      `vkey IN (SELECT vkey FROM ${liveOf([])})`,
     ]);
     live = withPrevs(table, doneColumns(table), live, history, prevs, keep);
   } else if (prevs.length > 0) {

@@ -24,9 +24,9 @@ FROM (
           FROM (
             SELECT property, skey, vkey, start_ts, name, events, toUInt8(1) AS is_new
             FROM (
-              SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
+              SELECT property, skey, vkey, start_ts, name, events
               FROM (
-                SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, any(client_id) AS client_id, name AS name, toUInt64(countMerge(s_events)) AS events, toFloat64(sumMerge(s_revenue)) AS revenue
+                SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, name AS name, toUInt64(countMerge(s_events)) AS events
                 FROM visit_events
                 WHERE property = {p1:String}
                 AND day >= toDate(toDateTime({p4:String}, 'UTC'))
@@ -54,9 +54,9 @@ FROM (
             AND vkey IN (
               SELECT vkey
               FROM (
-                SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
+                SELECT property, skey, vkey, start_ts, name
                 FROM (
-                  SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, any(client_id) AS client_id, name AS name, toUInt64(countMerge(s_events)) AS events, toFloat64(sumMerge(s_revenue)) AS revenue
+                  SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, name AS name
                   FROM visit_events
                   WHERE property = {p1:String}
                   AND day >= toDate(toDateTime({p4:String}, 'UTC'))
@@ -97,9 +97,9 @@ FROM (
       AND batch IN ({lookout_settled:UInt64s})
       UNION ALL SELECT property, skey, vkey, start_ts, name
       FROM (
-        SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
+        SELECT property, skey, vkey, start_ts, name
         FROM (
-          SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, any(client_id) AS client_id, name AS name, toUInt64(countMerge(s_events)) AS events, toFloat64(sumMerge(s_revenue)) AS revenue
+          SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, name AS name
           FROM visit_events
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p4:String}, 'UTC'))

@@ -9,17 +9,17 @@ SELECT path AS dim, uniqExact(vkey) AS visitors, sum(p_pageviews) AS pageviews
 FROM (
   SELECT skey, vkey, start_ts, path, pageviews AS p_pageviews, engaged_ms AS p_engaged
   FROM (
-    SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
+    SELECT property, skey, vkey, start_ts, path, pageviews, engaged_ms
     FROM visit_pages_done
     WHERE property = {p1:String}
     AND day >= toDate(toDateTime({p5:String}, 'UTC'))
     AND day <= toDate(toDateTime({p6:String}, 'UTC'))
     AND batch IN ({lookout_settled:UInt64s})
-    UNION ALL SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
+    UNION ALL SELECT property, skey, vkey, start_ts, path, pageviews, engaged_ms
     FROM (
-      SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
+      SELECT property, skey, vkey, start_ts, path, pageviews, engaged_ms
       FROM (
-        SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, any(client_id) AS client_id, path AS path, toUInt64(sumMerge(s_pageviews)) AS pageviews, toFloat64(sumMerge(s_engaged_ms)) AS engaged_ms
+        SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, path AS path, toUInt64(sumMerge(s_pageviews)) AS pageviews, toFloat64(sumMerge(s_engaged_ms)) AS engaged_ms
         FROM visit_pages
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p5:String}, 'UTC'))
@@ -54,9 +54,9 @@ FROM (
       AND batch IN ({lookout_settled:UInt64s})
       UNION ALL SELECT property, skey, vkey, start_ts, path
       FROM (
-        SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
+        SELECT property, skey, vkey, start_ts, path, pageviews
         FROM (
-          SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, any(client_id) AS client_id, path AS path, toUInt64(sumMerge(s_pageviews)) AS pageviews, toFloat64(sumMerge(s_engaged_ms)) AS engaged_ms
+          SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, path AS path, toUInt64(sumMerge(s_pageviews)) AS pageviews
           FROM visit_pages
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p5:String}, 'UTC'))

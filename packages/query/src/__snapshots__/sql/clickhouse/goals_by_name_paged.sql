@@ -21,9 +21,9 @@ FROM (
       AND batch IN ({lookout_settled:UInt64s})
       UNION ALL SELECT property, skey, vkey, start_ts, name, events
       FROM (
-        SELECT property, skey, vkey, client_id, start_ts, name, events, revenue
+        SELECT property, skey, vkey, start_ts, name, events
         FROM (
-          SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, any(client_id) AS client_id, name AS name, toUInt64(countMerge(s_events)) AS events, toFloat64(sumMerge(s_revenue)) AS revenue
+          SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, name AS name, toUInt64(countMerge(s_events)) AS events
           FROM visit_events
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
@@ -59,9 +59,9 @@ FROM (
       AND batch IN ({lookout_settled:UInt64s})
       UNION ALL SELECT property, skey, vkey, start_ts, path, pageviews
       FROM (
-        SELECT property, skey, vkey, client_id, start_ts, path, pageviews, engaged_ms
+        SELECT property, skey, vkey, start_ts, path, pageviews
         FROM (
-          SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, any(client_id) AS client_id, path AS path, toUInt64(sumMerge(s_pageviews)) AS pageviews, toFloat64(sumMerge(s_engaged_ms)) AS engaged_ms
+          SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, path AS path, toUInt64(sumMerge(s_pageviews)) AS pageviews
           FROM visit_pages
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
