@@ -59,11 +59,11 @@ interface PathsFunctions {
   /** Whether the answer walks numbers of the range's distinct items (p_items) instead of the items. */
   numbersItems: boolean;
   /**
-   * Whether the answer is one pass over the positions with aggregate states (ClickHouse): 18.16
-   * has no named subqueries, so each of the edges, the nodes, the IN list of the edges' items and
-   * the count would walk every visit again (four walks of every visit).
+   * The answer in one pass over the paths with aggregate states (ClickHouse: onePassAnswer), or
+   * null to print it from named subqueries (DuckDB names each once). 18.16 has none, so the
+   * edges, the nodes, the IN list of the edges' items and the count would each walk every visit.
    */
-  onePass: boolean;
+  onePass: ((paths: string, fns: PathsFunctions) => string) | null;
 }
 
 const PATHS_FUNCTIONS: Record<SqlDialect, PathsFunctions> = {
@@ -79,7 +79,7 @@ const PATHS_FUNCTIONS: Record<SqlDialect, PathsFunctions> = {
     positions: (read, keep, a) => `(SELECT ${keep.join(", ")}, unnest(generate_series(1, len(${a}))) AS k FROM ${read})`,
     greatest: (a, b) => `greatest(${a}, ${b})`,
     numbersItems: true,
-    onePass: false,
+    onePass: null,
   },
   clickhouse: {
     tms: "toUInt64(ts) * 1000 + ts_ms",
@@ -93,7 +93,7 @@ const PATHS_FUNCTIONS: Record<SqlDialect, PathsFunctions> = {
     greatest: (a, b) => `greatest(${a}, ${b})`,
     // 18.16 has no window functions to number them with: it walks the items themselves.
     numbersItems: false,
-    onePass: true,
+    onePass: (paths, fns) => onePassAnswer(paths, fns),
   },
 };
 
@@ -238,8 +238,8 @@ export function compilePaths(spec: PathsSpec, property: string, dialect: SqlDial
   // The paths are read once, by the positions below (every path has a first position, which
   // counts it), so they are never held whole.
   const paths = `(${cut})`;
-  if (fns.onePass) {
-    const sql = onePassAnswer(`SELECT v, path, ${fns.length("path")} AS n FROM ${paths} AS pp`, fns);
+  if (fns.onePass !== null) {
+    const sql = fns.onePass(`SELECT v, path, ${fns.length("path")} AS n FROM ${paths} AS pp`, fns);
     return { ...done(p, sql), dialect, range, plan, actors, cap: PATHS_MAX_VISITS, rollupTo: null };
   }
   // One row per position of a path: its item and the next (the edge from it), not the whole path
