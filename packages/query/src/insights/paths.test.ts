@@ -85,6 +85,13 @@ describe("paths SQL", () => {
       });
     }
   }
+  it("clickhouse: every visit is walked once (18.16 computes each subquery reference again)", () => {
+    for (const spec of Object.values(CASES)) {
+      const c = compile(spec, "clickhouse");
+      expect(c.sql.match(/FROM events WHERE/g)?.length).toBe(1);
+      expect(c.sql.match(/arraySort\(groupArray\(/g)?.length).toBe(1);
+    }
+  });
   it("duckdb: paths-rollup (pages without anchors: the days before the mark from the paths rollups, S's share swapped from events)", async () => {
     const c = compilePaths(parse({ period: "last_30_days", type: "pageview", steps: 5 }), PROPERTY, "duckdb", {
       ...CTX,

@@ -78,6 +78,21 @@ describe("trends SQL", () => {
     }
   }
 
+  it("clickhouse: a series reads its events once per period (states per bucket, the total merged), its top values once more", () => {
+    // 18.16 computes every subquery reference again: two reads per period were two scans of events.
+    const reads = (c: CompiledTrends) => c.sql.match(/FROM events WHERE/g)?.length ?? 0;
+    const plain = { period: "last_30_days", interval: "day", series: [{ event: "pageview", math: "unique_visitors" }] } as const;
+    expect(reads(compile(plain, "clickhouse"))).toBe(1);
+    expect(reads(compile({ ...plain, comparison: "previous_period" }, "clickhouse"))).toBe(2);
+    // Each period's statement: its read and the current period's top values.
+    expect(reads(compile({ ...plain, breakdown: "country", comparison: "previous_period" }, "clickhouse"))).toBe(4);
+    // The median has no state that merges: buckets and total read apart.
+    expect(
+      reads(compile({ ...plain, series: [{ event: "purchase", math: "median", math_property: "amount" }] }, "clickhouse")),
+    ).toBe(2);
+    expect(reads(compile({ ...plain, series: [{ event: "pageview", math: "total" }] }, "duckdb"))).toBe(2);
+  });
+
   it("duckdb: trends-rollup (a plain series' days before the mark from the activity rollups, today from events)", async () => {
     const spec = TrendsSpecSchema.parse({
       kind: "trends",
