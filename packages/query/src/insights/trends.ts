@@ -142,12 +142,9 @@ export function eventCondition(f: Filter, p: Params, d: Dialect): string {
  * A series' math as aggregates and the value over them, or null for the median (no state of it
  * merges here). mathSql prints it over rows; the states' form over buckets' states.
  */
-function mathAggs(
-  s: TrendsSeries,
-  p: Params,
-  d: Dialect,
-  fns: TrendsFunctions,
-): { aggs: Agg[]; value: (a: string[]) => string } | null {
+type MathAggs = { aggs: Agg[]; value: (a: string[]) => string };
+
+function mathAggs(s: TrendsSeries, p: Params, d: Dialect, fns: TrendsFunctions): MathAggs | null {
   const math: TrendsMath = s.math;
   const one = (agg: Agg, value = (x: string) => x) => ({ aggs: [agg], value: (a: string[]) => value(a[0] ?? "") });
   if (math === "total") return one({ fn: "count", arg: "" });
@@ -278,48 +275,36 @@ export function compileTrends(spec: TrendsSpec, property: string, dialect: SqlDi
       `SELECT ${int(i)} AS series, ${periodColumn(period)}bv, 0 AS is_total, bucket, value FROM (SELECT ${bv} AS bv, ${d.label(interval, k)} AS bucket, ${value} AS value FROM ${read} GROUP BY bv, ${k}) AS ${alias}`;
     const totalRow = (period: number, read: string, alias: string) =>
       `SELECT ${int(i)} AS series, ${periodColumn(period)}bv, 1 AS is_total, '' AS bucket, value FROM (SELECT ${bv} AS bv, ${value} AS value FROM ${read} GROUP BY bv) AS ${alias}`;
-    // Both from one read of the events (TrendsFunctions.states): per value, its buckets' states as
-    // an array of (0, bucket, value) rows with one (1, '', total) row after them, spread by ARRAY JOIN.
-    // A total that stops before the read's end (`totalUntil`, a running period's earlier one) merges
-    // states of its own rows (-If).
-    const st = fns.states;
-    const bothRows =
-      st === null || aggs === null
-        ? null
-        : (period: number, read: string, alias: string, totalUntil?: string) => {
-            const cols = aggs.aggs.map((_, j) => `st${int(j)}`);
-            const states = aggs.aggs.map((a, j) => `${st.state(a)} AS ${cols[j]}`);
-            if (totalUntil !== undefined)
-              states.push(...aggs.aggs.map((a, j) => `${st.state(a, `ts < ${totalUntil}`)} AS t${cols[j]}`));
-            const finals = aggs.aggs.map((_, j) => st.final(`x${int(j)}`));
-            const lambdaArgs = cols.map((_, j) => `x${int(j)}`).join(", ");
-            const arrays = cols.map((c) => `groupArray(${c})`).join(", ");
-            const bucketTuple = `arrayMap((b, ${lambdaArgs}) -> (0, b, ${fns.asValue(aggs.value(finals))}), groupArray(bucket), ${arrays})`;
-            const merged = aggs.aggs.map((a, j) =>
-              totalUntil === undefined ? st.merge(a, cols[j] ?? "") : st.merge(a, `t${cols[j]}`, true),
-            );
-            const totalTuple = `(1, '', ${fns.asValue(aggs.value(merged))})`;
-            const perValue = `SELECT ${bv} AS bv, ${d.label(interval, k)} AS bucket, ${states.join(", ")} FROM ${read} GROUP BY bv, ${k}`;
-            return (
-              `SELECT ${int(i)} AS series, ${periodColumn(period)}bv, r.1 AS is_total, r.2 AS bucket, r.3 AS value ` +
-              `FROM (SELECT bv, arrayPushBack(${bucketTuple}, ${totalTuple}) AS rs FROM (${perValue}) AS ${alias}s GROUP BY bv) AS ${alias} ARRAY JOIN rs AS r`
-            );
-          };
-    statements.push(
-      ...(bothRows ? [bothRows(0, from, `s${int(i)}`)] : [bucketRows(0, from, `s${int(i)}b`), totalRow(0, from, `s${int(i)}t`)]),
-    );
+    if (aggs !== null && fns.states !== null) {
+      // One read of both periods (a comparison's earlier one too): TrendsFunctions.states.
+      let read = from;
+      let period: StateRowsInput["period"];
+      if (cmp) {
+        const cFrom = p.ts(cmp.from.getTime());
+        const cTo = p.ts(cmp.to.getTime());
+        const until = cmp.elapsedTo.getTime() === cmp.to.getTime() ? undefined : p.ts(cmp.elapsedTo.getTime());
+        const both = `((ts >= ${from0} AND ts < ${to0}) OR (ts >= ${cFrom} AND ts < ${cTo}))`;
+        read = tableRead(s, "events", [both, ...conditions]);
+        // The earlier period is always before this one (the previous period, or a year earlier).
+        period = { of: `if(ts >= ${from0}, 0, 1)`, until };
+      }
+      const label = d.label(interval, k);
+      statements.push(stateRows({ i, bv, bucketKey: k, label, read, aggs, st: fns.states, asValue: fns.asValue, period }));
+      continue;
+    }
+    statements.push(bucketRows(0, from, `s${int(i)}b`), totalRow(0, from, `s${int(i)}t`));
     if (cmp) {
       // The earlier period's buckets span its whole length; its total stops where this one's clock is.
       const cFrom = p.ts(cmp.from.getTime());
       const cWhere = [`ts >= ${cFrom}`, `ts < ${p.ts(cmp.to.getTime())}`, ...conditions];
-      const until = cmp.elapsedTo.getTime() === cmp.to.getTime() ? undefined : p.ts(cmp.elapsedTo.getTime());
-      const cTotalWhere = until === undefined ? cWhere : [`ts >= ${cFrom}`, `ts < ${until}`, ...conditions];
-      if (bothRows) statements.push(bothRows(1, tableRead(s, "events", cWhere), `s${int(i)}p`, until));
-      else
-        statements.push(
-          bucketRows(1, tableRead(s, "events", cWhere), `s${int(i)}pb`),
-          totalRow(1, tableRead(s, "events", cTotalWhere), `s${int(i)}pt`),
-        );
+      const cTotalWhere =
+        cmp.elapsedTo.getTime() === cmp.to.getTime()
+          ? cWhere
+          : [`ts >= ${cFrom}`, `ts < ${p.ts(cmp.elapsedTo.getTime())}`, ...conditions];
+      statements.push(
+        bucketRows(1, tableRead(s, "events", cWhere), `s${int(i)}pb`),
+        totalRow(1, tableRead(s, "events", cTotalWhere), `s${int(i)}pt`),
+      );
     }
   }
   const rowsPerValue = Math.min(allBuckets.length, MAX_BUCKETS) + 1 + (cmp ? Math.min(cmpBuckets.length, MAX_BUCKETS) + 1 : 0);
@@ -342,6 +327,53 @@ export function compileTrends(spec: TrendsSpec, property: string, dialect: SqlDi
     formula: spec.formula && spec.formula.trim() !== "" ? parseFormula(spec.formula, spec.series.length) : null,
     comparison: cmp && spec.comparison ? { type: spec.comparison, range: cmp, buckets: cmpBuckets } : null,
   };
+}
+
+type TrendsStates = NonNullable<TrendsFunctions["states"]>;
+
+interface StateRowsInput {
+  i: number;
+  /** The breakdown value of a row ('' without a breakdown). */
+  bv: string;
+  bucketKey: string;
+  label: string;
+  /** The events read (a FROM item). */
+  read: string;
+  aggs: MathAggs;
+  st: TrendsStates;
+  asValue: (e: string) => string;
+  /** With a comparison: a row's period (0 this one, 1 the earlier), and where the earlier total stops (a running period). */
+  period: { of: string; until: string | undefined } | undefined;
+}
+
+/**
+ * A series' bucket rows and totals from one read of its events (ClickHouse, TrendsFunctions.states):
+ * per period, value and bucket a state of each aggregate; a bucket's value finalizes its states,
+ * the total merges them (the earlier period's from -If states of its rows before `until` when this
+ * period is still running). Per period and value the rows are one array, (0, bucket, value) per
+ * bucket and (1, '', total), spread back into rows by ARRAY JOIN.
+ */
+function stateRows(o: StateRowsInput): string {
+  const { aggs, st, period } = o;
+  const cols = aggs.aggs.map((_, j) => `st${int(j)}`);
+  const states = aggs.aggs.map((a, j) => `${st.state(a)} AS ${cols[j]}`);
+  if (period?.until !== undefined)
+    states.push(...aggs.aggs.map((a, j) => `${st.state(a, `ts < ${period.until}`)} AS t${cols[j]}`));
+  const xs = cols.map((_, j) => `x${int(j)}`);
+  const bucketValue = o.asValue(aggs.value(xs.map((x) => st.final(x))));
+  const buckets = `arrayMap((b, ${xs.join(", ")}) -> (0, b, ${bucketValue}), groupArray(bucket), ${cols.map((c) => `groupArray(${c})`).join(", ")})`;
+  const whole = o.asValue(aggs.value(aggs.aggs.map((a, j) => st.merge(a, cols[j] ?? ""))));
+  const total =
+    period?.until === undefined
+      ? whole
+      : `if(pd = 1, ${o.asValue(aggs.value(aggs.aggs.map((a, j) => st.merge(a, `t${cols[j]}`, true))))}, ${whole})`;
+  const keys = period ? "pd, bv" : "bv";
+  const perBucket = `SELECT ${period ? `${period.of} AS pd, ` : ""}${o.bv} AS bv, ${o.label} AS bucket, ${states.join(", ")} FROM ${o.read} GROUP BY ${keys}, ${o.bucketKey}`;
+  const alias = `s${int(o.i)}`;
+  return (
+    `SELECT ${int(o.i)} AS series, ${period ? "pd AS period, " : ""}bv, r.1 AS is_total, r.2 AS bucket, r.3 AS value ` +
+    `FROM (SELECT ${keys}, arrayPushBack(${buckets}, (1, '', ${total})) AS rs FROM (${perBucket}) AS ${alias}s GROUP BY ${keys}) AS ${alias} ARRAY JOIN rs AS r`
+  );
 }
 
 const num = (v: number | bigint | null | undefined): number | null => (v === null || v === undefined ? null : Number(v));
