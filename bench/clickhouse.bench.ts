@@ -4,7 +4,7 @@
 // whole set under 1 s at 10M events (reported at every size; judged at 10M and above).
 //
 //   tsx bench/clickhouse.bench.ts                         1M events
-//   tsx bench/clickhouse.bench.ts --events 10M [--runs 20] [--insight-runs 5] [--seed 42] [--no-insights]
+//   tsx bench/clickhouse.bench.ts --events 10M [--runs 20] [--insight-runs 5] [--seed 42] [--no-insights] [--live-days 2]
 //
 // ClickHouse: CLICKHOUSE_URL when set (a database `bench_<size>` is dropped and filled), else a
 // clickhouse-server of its own in a temporary directory (Debian's 18.16, as the tests start it).
@@ -36,6 +36,8 @@ const { values: args } = parseArgs({
     "insight-runs": { type: "string", default: "5" },
     "no-insights": { type: "boolean", default: false },
     seed: { type: "string", default: "42" },
+    // The data's last N UTC days left unsettled, as on a running server (0: every day settled).
+    "live-days": { type: "string", default: "0" },
   },
   allowPositionals: true,
   strict: false, // npm run bench passes every argument to every benchmark
@@ -51,6 +53,7 @@ const sizes = (args.events as string[] | undefined)?.flatMap((e) => e.split(",")
 const RUNS = Math.max(5, Number(args.runs));
 const INSIGHT_RUNS = Math.max(1, Number(args["insight-runs"]));
 const SEED = Number(args.seed);
+const LIVE_DAYS = Math.max(0, Math.floor(Number(args["live-days"])));
 const PROPERTY = "bench.example";
 const END = new Date("2024-06-01T00:00:00Z");
 const CTX = { timezone: "America/New_York", now: new Date(END.getTime() - 1) };
@@ -168,9 +171,11 @@ try {
       if (done % 1_000_000 < batch.length) process.stdout.write(`  loaded ${fmt(done)} events\r`);
     }
     // ClickHouse settles the visits of days that are over (its store does it every few minutes;
-    // all 90 days here at once), as DuckDB rebuilds its rollups.
+    // all 90 days here at once, or all but the last --live-days), as DuckDB rebuilds its rollups.
     let t = performance.now();
-    const settledDays = await ch.settle();
+    // A UTC day is due once the day after it is over (clickhouse-settle.ts): settling at the data's
+    // end plus 2 - N days leaves its last N days to the reads' live part.
+    const settledDays = await ch.settle(LIVE_DAYS > 0 ? new Date(END.getTime() + (2 - LIVE_DAYS) * 86_400_000) : undefined);
     const settleMs = performance.now() - t;
     console.log(`  ClickHouse settled ${settledDays} days in ${fmt(Math.round(settleMs))} ms`);
     t = performance.now();
@@ -215,6 +220,7 @@ try {
     const r = {
       events: done,
       clickhouse_settle_ms: Math.round(settleMs),
+      clickhouse_live_days: LIVE_DAYS,
       timelines,
       load_events_per_second: {
         clickhouse: Math.round(done / (load.clickhouse / 1000)),
