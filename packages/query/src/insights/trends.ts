@@ -29,6 +29,7 @@ import {
   isPropDimension,
   OTHER_BREAKDOWN_VALUE,
   parseFilters,
+  PROPERTY_MATHS,
   parseFormula,
   propKey,
   seriesLetter,
@@ -139,8 +140,8 @@ export function eventCondition(f: Filter, p: Params, d: Dialect): string {
 }
 
 /**
- * A series' math as aggregates and the value over them, or null for the median (no state of it
- * merges here). mathSql prints it over rows; the states' form over buckets' states.
+ * A series' math as aggregates and the value over them, or null for the median. mathSql prints it
+ * over rows; the states' form (stateRows) over buckets' states, for the counting maths.
  */
 type MathAggs = { aggs: Agg[]; value: (a: string[]) => string };
 
@@ -267,7 +268,10 @@ export function compileTrends(spec: TrendsSpec, property: string, dialect: SqlDi
       );
       bv = `CASE WHEN ${raw} IN (SELECT v FROM ${top} AS tv) THEN ${raw} ELSE ${p.add(OTHER_BREAKDOWN_VALUE)} END`;
     }
-    const aggs = fns.states === null ? null : mathAggs(series, p, d, fns);
+    // Not a measure of a prop's numbers: on 18.16 a state over a Nullable argument finalizes and
+    // merges to 0 where no event has a number, not to NULL (the trends model found it: min of no
+    // numbers read 0). Those keep a read for the buckets and one for the total.
+    const aggs = fns.states === null || PROPERTY_MATHS.includes(series.math) ? null : mathAggs(series, p, d, fns);
     const value = fns.asValue(mathSql(series, p, d, fns));
     const from = tableRead(s, "events", where);
     const k = s.bucket(interval, "ts");

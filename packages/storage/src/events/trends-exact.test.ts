@@ -123,6 +123,18 @@ describe.each(ENGINES)("trends exact fixtures on $name", (engine) => {
     expect(r?.comparison?.data).toEqual(hours("2024-03-30", range(0, 22)).map((date, i) => ({ date, value: i === 2 ? 1 : 0 })));
   });
 
+  it_("events without a number: each measure null where they are (not 0), the counts theirs", async () => {
+    // The random model found ClickHouse's aggregate states over a Nullable number finalizing to 0.
+    const events = [ev("2024-06-03T10:00:00Z"), ev("2024-06-03T11:00:00Z", { props: { amount: "x" } })];
+    const spec = { period: "custom", date: "2024-06-03,2024-06-04", interval: "day" } as const;
+    const maths = PROPERTY_MATHS.map((math) => ({ event: "pageview", math, math_property: "amount" }));
+    const a = await run(events, { ...spec, series: [{ event: "pageview" }, ...maths], comparison: "previous_period" });
+    expect(a.results.map((r) => [r.total, r.data.map((p) => p.value)])).toEqual([
+      [2, [2, 0]],
+      ...maths.map(() => [null, [null, null]]),
+    ]);
+  });
+
   it_("an empty range: counts 0, measures null, no breakdown rows, a formula over zeros null", async () => {
     const events = [ev("2024-05-01T10:00:00Z", { props: { amount: "5" } })]; // outside the range
     const spec = { period: "custom", date: "2024-06-03,2024-06-04", interval: "day" } as const;
