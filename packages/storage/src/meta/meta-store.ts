@@ -6,6 +6,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import { migrateMeta } from "./migrations.js";
 import { PGliteDialect } from "./pglite-dialect.js";
+import { SchemaPostgresDialect } from "./schema-dialect.js";
 import { accountsRepo } from "./repos/accounts.js";
 import { apiKeysRepo } from "./repos/api-keys.js";
 import { auditRepo } from "./repos/audit.js";
@@ -98,7 +99,9 @@ async function openDb(config: MetaConfig): Promise<Kysely<MetaDatabase>> {
     max: 10,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
-  const db = new Kysely<MetaDatabase>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<MetaDatabase>({
+    dialect: schema ? new SchemaPostgresDialect({ pool }, schema) : new PostgresDialect({ pool }),
+  });
   if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
   return db;
 }
