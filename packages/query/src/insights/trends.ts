@@ -54,6 +54,14 @@ import { SESSION_DIMENSION_COLUMNS } from "../tables.js";
 import { breakdownRollupDim, breakdownRollupSeries, trendsBreakdownRollupTo } from "./trends-breakdown-rollup.js";
 import { rollupSeries, trendsRollupTo } from "./trends-rollup.js";
 import { rollupParts } from "./trends-rollup-parts.js";
+import {
+  type Agg,
+  CLICKHOUSE_STATES,
+  type MathAggs,
+  type StateRowsInput,
+  stateRows,
+  type TrendsStates,
+} from "./trends-states.js";
 
 /** What the trends SQL needs per dialect beyond the shared Dialect table. */
 interface TrendsFunctions {
@@ -69,19 +77,7 @@ interface TrendsFunctions {
    * value finalizes its state and the total merges them. Without them (DuckDB) the buckets and the
    * total are two reads, as a visitor counts once in the total however many buckets they are in.
    */
-  states: {
-    /** The state of an aggregate, over the rows where `when` holds if given (-If). */
-    state(agg: Agg, when?: string): string;
-    final(state: string): string;
-    /** The merged states (of the -If form when `when` is true). */
-    merge(agg: Agg, state: string, when?: boolean): string;
-  } | null;
-}
-
-/** One aggregate of a math: an event count, a distinct-visitor count, or a function of a number. */
-interface Agg {
-  fn: "count" | "uniq" | "sum" | "min" | "max" | "avg";
-  arg: string;
+  states: TrendsStates | null;
 }
 
 const TRENDS_FUNCTIONS: Record<SqlDialect, TrendsFunctions> = {
@@ -100,18 +96,9 @@ const TRENDS_FUNCTIONS: Record<SqlDialect, TrendsFunctions> = {
       const n = `count(${x})`;
       return `if(${n} = 0, NULL, (arrayElement(${sorted}, toUInt64(intDiv(${n} + 1, 2))) + arrayElement(${sorted}, toUInt64(intDiv(${n} + 2, 2)))) / 2)`;
     },
-    states: {
-      state: (a, when) =>
-        when === undefined
-          ? `${chAggName(a)}State(${a.arg})`
-          : `${chAggName(a)}IfState(${a.arg === "" ? "" : `${a.arg}, `}${when})`,
-      final: (st) => `finalizeAggregation(${st})`,
-      merge: (a, st, when) => `${chAggName(a)}${when ? "If" : ""}Merge(${st})`,
-    },
+    states: CLICKHOUSE_STATES,
   },
 };
-
-const chAggName = (a: Agg) => (a.fn === "uniq" ? "uniqExact" : a.fn);
 
 /** The column of an event row a dimension reads (not a prop); entry/exit page live on visits only. */
 export function eventColumn(dim: Exclude<Dimension, `prop:${string}`>, param: "filters" | "dimension"): string {
@@ -143,8 +130,6 @@ export function eventCondition(f: Filter, p: Params, d: Dialect): string {
  * A series' math as aggregates and the value over them, or null for the median. mathSql prints it
  * over rows; the states' form (stateRows) over buckets' states, for the counting maths.
  */
-type MathAggs = { aggs: Agg[]; value: (a: string[]) => string };
-
 function mathAggs(s: TrendsSeries, p: Params, d: Dialect, fns: TrendsFunctions): MathAggs | null {
   const math: TrendsMath = s.math;
   const one = (agg: Agg, value = (x: string) => x) => ({ aggs: [agg], value: (a: string[]) => value(a[0] ?? "") });
@@ -331,53 +316,6 @@ export function compileTrends(spec: TrendsSpec, property: string, dialect: SqlDi
     formula: spec.formula && spec.formula.trim() !== "" ? parseFormula(spec.formula, spec.series.length) : null,
     comparison: cmp && spec.comparison ? { type: spec.comparison, range: cmp, buckets: cmpBuckets } : null,
   };
-}
-
-type TrendsStates = NonNullable<TrendsFunctions["states"]>;
-
-interface StateRowsInput {
-  i: number;
-  /** The breakdown value of a row ('' without a breakdown). */
-  bv: string;
-  bucketKey: string;
-  label: string;
-  /** The events read (a FROM item). */
-  read: string;
-  aggs: MathAggs;
-  st: TrendsStates;
-  asValue: (e: string) => string;
-  /** With a comparison: a row's period (0 this one, 1 the earlier), and where the earlier total stops (a running period). */
-  period: { of: string; until: string | undefined } | undefined;
-}
-
-/**
- * A series' bucket rows and totals from one read of its events (ClickHouse, TrendsFunctions.states):
- * per period, value and bucket a state of each aggregate; a bucket's value finalizes its states,
- * the total merges them (the earlier period's from -If states of its rows before `until` when this
- * period is still running). Per period and value the rows are one array, (0, bucket, value) per
- * bucket and (1, '', total), spread back into rows by ARRAY JOIN.
- */
-function stateRows(o: StateRowsInput): string {
-  const { aggs, st, period } = o;
-  const cols = aggs.aggs.map((_, j) => `st${int(j)}`);
-  const states = aggs.aggs.map((a, j) => `${st.state(a)} AS ${cols[j]}`);
-  if (period?.until !== undefined)
-    states.push(...aggs.aggs.map((a, j) => `${st.state(a, `ts < ${period.until}`)} AS t${cols[j]}`));
-  const xs = cols.map((_, j) => `x${int(j)}`);
-  const bucketValue = o.asValue(aggs.value(xs.map((x) => st.final(x))));
-  const buckets = `arrayMap((b, ${xs.join(", ")}) -> (0, b, ${bucketValue}), groupArray(bucket), ${cols.map((c) => `groupArray(${c})`).join(", ")})`;
-  const whole = o.asValue(aggs.value(aggs.aggs.map((a, j) => st.merge(a, cols[j] ?? ""))));
-  const total =
-    period?.until === undefined
-      ? whole
-      : `if(pd = 1, ${o.asValue(aggs.value(aggs.aggs.map((a, j) => st.merge(a, `t${cols[j]}`, true))))}, ${whole})`;
-  const keys = period ? "pd, bv" : "bv";
-  const perBucket = `SELECT ${period ? `${period.of} AS pd, ` : ""}${o.bv} AS bv, ${o.label} AS bucket, ${states.join(", ")} FROM ${o.read} GROUP BY ${keys}, ${o.bucketKey}`;
-  const alias = `s${int(o.i)}`;
-  return (
-    `SELECT ${int(o.i)} AS series, ${period ? "pd AS period, " : ""}bv, r.1 AS is_total, r.2 AS bucket, r.3 AS value ` +
-    `FROM (SELECT ${keys}, arrayPushBack(${buckets}, (1, '', ${total})) AS rs FROM (${perBucket}) AS ${alias}s GROUP BY ${keys}) AS ${alias} ARRAY JOIN rs AS r`
-  );
 }
 
 const num = (v: number | bigint | null | undefined): number | null => (v === null || v === undefined ? null : Number(v));
