@@ -242,7 +242,7 @@ export const FIRST_LIVE_DAY = `toDate({${SETTLED_PARAMS.firstLive}:String})`;
  * batch id is its step's random base plus the day number, so it names one day's rows and the read
  * is one UInt64 IN (0 marks a day not settled, and no row has it).
  */
-const WINNERS = `({${SETTLED_PARAMS.batches}:UInt64s})`;
+export const WINNERS = `({${SETTLED_PARAMS.batches}:UInt64s})`;
 
 const DAY_MS = 86_400_000;
 

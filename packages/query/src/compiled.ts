@@ -32,6 +32,11 @@ export interface CompileContext extends RangeContext {
 export interface SettledVisits {
   firstLiveDay: number;
   batches: readonly string[];
+  /**
+   * Day rows (clickhouse-day-rows.ts): per (property, timezone) pair that has them (dayRowsKey),
+   * the first UTC day whose winning batch has none; every settled day before it has them.
+   */
+  dayRows?: Readonly<Record<string, number>>;
 }
 
 export interface CompiledStats extends CompiledQuery {

@@ -16,7 +16,9 @@
 // breakdowns and hour or minute charts read the visit rollups as before.
 import type { Metric } from "@lookout/schema";
 import type { Ingredients } from "./catalog.js";
-import { duckdb } from "./dialects.js";
+import { chDayBucket, VISIT_DAYS_TABLE } from "./clickhouse-day-rows.js";
+import { WINNERS } from "./clickhouse-visits.js";
+import { duckdb, type SqlDialect } from "./dialects.js";
 import { offsetCase } from "./parts.js";
 import { type TableScope, tableRead } from "./relation.js";
 import { type DerivedColumnType, prevColumn, SESSION_DIMENSION_COLUMNS, type SessionDimensionColumn } from "./tables.js";
@@ -137,6 +139,38 @@ export function dayBucket(interval: DayInterval, day: string): string {
 }
 
 /**
+ * How each engine reads its day rows: the table, its dimension column (ClickHouse's is not `dim`: an
+ * alias there is seen by WHERE, and the breakdown's `value AS dim` would shadow it), the conditions
+ * it adds, a day's bucket key, a conditional sum.
+ */
+const DAY_ROWS_READ: Record<
+  SqlDialect,
+  {
+    table: "day_rollup" | "visit_days";
+    dim: string;
+    where: () => string[];
+    bucket: typeof dayBucket;
+    sumIf(e: string, c: string): string;
+  }
+> = {
+  duckdb: {
+    table: DAY_ROLLUP_TABLE,
+    dim: "dim",
+    where: () => [],
+    bucket: dayBucket,
+    sumIf: (e, c) => `coalesce(sum(${e}) FILTER (WHERE ${c}), 0)`,
+  },
+  // ClickHouse's rows of the settled days' winning batches (clickhouse-day-rows.ts).
+  clickhouse: {
+    table: VISIT_DAYS_TABLE,
+    dim: "dimension",
+    where: () => [`batch IN ${WINNERS}`],
+    bucket: chDayBucket,
+    sumIf: (e, c) => `sumIf(${e}, ${c})`,
+  },
+};
+
+/**
  * The day rows' half of one period of a split query: days [fromDay, toDay) of `dim`, grouped by
  * `key` (the value for a breakdown, the chart bucket for a chart, nothing for a total).
  * Placeholders come from the caller; day numbers are integers, printed.
@@ -153,28 +187,27 @@ export function dayRollupSelect(
     ingredients: (keyof Ingredients)[];
   },
 ): string {
+  const read = DAY_ROWS_READ[s.d.name];
   const from = Math.trunc(o.fromDay);
   let keyExpr: string | null = null;
   // A visitor counts on their first visit in the range, and in a chart on their first in each bucket.
   let counted = `prev_lday < ${from}`;
   if (o.key?.by === "value") keyExpr = "value";
   else if (o.key?.by === "bucket") {
-    keyExpr = dayBucket(o.key.interval, "lday");
+    keyExpr = read.bucket(o.key.interval, "lday");
     counted =
       o.key.interval === "day"
         ? "prev_lday < lday"
-        : `prev_lday < ${from} OR ${dayBucket(o.key.interval, "prev_lday")} < ${keyExpr}`;
+        : `prev_lday < ${from} OR ${read.bucket(o.key.interval, "prev_lday")} < ${keyExpr}`;
   }
   const cols: string[] = [];
   if (keyExpr) cols.push(`${keyExpr} AS ${o.key?.by === "value" ? "dim" : "k"}`);
   for (const i of o.ingredients) {
     if (i === "conversions") throw new Error("conversions are not in day rollups");
-    cols.push(
-      `${i === "visitors" ? `coalesce(sum(visits) FILTER (WHERE ${counted}), 0)` : ROW_SUM[i]} AS ${ingredientColumn(i)}`,
-    );
+    cols.push(`${i === "visitors" ? read.sumIf("visits", counted) : ROW_SUM[i]} AS ${ingredientColumn(i)}`);
   }
-  const where = [`tz = ${o.tz}`, `dim = ${o.dim}`, `lday >= ${from}`, `lday < ${Math.trunc(o.toDay)}`];
-  return `SELECT ${cols.join(", ")} FROM ${tableRead(s, DAY_ROLLUP_TABLE, where)}${keyExpr ? ` GROUP BY ${keyExpr}` : ""}`;
+  const where = [`tz = ${o.tz}`, `${read.dim} = ${o.dim}`, `lday >= ${from}`, `lday < ${Math.trunc(o.toDay)}`, ...read.where()];
+  return `SELECT ${cols.join(", ")} FROM ${tableRead(s, read.table, where)}${keyExpr ? ` GROUP BY ${keyExpr}` : ""}`;
 }
 
 // --- filling ------------------------------------------------------------------------------------

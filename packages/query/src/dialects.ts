@@ -93,8 +93,13 @@ export interface Dialect {
   vkeyIn(list: string, comma: string): string;
   /** Whether derived rows carry prev_* columns (exact visitors by a filtered COUNT). */
   readonly prevColumns: boolean;
-  /** Whether the store keeps day rollups (day-rollup.ts). */
+  /** Whether the store keeps day rollups (day-rollup.ts) and the insights' rollups filled with them. */
   readonly dayRollups: boolean;
+  /**
+   * Whether stats may read whole days from day rows where the store has them (CompileContext.dayRollupThrough):
+   * DuckDB's day_rollup, ClickHouse's visit_days (clickhouse-day-rows.ts).
+   */
+  readonly dayRows: boolean;
   /** Joins `right` to `left` on skey, keeping `columns`. */
   join(left: string, right: string, kind: "inner" | "left", columns: readonly string[]): string;
 }
@@ -159,6 +164,7 @@ export const duckdb: Dialect = {
   vkeyIn: (list, comma) => `vkey IN (SELECT CAST(unnest(string_split(${list}, ${comma})) AS BIGINT))`,
   prevColumns: true,
   dayRollups: true,
+  dayRows: true,
   join: (left, right, kind) => `${left} ${kind === "left" ? "LEFT JOIN" : "JOIN"} ${right} USING (skey)`,
 };
 
@@ -213,6 +219,7 @@ export const clickhouse: Dialect = {
   vkeyIn: (list, comma) => `toInt64(cityHash64(visitor_id)) IN (SELECT toInt64(arrayJoin(splitByChar(${comma}, ${list}))))`,
   prevColumns: true,
   dayRollups: false,
+  dayRows: true,
   join: (left, right, kind, columns) =>
     `(SELECT ${columns.join(", ")} FROM ${left} ANY ${kind === "left" ? "LEFT" : "INNER"} JOIN ${right} USING (skey))`,
 };

@@ -41,7 +41,7 @@ export interface PlanInput {
   order: OrderItem[];
   limit: number;
   offset: number;
-  /** Dialect.prevColumns and Dialect.dayRollups: what the store keeps. */
+  /** Dialect.prevColumns and Dialect.dayRows: what the store keeps. */
   prevColumns: boolean;
   dayRollups: boolean;
   /** CompileContext.dayRollupThrough: where the store's day rows end. */

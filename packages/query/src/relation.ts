@@ -18,6 +18,7 @@ export type TableName =
   | "breakdown_multi"
   | "paths_rollup"
   | "paths_pages"
+  | "visit_days"
   | DerivedTable
   | VisitorTable
   | VisitStateTable
@@ -44,6 +45,8 @@ const STORED: readonly TableName[] = [
   "visits_done",
   "visit_pages_done",
   "visit_events_done",
+  // ... and their day rows (clickhouse-day-rows.ts).
+  "visit_days",
 ];
 
 /** What a table read needs: the dialect, the property's placeholder and the derived tables' bounds. */

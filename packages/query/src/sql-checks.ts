@@ -30,6 +30,7 @@ export const READ_TABLES = [
   "visits_done",
   "visit_pages_done",
   "visit_events_done",
+  "visit_days",
 ] as const satisfies readonly TableName[];
 const _everyTableChecked: Record<Exclude<TableName, (typeof READ_TABLES)[number]>, never> = {};
 
@@ -48,6 +49,8 @@ export const ALLOWED_LITERALS = new Set([
   "month",
   "%Y-%m-%d",
   "%Y-%m-%d %H:%M:%S",
+  // Day zero of ClickHouse's day rows' local day numbers (clickhouse-day-rows.ts).
+  "1970-01-01",
   // Separators of the funnel's per-visitor event lists, of its packed visitors and of a visitor's
   // client id from their events (insights/funnel.ts).
   ":",

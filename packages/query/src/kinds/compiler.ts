@@ -24,7 +24,7 @@ export function commonInput(
     filters: spec.filters,
     goal: spec.goal,
     prevColumns: d.prevColumns,
-    dayRollups: d.dayRollups,
+    dayRollups: d.dayRows,
     dayRollupThrough: ctx.dayRollupThrough,
     settledVisits: ctx.settledVisits,
   };

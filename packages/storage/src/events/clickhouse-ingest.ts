@@ -115,6 +115,14 @@ class LoggedStore implements ClickHouseEventStore {
     return this.ch.settledVisits();
   }
 
+  dayRollupThrough(property: string, timezone: string): number | undefined {
+    return this.ch.dayRollupThrough?.(property, timezone);
+  }
+
+  buildDayRollups(property: string, timezone: string): Promise<void> {
+    return this.ch.buildDayRollups(property, timezone);
+  }
+
   buildTimeline(property: string): Promise<boolean> {
     return this.ch.buildTimeline(property);
   }

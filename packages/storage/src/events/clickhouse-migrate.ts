@@ -1,7 +1,7 @@
 // The ClickHouse event store's schema (clickhouse-store.ts): on one node, the database, `events`,
 // `visitors`, the per-visitor tables (visitor-tables.ts) and the visit tables
 // (clickhouse-visit-tables.ts), both backfilled on their first creation, and the visits' settled
-// rows with their marks (filled by clickhouse-settle.ts);
+// rows with their marks (filled by clickhouse-settle.ts) and their day rows (clickhouse-day-rows.ts);
 // on a cluster, each shard's `<table>_local` and the Distributed `<table>` over them, the DDL run
 // on each shard in turn (18.16's ON CLUSTER needs ZooKeeper). Also the one JSONEachRow reader.
 import type { ClickHouseClient } from "@clickhouse/client";
@@ -16,6 +16,7 @@ import {
   chVisitTablesDdl,
   type VisitTableNames,
 } from "./clickhouse-visit-tables.js";
+import { chDayRowsDdl, chDayRowsDistributedDdl } from "./clickhouse-day-rows.js";
 import { chVisitorBackfillSql, chVisitorTablesDdl } from "./visitor-tables.js";
 
 /** What the migration runs on: the store's client, the default-database client, each shard's. */
@@ -40,7 +41,7 @@ export async function migrateClickHouse(c: MigrateTarget): Promise<void> {
     await migrateVisitorTables(c.client);
     await migrateVisitTables(c.client, { stored: (t) => t, view: (t) => `${t}_mv`, events: "events" });
     await dropDoneTablesBeforePrev(c.client, [""]);
-    for (const ddl of chDoneTablesDdl((t) => t)) await c.client.command({ query: ddl });
+    for (const ddl of [...chDoneTablesDdl((t) => t), ...chDayRowsDdl((t) => t)]) await c.client.command({ query: ddl });
     return;
   }
   const db = c.database;
@@ -71,6 +72,8 @@ export async function migrateClickHouse(c: MigrateTarget): Promise<void> {
     await dropDoneTablesBeforePrev(shard, ["", "_local"], db);
     for (const ddl of chDoneTablesDdl((t) => `${db}.${t}_local`)) await shard.command({ query: ddl });
     for (const ddl of chDoneDistributedDdl(db, identifier(cluster.name))) await shard.command({ query: ddl });
+    for (const ddl of chDayRowsDdl((t) => `${db}.${t}_local`)) await shard.command({ query: ddl });
+    for (const ddl of chDayRowsDistributedDdl(db, identifier(cluster.name))) await shard.command({ query: ddl });
   }
 }
 

@@ -44,11 +44,7 @@ export interface ClickHouseOptions {
  * What this adapter cannot do that another can, by name, with the reason (DESIGN.md §1: declared,
  * never silently skipped). Suites skip exactly the tests named here and print the reason.
  */
-export const CLICKHOUSE_CANNOT = {
-  dayRollups:
-    "ClickHouse keeps no day rollups: stats read a row per visit (settled days) or merge its aggregate states " +
-    "(the days since), so dayRollupThrough() is absent and stats never read day_rollup.",
-} as const;
+export const CLICKHOUSE_CANNOT = {} as const satisfies Partial<Record<string, string>>;
 
 /** Rows of one ingest-log record, under the record's id (clickhouse-ingest.ts). */
 export interface IngestRecord {
@@ -73,6 +69,17 @@ export interface ClickHouseEventStore extends EventStore {
   settle(now?: Date): Promise<number>;
   /** The settled visits as of now (EventStore.settledVisits): always kept here. */
   settledVisits(): Promise<SettledVisits>;
+  /**
+   * Starts keeping the pair's day rows the first time a read asks (in the background) and answers
+   * undefined: ClickHouse's bounds come with the settled visits (SettledVisits.dayRows).
+   */
+  dayRollupThrough(property: string, timezone: string): number | undefined;
+  /**
+   * Keeps day rows for the property in the timezone (@lookout/query clickhouse-day-rows.ts) and
+   * fills them for every settled day now; reads take whole days from them once filled (a read's
+   * dayRollupThrough() starts the same in the background).
+   */
+  buildDayRollups(property: string, timezone: string): Promise<void>;
   /** Builds the property's visitor timeline now unless it has one (the bench); whether it has one after. */
   buildTimeline(property: string): Promise<boolean>;
   /** The server's version string (e.g. "18.16.1"). */

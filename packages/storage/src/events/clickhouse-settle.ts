@@ -14,6 +14,7 @@ import {
   DONE_MARKS_TABLE,
   DONE_TABLES,
   doneColumns,
+  VISIT_DAYS_TABLE,
   PREV_COLUMNS,
   SETTLE_MS,
   type SettledVisits,
@@ -21,6 +22,7 @@ import {
   VISIT_TABLE_NAMES,
 } from "@lookout/query";
 import type { EventRow } from "@lookout/schema";
+import { type DayRowsPair, dayRowsState, fillDayRows, addDayRowsPair, type Winner } from "./clickhouse-day-rows.js";
 import { rows } from "./clickhouse-migrate.js";
 import { literal } from "./clickhouse-sql.js";
 
@@ -134,18 +136,43 @@ export class Settler {
     return read.state;
   }
 
-  /** Settles every day due at `now` (ClickHouseEventStore.settle); resolves to the days settled. */
+  /**
+   * Settles every day due at `now` (ClickHouseEventStore.settle), then fills the day rows the
+   * winning batches lack; resolves to the days settled.
+   */
   settle(now: Date): Promise<number> {
-    const run = this.#chain.then(async () => {
+    return this.#queue(async () => {
       let days = 0;
       for (let span = await nextSpan(this.t.client, now.getTime()); span && !this.t.closed(); ) {
         await settleSpan(this.t.client, span, this.t.settings());
         days += span[1] - span[0] + 1;
         span = await nextSpan(this.t.client, now.getTime());
       }
+      if (!this.t.closed()) await fillDayRows(this.t, (await winningBatches(this.t.client)).winners);
       await dropSuperseded(this.t, this.#dropped, this.t.supersededGraceMs);
       return days;
     });
+  }
+
+  /**
+   * Keeps day rows for a pair from now on, and fills them for every settled day now (clickhouse-day-rows.ts),
+   * on the settle chain. Resolves to the batches filled.
+   */
+  addDayRows(pair: DayRowsPair): Promise<number> {
+    return this.#queue(async () => {
+      await addDayRowsPair(this.t.client, pair);
+      return fillDayRows(this.t, (await winningBatches(this.t.client)).winners, pair);
+    });
+  }
+
+  /** Fills the day rows every pair lacks (after a deletion dropped some), on the settle chain. */
+  refillDayRows(): Promise<number> {
+    return this.#queue(async () => fillDayRows(this.t, (await winningBatches(this.t.client)).winners));
+  }
+
+  /** Runs `fn` after every step queued before it; the marks a read shares are read again after it. */
+  #queue<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.#chain.then(fn);
     const written = () => {
       this.#marksWritten++;
     };
@@ -297,11 +324,18 @@ async function latestMarks(client: ClickHouseClient): Promise<{ day: number; bat
  * day before it (0 alone when none, which no row has).
  */
 export async function settledState(client: ClickHouseClient): Promise<SettledVisits> {
+  const { firstLiveDay, winners } = await winningBatches(client);
+  const dayRows = await dayRowsState(client, winners, firstLiveDay);
+  return { firstLiveDay, batches: winners.map((w) => w.batch), dayRows };
+}
+
+/** The first day read from states (settledState) and the winning batch of each settled day before it. */
+async function winningBatches(client: ClickHouseClient): Promise<{ firstLiveDay: number; winners: Winner[] }> {
   const marks = await latestMarks(client);
   // With no marks, 1970-01-02 (day 1): the reads' "the day before the first live day" stays a date.
   let firstLiveDay = marks.length === 0 ? 1 : Math.max(...marks.map((m) => m.day)) + 1;
   for (const m of marks) if (m.batch === "0" && m.day < firstLiveDay) firstLiveDay = m.day;
-  return { firstLiveDay, batches: marks.filter((m) => m.day < firstLiveDay && m.batch !== "0").map((m) => m.batch) };
+  return { firstLiveDay, winners: marks.filter((m) => m.day < firstLiveDay && m.batch !== "0") };
 }
 
 /**
@@ -326,7 +360,8 @@ export async function dropSuperseded(
   if (fresh.length === 0) return 0;
   const batches = fresh.filter((m) => Number(m.b) !== 0).map((m) => String(Number(m.b)));
   if (batches.length > 0) {
-    for (const table of VISIT_TABLE_NAMES) await t.deleteWhere(DONE_TABLES[table], `batch IN (${batches.join(", ")})`);
+    for (const table of [...VISIT_TABLE_NAMES.map((v) => DONE_TABLES[v]), VISIT_DAYS_TABLE])
+      await t.deleteWhere(table, `batch IN (${batches.join(", ")})`);
   }
   const marks = fresh.map((m) => `(toDate(${literal(m.d)}), ${Number(m.at)})`);
   await t.deleteWhere(DONE_MARKS_TABLE, `(day, at) IN (${marks.join(", ")})`);

@@ -29,7 +29,15 @@
 
 import { randomUUID } from "node:crypto";
 import type { ClickHouseClient } from "@clickhouse/client";
-import { DONE_TABLES, SETTLED_PARAMS, type SettledVisits, settledParamsOf, VISIT_TABLE_NAMES } from "@lookout/query";
+import {
+  DONE_TABLES,
+  SETTLED_PARAMS,
+  type SettledVisits,
+  settledParamsOf,
+  VISIT_DAYS_TABLE,
+  VISIT_DAYS_ZONES_TABLE,
+  VISIT_TABLE_NAMES,
+} from "@lookout/query";
 import type { EventRow, VisitorProfile } from "@lookout/schema";
 import { migrateClickHouse, rows } from "./clickhouse-migrate.js";
 import {
@@ -171,6 +179,32 @@ class ChStore implements ClickHouseEventStore {
     this.stickinessFromTimelines = answers.stickinessFromTimelines;
     this.lifecycleFromTimelines = answers.lifecycleFromTimelines;
     this.funnelActorsFromTimelines = answers.funnelActorsFromTimelines;
+  }
+
+  /** The pairs a read has asked for in this process (dayRollupThrough): each is added once. */
+  readonly #dayRowsAsked = new Set<string>();
+
+  /**
+   * Day rows' bounds come with the settled visits (SettledVisits.dayRows, read per statement), so
+   * this only starts keeping the pair's rows the first time it is asked for, and answers nothing.
+   */
+  dayRollupThrough(property: string, timezone: string): undefined {
+    const key = JSON.stringify([property, timezone]);
+    if (this.#dayRowsAsked.has(key) || this.#closed) return undefined;
+    this.#dayRowsAsked.add(key);
+    this.#track(() => this.#settler.addDayRows({ property, tz: timezone })).catch((err) => {
+      this.#dayRowsAsked.delete(key);
+      if (!this.#closed)
+        console.error(`ClickHouse: filling day rows failed: ${err instanceof Error ? err.message : String(err)}`);
+    });
+    return undefined;
+  }
+
+  buildDayRollups(property: string, timezone: string): Promise<void> {
+    this.#dayRowsAsked.add(JSON.stringify([property, timezone]));
+    return this.#track(async () => {
+      await this.#settler.addDayRows({ property, tz: timezone });
+    });
   }
 
   buildTimeline(property: string): Promise<boolean> {
@@ -404,7 +438,7 @@ class ChStore implements ClickHouseEventStore {
 
   deleteProperty(property: string): Promise<void> {
     return this.#track(async () => {
-      for (const table of this.#tables()) {
+      for (const table of [...this.#tables(), VISIT_DAYS_TABLE, VISIT_DAYS_ZONES_TABLE]) {
         await this.#mutate(`ALTER TABLE ${this.#stored(table)} DELETE WHERE property = ${literal(property)}`);
       }
       await this.#awaitMutations();
@@ -416,10 +450,23 @@ class ChStore implements ClickHouseEventStore {
     return this.#track(async () => {
       const where = `property = ${literal(property)} AND client_id = ${literal(clientId)}`;
       const counted = await rows<{ n: number }>(this.client, `SELECT count() AS n FROM events WHERE ${where}`);
+      // The settle batches that hold the visitor's settled visits: their day rows sum them.
+      const batches = await rows<{ b: string }>(
+        this.client,
+        `SELECT DISTINCT toString(batch) AS b FROM ${DONE_TABLES.visits} WHERE ${where}`,
+      );
       // The visit tables and the per-visitor tables lose the visitor's rows with the events (their
-      // rows are keyed by client_id too), so the statistics stay in line with what is left.
+      // rows are keyed by client_id too), so the statistics stay in line with what is left; the day
+      // rows of those batches go (their markers with them), and are filled again from what is left.
       for (const table of this.#tables()) await this.#mutate(`ALTER TABLE ${this.#stored(table)} DELETE WHERE ${where}`);
+      if (batches.length > 0) {
+        const list = batches.map((r) => String(BigInt(r.b))).join(", ");
+        await this.#mutate(
+          `ALTER TABLE ${this.#stored(VISIT_DAYS_TABLE)} DELETE WHERE property = ${literal(property)} AND batch IN (${list})`,
+        );
+      }
       await this.#awaitMutations();
+      if (batches.length > 0) await this.#settler.refillDayRows();
       this.#timelines?.forget(property);
       return Number(counted[0]?.n ?? 0);
     });

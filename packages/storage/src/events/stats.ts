@@ -6,7 +6,7 @@
 //                 bucket present, comparison buckets aligned by position
 //   breakdown  -> [{ <dimension>: value, visitors, ... }]
 //   goals      -> [{ goal: <display name>, visitors, events, ... }], one row per goal
-import { type CompiledStats, compileQuery, QueryError, type SettledVisits } from "@lookout/query";
+import { type CompiledStats, compileQuery, dayRowsThrough, QueryError, type SettledVisits } from "@lookout/query";
 import { type Metric, type QuerySpec, type QuerySpecInput, QuerySpecSchema } from "@lookout/schema";
 import type { EventReader } from "./event-store.js";
 
@@ -121,7 +121,11 @@ function compileParsed(store: EventReader, spec: QuerySpec, ctx: StatsContext, s
     timezone: ctx.timezone,
     now: ctx.now ?? new Date(),
     earliest: ctx.earliest,
-    dayRollupThrough: ctx.dayRollups === false ? undefined : store.dayRollupThrough?.(spec.property, ctx.timezone),
+    // DuckDB answers where its day rows end; ClickHouse's come with its settled visits (clickhouse-day-rows.ts).
+    dayRollupThrough:
+      ctx.dayRollups === false
+        ? undefined
+        : (store.dayRollupThrough?.(spec.property, ctx.timezone) ?? dayRowsThrough(settledVisits, spec.property, ctx.timezone)),
     settledVisits,
   });
 }

@@ -1,0 +1,175 @@
+// ClickHouse's day rows (@lookout/query clickhouse-day-rows.ts says what they are and how reads use
+// them): their DDL, which (property, timezone) pairs have them, filling a pair's rows for the
+// winning settle batches that lack them, and each pair's first UTC day without them, which
+// SettledVisits carries into every statement.
+//
+// Filling runs on the store's settle chain (clickhouse-settle.ts's Settler), one step at a time
+// with settling: after each settle run for every pair (the batches it just wrote), when a pair is
+// first asked for (every settled day), and after a visitor's deletion dropped the rows of the
+// batches that held their visits. Any server of a scale-out install can fill a pair's batch;
+// two filling it at once write it twice, so a read counts a pair's batch only while it has one
+// marker, and the later fill of a doubled batch deletes both and fills it again.
+import type { ClickHouseClient } from "@clickhouse/client";
+import { VISIT_DAYS_COLUMNS, VISIT_DAYS_TABLE, VISIT_DAYS_ZONES_TABLE, dayRowsKey, visitDaysInsertSql } from "@lookout/query";
+import { rows } from "./clickhouse-migrate.js";
+import { literal } from "./clickhouse-sql.js";
+
+/** A property and a timezone whose day rows are kept. */
+export interface DayRowsPair {
+  property: string;
+  tz: string;
+}
+
+/** A settled day and its winning batch (as text: up to 2^52). */
+export interface Winner {
+  day: number;
+  batch: string;
+}
+
+/** UTC days per INSERT when filling: bounds a fill's memory (a day's visits times 23 dimension rows). */
+export const FILL_DAYS = 7;
+
+/** The day rows' table and the pairs' table (`stored` names them: `<table>_local` on a cluster's shards). */
+export function chDayRowsDdl(stored: (table: string) => string): string[] {
+  return [
+    `CREATE TABLE IF NOT EXISTS ${stored(VISIT_DAYS_TABLE)} (${VISIT_DAYS_COLUMNS.map(([n, t]) => `${n} ${t}`).join(", ")}) ` +
+      "ENGINE = MergeTree() ORDER BY (property, tz, dimension, lday, batch)",
+    `CREATE TABLE IF NOT EXISTS ${stored(VISIT_DAYS_ZONES_TABLE)} (property String, tz String) ENGINE = MergeTree() ORDER BY (property, tz)`,
+  ];
+}
+
+/** The Distributed tables over a cluster's shards (every read sums, so rows may sit on any shard). */
+export function chDayRowsDistributedDdl(database: string, cluster: string): string[] {
+  return [VISIT_DAYS_TABLE, VISIT_DAYS_ZONES_TABLE].map(
+    (t) =>
+      `CREATE TABLE IF NOT EXISTS ${database}.${t} AS ${database}.${t}_local ENGINE = Distributed(${cluster}, ${database}, ${t}_local, rand())`,
+  );
+}
+
+/** Every pair whose day rows are kept. */
+export async function dayRowsPairs(client: ClickHouseClient): Promise<DayRowsPair[]> {
+  return rows<DayRowsPair>(client, `SELECT DISTINCT property, tz FROM ${VISIT_DAYS_ZONES_TABLE}`);
+}
+
+/** Keeps day rows for a pair from now on (once: a pair already kept is not added again). */
+export async function addDayRowsPair(client: ClickHouseClient, pair: DayRowsPair): Promise<void> {
+  const found = await rows<{ n: number }>(
+    client,
+    `SELECT count() AS n FROM ${VISIT_DAYS_ZONES_TABLE} WHERE property = ${literal(pair.property)} AND tz = ${literal(pair.tz)}`,
+  );
+  if (Number(found[0]?.n ?? 0) > 0) return;
+  await client.insert({ table: VISIT_DAYS_ZONES_TABLE, values: [pair], format: "JSONEachRow" });
+}
+
+/** Each pair's markers among `winners`: the batches filled for it, and how many times each. */
+async function markers(client: ClickHouseClient, winners: readonly Winner[], only?: DayRowsPair) {
+  if (winners.length === 0) return new Map<string, Map<string, number>>();
+  const where = [
+    "dimension = ''",
+    `batch IN (${winners.map((w) => `toUInt64(${BigInt(w.batch)})`).join(", ")})`,
+    ...(only ? [`property = ${literal(only.property)}`, `tz = ${literal(only.tz)}`] : []),
+  ];
+  const found = await rows<{ property: string; tz: string; b: string; n: number }>(
+    client,
+    `SELECT property, tz, toString(batch) AS b, count() AS n FROM ${VISIT_DAYS_TABLE} WHERE ${where.join(" AND ")} GROUP BY property, tz, batch`,
+  );
+  const out = new Map<string, Map<string, number>>();
+  for (const r of found) {
+    const key = dayRowsKey(r.property, r.tz);
+    const m = out.get(key) ?? new Map<string, number>();
+    m.set(r.b, Number(r.n));
+    out.set(key, m);
+  }
+  return out;
+}
+
+/**
+ * SettledVisits.dayRows: for every pair with rows, the first settled day (of `winners`, in day
+ * order, up to `firstLiveDay`) whose winning batch has not exactly one marker for it.
+ */
+export async function dayRowsState(
+  client: ClickHouseClient,
+  winners: readonly Winner[],
+  firstLiveDay: number,
+): Promise<Record<string, number>> {
+  const sorted = [...winners].sort((a, b) => a.day - b.day);
+  const out: Record<string, number> = {};
+  for (const [key, filled] of await markers(client, sorted)) {
+    const gap = sorted.find((w) => filled.get(w.batch) !== 1);
+    out[key] = gap ? gap.day : firstLiveDay;
+  }
+  return out;
+}
+
+/** What filling needs of the store: its client, its mutations (each shard's rows), its INSERT settings. */
+export interface DayRowsTarget {
+  client: ClickHouseClient;
+  deleteWhere(table: string, where: string): Promise<void>;
+  settings(): Record<string, string>;
+}
+
+/**
+ * Fills the day rows of every pair (or `only`) for the winning batches that have none (or, written
+ * twice by two servers at once, more than one marker): rows first, then the markers, FILL_DAYS
+ * days per INSERT. Resolves to the batches filled.
+ */
+export async function fillDayRows(t: DayRowsTarget, winners: readonly Winner[], only?: DayRowsPair): Promise<number> {
+  if (winners.length === 0) return 0;
+  const pairs = only ? [only] : await dayRowsPairs(t.client);
+  if (pairs.length === 0) return 0;
+  const sorted = [...winners].sort((a, b) => a.day - b.day);
+  const sinceDay = sorted[0]?.day ?? 0;
+  const found = await markers(t.client, sorted, only);
+  let filled = 0;
+  for (const pair of pairs) {
+    const have = found.get(dayRowsKey(pair.property, pair.tz)) ?? new Map<string, number>();
+    const doubled = sorted.filter((w) => (have.get(w.batch) ?? 0) > 1);
+    if (doubled.length > 0) {
+      const where = `property = ${literal(pair.property)} AND tz = ${literal(pair.tz)} AND batch IN (${doubled.map((w) => BigInt(w.batch)).join(", ")})`;
+      await t.deleteWhere(VISIT_DAYS_TABLE, where);
+    }
+    const missing = sorted.filter((w) => have.get(w.batch) !== 1);
+    for (let i = 0; i < missing.length; ) {
+      // Consecutive days of the missing batches, FILL_DAYS at most.
+      const first = missing[i] as Winner;
+      let j = i + 1;
+      while (j < missing.length && (missing[j] as Winner).day - first.day < FILL_DAYS) j++;
+      const chunk = missing.slice(i, j);
+      i = j;
+      const last = chunk[chunk.length - 1] as Winner;
+      await t.client.command({
+        query: visitDaysInsertSql({
+          property: literal(pair.property),
+          tz: literal(pair.tz),
+          tzName: pair.tz,
+          batches: chunk.map((w) => w.batch),
+          sinceDay,
+          firstDay: first.day,
+          lastDay: last.day,
+        }),
+        clickhouse_settings: t.settings(),
+      });
+      await t.client.insert({
+        table: VISIT_DAYS_TABLE,
+        values: chunk.map((w) => ({
+          property: pair.property,
+          tz: pair.tz,
+          batch: Number(w.batch),
+          lday: w.day,
+          dimension: "",
+          value: "",
+          prev_lday: 0,
+          visits: 0,
+          pageviews: 0,
+          engaged_ms: 0,
+          events: 0,
+          bounces: 0,
+          duration: 0,
+        })),
+        format: "JSONEachRow",
+      });
+      filled += chunk.length;
+    }
+  }
+  return filled;
+}
