@@ -275,8 +275,7 @@ export function liveRowsSql(
 ): string {
   const from = (t: VisitStateTable) => `${t} WHERE ${[...(property ? [property] : []), ...where].join(" AND ")}`;
   const cols = (c: DoneColumn[]) => c.map(([n, type, e]) => `${cast(type, e)} AS ${n}`);
-  const kept = (c: DoneColumn[]) =>
-    keep === undefined ? c : c.filter(([n]) => keep.includes(n) || ALWAYS_LIVE.includes(n));
+  const kept = (c: DoneColumn[]) => (keep === undefined ? c : c.filter(([n]) => keep.includes(n) || ALWAYS_LIVE.includes(n)));
   if (table === "visits") {
     return `(SELECT property, ${cols(kept(sessionColumns())).join(", ")} FROM ${from("visits")} GROUP BY property, skey HAVING ${startWhere})`;
   }
@@ -316,22 +315,25 @@ function readRows(d: Dialect, table: VisitStateTable, b: EventBounds, reads: rea
   const firstLive = b.settled ? b.settled.firstLiveDay * DAY_MS : undefined;
   const noLive = firstLive !== undefined && b.toMs !== undefined && b.toMs <= firstLive;
   const noDone = firstLive !== undefined && b.fromMs !== undefined && b.fromMs >= firstLive;
+  // The live visits' earlier visits in the settled rows, from where visitors are counted.
+  const historyFromMs = b.historyFromMs ?? b.fromMs;
+  const noHistory = firstLive !== undefined && historyFromMs !== undefined && historyFromMs >= firstLive;
   const doneRows = `SELECT property, ${names.join(", ")} FROM ${done}`;
   if (noLive) return `(${doneRows})`;
   const liveWhere = [from, `day <= toDate(${b.to})`, `day >= ${FIRST_LIVE_DAY} - 1`];
   const liveOf = (cols: readonly string[]) =>
     liveRowsSql(table, liveWhere, `toDate(start_ts) >= ${FIRST_LIVE_DAY}`, d.propertyIs(b.property), cols);
   let live = liveOf(keep);
-  if (prevs.length > 0 && !noDone) {
+  if (prevs.length > 0 && !noHistory) {
     const history = tableRead(scope, DONE_TABLES[table], [
-      from,
+      b.historyFrom ? `day >= toDate(${b.historyFrom})` : from,
       `day < ${FIRST_LIVE_DAY}`,
       `batch IN ${WINNERS}`,
       `vkey IN (SELECT vkey FROM ${liveOf([])})`,
     ]);
     live = withPrevs(table, doneColumns(table), live, history, prevs, keep);
   } else if (prevs.length > 0) {
-    // Every settled visit starts before the bounds: none is an earlier visit that counts.
+    // Every settled visit starts before the history's bounds: none is an earlier visit that counts.
     live = withPrevs(table, doneColumns(table), live, tableRead(scope, DONE_TABLES[table], ["0"]), prevs, keep);
   }
   const liveRows = `SELECT property, ${names.join(", ")} FROM ${live}`;

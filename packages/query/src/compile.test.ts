@@ -5,6 +5,7 @@
 // checks the same rules on random specs.
 import type { Dimension } from "@lookout/schema";
 import { describe, expect, it } from "vitest";
+import { dayRowsKey, dayRowsThrough } from "./clickhouse-day-rows.js";
 import type { CompileContext } from "./compiled.js";
 import { QueryError } from "./errors.js";
 import { CASES, CTX, compile, DIALECTS, MARK, MAX_ROWS, PROPERTY, type SpecIn, snapshotText, v } from "./sql-cases.js";
@@ -163,6 +164,23 @@ describe("day rollups", () => {
       await expect(snapshotText(c)).toMatchFileSnapshot(`./__snapshots__/sql/duckdb/day_rollups_${name}.sql`);
     });
   }
+  // ClickHouse's day rows (clickhouse-day-rows.ts): the same printer, its read form, the settled
+  // batches bound; every day before the first live one settled.
+  const SETTLED: CompileContext = {
+    ...DAYS,
+    settledVisits: { firstLiveDay: Date.parse("2024-04-01T00:00:00Z") / 86_400_000, batches: ["65537", "65538"] },
+  };
+  for (const [name, spec] of Object.entries(cases)) {
+    it(`clickhouse: day_rows_${name}`, async () => {
+      const c = compile(spec, "clickhouse", SETTLED);
+      expect(c.sql).toMatch(
+        /FROM visit_days WHERE property = \{p\d+:String\} AND tz = .* AND batch IN \(\{lookout_settled:UInt64s\}\)/,
+      );
+      expect(c.params.lookout_settled).toEqual(["65537", "65538"]);
+      expect(sqlProblems(c, "clickhouse", PROPERTY, MAX_ROWS)).toEqual([]);
+      await expect(snapshotText(c)).toMatchFileSnapshot(`./__snapshots__/sql/clickhouse/day_rows_${name}.sql`);
+    });
+  }
 
   it("are read only where their rows answer the query exactly", () => {
     expect(uses({ kind: "aggregate" })).toBe(true);
@@ -177,6 +195,19 @@ describe("day rollups", () => {
     expect(uses({ kind: "aggregate", date_range: { preset: "today" } })).toBe(false);
     expect(uses({ kind: "aggregate" }, CTX)).toBe(false);
     expect(compile({ kind: "aggregate" }, "clickhouse", DAYS).sql).not.toContain("day_rollup");
+  });
+
+  it("on ClickHouse, end where the first settled day without a pair's rows begins (SettledVisits.dayRows)", () => {
+    const settled = (day: string | undefined) => ({
+      firstLiveDay: Date.parse("2024-04-02T00:00:00Z") / 86_400_000,
+      batches: ["65537"],
+      ...(day ? { dayRows: { [dayRowsKey(PROPERTY, CTX.timezone)]: Date.parse(`${day}T00:00:00Z`) / 86_400_000 } } : {}),
+    });
+    // The local midnight at or before that UTC day's start: Berlin's 1 April began at 31 March 22:00 UTC.
+    expect(dayRowsThrough(settled("2024-04-01"), PROPERTY, CTX.timezone)).toBe(Date.parse("2024-03-31T22:00:00Z"));
+    expect(dayRowsThrough(settled("2024-04-01"), PROPERTY, "UTC")).toBeUndefined();
+    expect(dayRowsThrough(settled(undefined), PROPERTY, CTX.timezone)).toBeUndefined();
+    expect(dayRowsThrough(undefined, PROPERTY, CTX.timezone)).toBeUndefined();
   });
 });
 

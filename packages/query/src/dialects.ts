@@ -39,6 +39,12 @@ export interface EventBounds {
   fromMs?: number;
   toMs?: number;
   settled?: SettledVisits | undefined;
+  /**
+   * Where the rows' prev_* history starts, when before `from`: a split period's rest (day-rollup.ts)
+   * reads its own days' visits, but counts a visitor against their visits since the period's start.
+   */
+  historyFrom?: string;
+  historyFromMs?: number;
 }
 
 export interface Dialect {

@@ -57,9 +57,20 @@ export class Scope implements TableScope {
 
   /** Where the events of a derived table may lie (ClickHouse derives it, reading a day either side). */
   bounds(): EventBounds {
-    const fromMs = this.hullFrom - DAY;
+    // The rows: the periods' own visits. Their prev_* history: from where visitors are counted
+    // (a split period's rest reads days after that: day-rollup.ts).
+    const fromMs = Math.min(...this.periods.map((x) => x.from)) - DAY;
+    const historyMs = this.hullFrom - DAY;
     const toMs = this.hullTo + DAY;
-    return { property: this.property, from: this.p.ts(fromMs), to: this.p.ts(toMs), fromMs, toMs, settled: this.settled };
+    const b: EventBounds = {
+      property: this.property,
+      from: this.p.ts(fromMs),
+      to: this.p.ts(toMs),
+      fromMs,
+      toMs,
+      settled: this.settled,
+    };
+    return historyMs < fromMs ? { ...b, historyFrom: this.p.ts(historyMs), historyFromMs: historyMs } : b;
   }
 
   /**

@@ -1,0 +1,109 @@
+-- p1 = "Qx7MarkProp"
+-- p2 = "Europe/Berlin"
+-- p3 = "path"
+-- p4 = "2024-03-30 23:00:00"
+-- p5 = "2024-04-03 22:00:00"
+-- p6 = "2024-03-29 23:00:00"
+-- p7 = "2024-04-04 22:00:00"
+-- p8 = "2024-01-03 23:00:00"
+-- p9 = "2024-01-04 23:00:00"
+-- lookout_first_live = "2024-04-01"
+-- lookout_settled = ["65537","65538"]
+SELECT dim, sum(i_visitors) AS visitors, sum(i_pageviews) AS pageviews, (toFloat64(sum(i_engagedMs)) / nullIf(sum(i_pageviews), 0)) / 1000 AS time_on_page
+FROM (
+  SELECT value AS dim, sumIf(visits, prev_lday < 19727) AS i_visitors, sum(pageviews) AS i_pageviews, sum(engaged_ms) AS i_engagedMs
+  FROM visit_days
+  WHERE property = {p1:String}
+  AND tz = {p2:String}
+  AND dimension = {p3:String}
+  AND lday >= 19727
+  AND lday < 19813
+  AND batch IN ({lookout_settled:UInt64s})
+  GROUP BY value
+  UNION ALL SELECT path AS dim, countIf(prev_path < toDateTime({p9:String}, 'UTC')) AS i_visitors, sum(p_pageviews) AS i_pageviews, sum(p_engaged) AS i_engagedMs
+  FROM (
+    SELECT skey, vkey, start_ts, path, pageviews AS p_pageviews, engaged_ms AS p_engaged, prev_path
+    FROM (
+      SELECT property, skey, vkey, start_ts, path, pageviews, engaged_ms, prev_path
+      FROM visit_pages_done
+      WHERE property = {p1:String}
+      AND day >= toDate(toDateTime({p6:String}, 'UTC'))
+      AND day <= toDate(toDateTime({p7:String}, 'UTC'))
+      AND batch IN ({lookout_settled:UInt64s})
+      UNION ALL SELECT property, skey, vkey, start_ts, path, pageviews, engaged_ms, prev_path
+      FROM (
+        SELECT property, r.2 AS skey, vkey, r.1 AS start_ts, path, r.4 AS pageviews, r.5 AS engaged_ms, toDateTime(p_start, 'UTC') AS prev_path
+        FROM (
+          SELECT property, vkey, path, arraySort(groupArray((start_ts, skey, is_new, pageviews, engaged_ms))) AS a_rows
+          FROM (
+            SELECT property, skey, vkey, start_ts, path, pageviews, engaged_ms, toUInt8(1) AS is_new
+            FROM (
+              SELECT property, skey, vkey, start_ts, path, pageviews, engaged_ms
+              FROM (
+                SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, path AS path, toUInt64(sumMerge(s_pageviews)) AS pageviews, toFloat64(sumMerge(s_engaged_ms)) AS engaged_ms
+                FROM visit_pages
+                WHERE property = {p1:String}
+                AND day >= toDate(toDateTime({p6:String}, 'UTC'))
+                AND day <= toDate(toDateTime({p7:String}, 'UTC'))
+                AND day >= toDate({lookout_first_live:String}) - 1
+                GROUP BY property, skey, path
+                HAVING pageviews > 0
+              )
+              ANY INNER JOIN (
+                SELECT property, cityHash64(session_id) AS skey, toDateTime(minMerge(s_start), 'UTC') AS start_ts
+                FROM visits
+                WHERE property = {p1:String}
+                AND day >= toDate(toDateTime({p6:String}, 'UTC'))
+                AND day <= toDate(toDateTime({p7:String}, 'UTC'))
+                AND day >= toDate({lookout_first_live:String}) - 1
+                GROUP BY property, skey
+                HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+              ) USING (property, skey)
+            )
+            UNION ALL SELECT property, skey, vkey, start_ts, path, toUInt64(0) AS pageviews, toFloat64(0) AS engaged_ms, toUInt8(0) AS is_new
+            FROM visit_pages_done
+            WHERE property = {p1:String}
+            AND day >= toDate(toDateTime({p8:String}, 'UTC'))
+            AND day < toDate({lookout_first_live:String})
+            AND batch IN ({lookout_settled:UInt64s})
+            AND vkey IN (
+              SELECT vkey
+              FROM (
+                SELECT property, skey, vkey, start_ts, path, pageviews
+                FROM (
+                  SELECT property, toUInt64(cityHash64(session_id)) AS skey, toUInt64(cityHash64(anyMerge(s_visitor))) AS vkey, path AS path, toUInt64(sumMerge(s_pageviews)) AS pageviews
+                  FROM visit_pages
+                  WHERE property = {p1:String}
+                  AND day >= toDate(toDateTime({p6:String}, 'UTC'))
+                  AND day <= toDate(toDateTime({p7:String}, 'UTC'))
+                  AND day >= toDate({lookout_first_live:String}) - 1
+                  GROUP BY property, skey, path
+                  HAVING pageviews > 0
+                )
+                ANY INNER JOIN (
+                  SELECT property, cityHash64(session_id) AS skey, toDateTime(minMerge(s_start), 'UTC') AS start_ts
+                  FROM visits
+                  WHERE property = {p1:String}
+                  AND day >= toDate(toDateTime({p6:String}, 'UTC'))
+                  AND day <= toDate(toDateTime({p7:String}, 'UTC'))
+                  AND day >= toDate({lookout_first_live:String}) - 1
+                  GROUP BY property, skey
+                  HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+                ) USING (property, skey)
+              )
+            )
+          )
+          GROUP BY property, vkey, path
+        ) ARRAY
+        JOIN a_rows AS r, arrayPushFront(arrayPopBack(arrayMap(x -> x.1, a_rows)), toDateTime(0, 'UTC')) AS p_start
+        WHERE r.3 = 1
+      )
+    )
+    WHERE property = {p1:String}
+    AND (start_ts >= toDateTime({p4:String}, 'UTC') AND start_ts < toDateTime({p5:String}, 'UTC'))
+  ) AS r0
+  GROUP BY dim
+)
+GROUP BY dim
+ORDER BY visitors DESC, dim ASC
+LIMIT 0, 100
