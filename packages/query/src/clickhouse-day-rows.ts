@@ -57,12 +57,12 @@ export function dayRowsThrough(settled: SettledVisits | undefined, property: str
 }
 
 /**
- * The INSERT of a pair's day rows for the visits of `batches` (all in UTC days [firstDay, lastDay]).
- * `property` and `tz` are printed literals; previous visits may start on any day from `sinceDay`
- * on (the first settled day), so the timezone's offsets cover that span.
+ * The INSERT of the day rows in one timezone of some properties' visits of `batches` (all in UTC
+ * days [firstDay, lastDay]). `properties` and `tz` are printed literals; previous visits may start
+ * on any day from `sinceDay` on (the first settled day), so the timezone's offsets cover that span.
  */
 export function visitDaysInsertSql(o: {
-  property: string;
+  properties: readonly string[];
   tz: string;
   tzName: string;
   batches: readonly string[];
@@ -78,7 +78,7 @@ export function visitDaysInsertSql(o: {
   const batches = o.batches.map((b) => `toUInt64(${BigInt(b)})`).join(", ");
   const iso = (d: number) => `toDate('${new Date(d * DAY).toISOString().slice(0, 10)}')`;
   const own = (t: string) =>
-    `${t} WHERE property = ${o.property} AND day >= ${iso(o.firstDay)} AND day <= ${iso(o.lastDay)} AND batch IN (${batches})`;
+    `${t} WHERE property IN (${o.properties.join(", ")}) AND day >= ${iso(o.firstDay)} AND day <= ${iso(o.lastDay)} AND batch IN (${batches})`;
   const group = "GROUP BY property, batch, lday, dimension, value, prev_lday";
   const dims = [
     `tuple('any', '', ${lday(prevColumn("any"))})`,
@@ -91,7 +91,7 @@ export function visitDaysInsertSql(o: {
     `FROM (SELECT property, batch, ${lday("start_ts")} AS lday, pageviews, engaged_ms, events, bounce, duration, ` +
     `[${dims.join(", ")}] AS dvs FROM ${own(DONE_TABLES.visits)}) ARRAY JOIN dvs AS dv ${group}`;
   // A page or event name row sums its visit's events, bounce and duration, as DuckDB's day rows do.
-  const visitSide = `(SELECT skey, events AS v_events, bounce AS v_bounce, duration AS v_duration FROM ${own(DONE_TABLES.visits)})`;
+  const visitSide = `(SELECT property, skey, events AS v_events, bounce AS v_bounce, duration AS v_duration FROM ${own(DONE_TABLES.visits)})`;
   const child = (table: "visit_pages" | "visit_events", dim: "path" | "name") => {
     const [[prev]] = PREV_COLUMNS[table] as [[string, string]];
     const sumsOf =
@@ -101,13 +101,13 @@ export function visitDaysInsertSql(o: {
     const right =
       table === "visit_pages"
         ? visitSide
-        : `(SELECT skey, pageviews AS v_pageviews, engaged_ms AS v_engaged_ms, bounce AS v_bounce, duration AS v_duration FROM ${own(DONE_TABLES.visits)})`;
+        : `(SELECT property, skey, pageviews AS v_pageviews, engaged_ms AS v_engaged_ms, bounce AS v_bounce, duration AS v_duration FROM ${own(DONE_TABLES.visits)})`;
     const left =
       `(SELECT property, batch, skey, ${lday("start_ts")} AS lday, ${dim} AS value, ${lday(prev)} AS prev_lday, ` +
       `${table === "visit_pages" ? "pageviews, engaged_ms" : "events"} FROM ${own(DONE_TABLES[table])})`;
     return (
       `SELECT property, ${o.tz} AS tz, batch, lday, '${dim}' AS dimension, value, prev_lday, count() AS visits, ${sumsOf}, ` +
-      `countIf(v_bounce = 1) AS bounces, sum(v_duration) AS duration FROM ${left} ANY INNER JOIN ${right} USING (skey) ${group}`
+      `countIf(v_bounce = 1) AS bounces, sum(v_duration) AS duration FROM ${left} ANY INNER JOIN ${right} USING (property, skey) ${group}`
     );
   };
   const names = VISIT_DAYS_COLUMNS.map(([n]) => n).join(", ");

@@ -72,6 +72,18 @@ describe.skipIf(!("url" in ch))("ClickHouse day rows", () => {
   }))
     rows.push(...batch);
   const last = Math.max(...rows.map((r) => dayNumber(r.ts.getTime())));
+  const OTHER = "other.example";
+  const otherRows: EventRow[] = [];
+  for (const batch of generateEvents({
+    property: OTHER,
+    days: 10,
+    visitors: 200,
+    seed: 12,
+    end: END,
+    maxEvents: 2000,
+    batchSize: 2000,
+  }))
+    otherRows.push(...batch);
 
   const open = async (database: string) => {
     if (!("url" in ch)) throw new Error(ch.skip);
@@ -97,18 +109,18 @@ describe.skipIf(!("url" in ch))("ClickHouse day rows", () => {
       },
     });
   /** Each panel's answer, from day rows where they can answer (and the statements that read them), and from visit rows alone. */
-  const both = async (tz = TZ) => {
+  const both = async (tz = TZ, of = property) => {
     const ctx: StatsContext = { timezone: tz, now: new Date(END.getTime() - 1) };
     sqls.length = 0;
     const withRows = [];
     const read: boolean[] = [];
-    for (const spec of panels(property)) {
+    for (const spec of panels(of)) {
       withRows.push(await runStats(spied(), spec, ctx));
       read.push(sqls.some((s) => s.includes(VISIT_DAYS_TABLE)));
       sqls.length = 0;
     }
     const without = [];
-    for (const spec of panels(property)) without.push(await runStats(store, spec, { ...ctx, dayRollups: false }));
+    for (const spec of panels(of)) without.push(await runStats(store, spec, { ...ctx, dayRollups: false }));
     return { withRows, without, read };
   };
   const count = async (sql: string) => Number((await store.query<{ n: number }>({ sql, params: {} }))[0]?.n ?? 0);
@@ -126,8 +138,11 @@ describe.skipIf(!("url" in ch))("ClickHouse day rows", () => {
   beforeAll(async () => {
     store = await open(clickHouseTestDatabase("dayrows"));
     // Kept from before the first event: each settle run fills the batches it writes.
+    // A second property in the same timezone: one INSERT per settle run fills both.
     await store.buildDayRollups(property, TZ);
+    await store.buildDayRollups(OTHER, TZ);
     await store.append(rows);
+    await store.append(otherRows);
   }, 120_000);
   afterAll(async () => {
     for (const s of opened) await s.close();
@@ -148,7 +163,11 @@ describe.skipIf(!("url" in ch))("ClickHouse day rows", () => {
     const all = await both();
     expect(all.read).toEqual(READS);
     expect(all.withRows).toEqual(live.without);
-    // Every settled visit is in the property-wide rows once.
+    const other = await both(TZ, OTHER);
+    expect(other.read).toEqual(READS);
+    expect(other.withRows).toEqual(other.without);
+    expect((other.without[0] as Record<string, { value: number }>).visits?.value).toBeGreaterThan(10);
+    // Every settled visit (of both properties) is in the property-wide rows once.
     expect(await count(`SELECT sum(visits) AS n FROM ${VISIT_DAYS_TABLE} WHERE dimension = 'any' AND tz = '${TZ}'`)).toBe(
       await count("SELECT count() AS n FROM visits_done"),
     );

@@ -61,17 +61,45 @@ export async function addDayRowsPair(client: ClickHouseClient, pair: DayRowsPair
   await client.insert({ table: VISIT_DAYS_ZONES_TABLE, values: [pair], format: "JSONEachRow" });
 }
 
-/** Each pair's markers among `winners`: the batches filled for it, and how many times each. */
-async function markers(client: ClickHouseClient, winners: readonly Winner[], only?: DayRowsPair) {
-  if (winners.length === 0) return new Map<string, Map<string, number>>();
-  const where = [
+/** The condition on marker rows of `winners` (and of one pair). */
+function markerWhere(winners: readonly Winner[], only?: DayRowsPair): string {
+  return [
     "dimension = ''",
     `batch IN (${winners.map((w) => `toUInt64(${BigInt(w.batch)})`).join(", ")})`,
     ...(only ? [`property = ${literal(only.property)}`, `tz = ${literal(only.tz)}`] : []),
-  ];
+  ].join(" AND ");
+}
+
+/**
+ * SettledVisits.dayRows: for every pair with rows, the first settled day (of `winners`, up to
+ * `firstLiveDay`) whose winning batch has not exactly one marker for it. One row per pair.
+ */
+export async function dayRowsState(
+  client: ClickHouseClient,
+  winners: readonly Winner[],
+  firstLiveDay: number,
+): Promise<Record<string, number>> {
+  if (winners.length === 0) return {};
+  const days = [...winners].map((w) => w.day).sort((a, b) => a - b);
+  // A marker row's lday is its batch's UTC day (fillDayRows); day numbers are above 0, so 0 is "no gap".
+  const found = await rows<{ property: string; tz: string; gap: number }>(
+    client,
+    // minIf over no row is 0: no gap. (18.16's lambdas cannot name a column, hence the ARRAY JOIN.)
+    `SELECT property, tz, minIf(d, NOT has(filled, d)) AS gap FROM ` +
+      `(SELECT property, tz, groupArrayIf(lday, n = 1) AS filled FROM (SELECT property, tz, batch, any(lday) AS lday, count() AS n ` +
+      `FROM ${VISIT_DAYS_TABLE} WHERE ${markerWhere(winners)} GROUP BY property, tz, batch) GROUP BY property, tz) ` +
+      `ARRAY JOIN [${days.map((d) => `toInt32(${d})`).join(", ")}] AS d GROUP BY property, tz`,
+  );
+  const out: Record<string, number> = {};
+  for (const r of found) out[dayRowsKey(r.property, r.tz)] = Number(r.gap) > 0 ? Number(r.gap) : firstLiveDay;
+  return out;
+}
+
+/** Each pair's marker counts among `winners`: pair key -> batch -> markers. */
+async function markers(client: ClickHouseClient, winners: readonly Winner[], only?: DayRowsPair) {
   const found = await rows<{ property: string; tz: string; b: string; n: number }>(
     client,
-    `SELECT property, tz, toString(batch) AS b, count() AS n FROM ${VISIT_DAYS_TABLE} WHERE ${where.join(" AND ")} GROUP BY property, tz, batch`,
+    `SELECT property, tz, toString(batch) AS b, count() AS n FROM ${VISIT_DAYS_TABLE} WHERE ${markerWhere(winners, only)} GROUP BY property, tz, batch`,
   );
   const out = new Map<string, Map<string, number>>();
   for (const r of found) {
@@ -79,24 +107,6 @@ async function markers(client: ClickHouseClient, winners: readonly Winner[], onl
     const m = out.get(key) ?? new Map<string, number>();
     m.set(r.b, Number(r.n));
     out.set(key, m);
-  }
-  return out;
-}
-
-/**
- * SettledVisits.dayRows: for every pair with rows, the first settled day (of `winners`, in day
- * order, up to `firstLiveDay`) whose winning batch has not exactly one marker for it.
- */
-export async function dayRowsState(
-  client: ClickHouseClient,
-  winners: readonly Winner[],
-  firstLiveDay: number,
-): Promise<Record<string, number>> {
-  const sorted = [...winners].sort((a, b) => a.day - b.day);
-  const out: Record<string, number> = {};
-  for (const [key, filled] of await markers(client, sorted)) {
-    const gap = sorted.find((w) => filled.get(w.batch) !== 1);
-    out[key] = gap ? gap.day : firstLiveDay;
   }
   return out;
 }
@@ -111,7 +121,9 @@ export interface DayRowsTarget {
 /**
  * Fills the day rows of every pair (or `only`) for the winning batches that have none (or, written
  * twice by two servers at once, more than one marker): rows first, then the markers, FILL_DAYS
- * days per INSERT. Resolves to the batches filled.
+ * days per INSERT. The pairs of one timezone that lack the same batches (after a settle run, all
+ * of them) share each INSERT, so a settle run costs an INSERT per timezone, not per property.
+ * Resolves to the (pair, batch) fills.
  */
 export async function fillDayRows(t: DayRowsTarget, winners: readonly Winner[], only?: DayRowsPair): Promise<number> {
   if (winners.length === 0) return 0;
@@ -120,7 +132,8 @@ export async function fillDayRows(t: DayRowsTarget, winners: readonly Winner[], 
   const sorted = [...winners].sort((a, b) => a.day - b.day);
   const sinceDay = sorted[0]?.day ?? 0;
   const found = await markers(t.client, sorted, only);
-  let filled = 0;
+  // Pairs grouped by timezone and the batches they lack.
+  const groups = new Map<string, { tz: string; properties: string[]; missing: Winner[] }>();
   for (const pair of pairs) {
     const have = found.get(dayRowsKey(pair.property, pair.tz)) ?? new Map<string, number>();
     const doubled = sorted.filter((w) => (have.get(w.batch) ?? 0) > 1);
@@ -129,6 +142,14 @@ export async function fillDayRows(t: DayRowsTarget, winners: readonly Winner[], 
       await t.deleteWhere(VISIT_DAYS_TABLE, where);
     }
     const missing = sorted.filter((w) => have.get(w.batch) !== 1);
+    if (missing.length === 0) continue;
+    const key = JSON.stringify([pair.tz, missing.map((w) => w.batch)]);
+    const group = groups.get(key) ?? { tz: pair.tz, properties: [], missing };
+    group.properties.push(pair.property);
+    groups.set(key, group);
+  }
+  let filled = 0;
+  for (const { tz, properties, missing } of groups.values()) {
     for (let i = 0; i < missing.length; ) {
       // Consecutive days of the missing batches, FILL_DAYS at most.
       const first = missing[i] as Winner;
@@ -139,9 +160,9 @@ export async function fillDayRows(t: DayRowsTarget, winners: readonly Winner[], 
       const last = chunk[chunk.length - 1] as Winner;
       await t.client.command({
         query: visitDaysInsertSql({
-          property: literal(pair.property),
-          tz: literal(pair.tz),
-          tzName: pair.tz,
+          properties: properties.map(literal),
+          tz: literal(tz),
+          tzName: tz,
           batches: chunk.map((w) => w.batch),
           sinceDay,
           firstDay: first.day,
@@ -149,26 +170,25 @@ export async function fillDayRows(t: DayRowsTarget, winners: readonly Winner[], 
         }),
         clickhouse_settings: t.settings(),
       });
+      const marker = {
+        dimension: "",
+        value: "",
+        prev_lday: 0,
+        visits: 0,
+        pageviews: 0,
+        engaged_ms: 0,
+        events: 0,
+        bounces: 0,
+        duration: 0,
+      };
       await t.client.insert({
         table: VISIT_DAYS_TABLE,
-        values: chunk.map((w) => ({
-          property: pair.property,
-          tz: pair.tz,
-          batch: Number(w.batch),
-          lday: w.day,
-          dimension: "",
-          value: "",
-          prev_lday: 0,
-          visits: 0,
-          pageviews: 0,
-          engaged_ms: 0,
-          events: 0,
-          bounces: 0,
-          duration: 0,
-        })),
+        values: properties.flatMap((property) =>
+          chunk.map((w) => ({ property, tz, batch: Number(w.batch), lday: w.day, ...marker })),
+        ),
         format: "JSONEachRow",
       });
-      filled += chunk.length;
+      filled += chunk.length * properties.length;
     }
   }
   return filled;
