@@ -90,24 +90,23 @@ export function visitDaysInsertSql(o: {
     "countIf(bounce = 1) AS bounces, sum(duration) AS duration " +
     `FROM (SELECT property, batch, ${lday("start_ts")} AS lday, pageviews, engaged_ms, events, bounce, duration, ` +
     `[${dims.join(", ")}] AS dvs FROM ${own(DONE_TABLES.visits)}) ARRAY JOIN dvs AS dv ${group}`;
-  // A page or event name row sums its visit's events, bounce and duration, as DuckDB's day rows do.
-  const visitSide = `(SELECT property, skey, events AS v_events, bounce AS v_bounce, duration AS v_duration FROM ${own(DONE_TABLES.visits)})`;
+  // A page or event name row sums its visit's pageviews, engagement or events, bounce and
+  // duration as DuckDB's day rows do: its own pageviews and engagement (pages) or events (names).
+  const visitSide =
+    "(SELECT property, skey, pageviews AS v_pageviews, engaged_ms AS v_engaged_ms, events AS v_events, bounce AS v_bounce, " +
+    `duration AS v_duration FROM ${own(DONE_TABLES.visits)})`;
   const child = (table: "visit_pages" | "visit_events", dim: "path" | "name") => {
     const [[prev]] = PREV_COLUMNS[table] as [[string, string]];
     const sumsOf =
       table === "visit_pages"
         ? "sum(pageviews) AS pageviews, sum(engaged_ms) AS engaged_ms, sum(v_events) AS events"
         : "sum(v_pageviews) AS pageviews, sum(v_engaged_ms) AS engaged_ms, sum(events) AS events";
-    const right =
-      table === "visit_pages"
-        ? visitSide
-        : `(SELECT property, skey, pageviews AS v_pageviews, engaged_ms AS v_engaged_ms, bounce AS v_bounce, duration AS v_duration FROM ${own(DONE_TABLES.visits)})`;
     const left =
       `(SELECT property, batch, skey, ${lday("start_ts")} AS lday, ${dim} AS value, ${lday(prev)} AS prev_lday, ` +
       `${table === "visit_pages" ? "pageviews, engaged_ms" : "events"} FROM ${own(DONE_TABLES[table])})`;
     return (
       `SELECT property, ${o.tz} AS tz, batch, lday, '${dim}' AS dimension, value, prev_lday, count() AS visits, ${sumsOf}, ` +
-      `countIf(v_bounce = 1) AS bounces, sum(v_duration) AS duration FROM ${left} ANY INNER JOIN ${right} USING (property, skey) ${group}`
+      `countIf(v_bounce = 1) AS bounces, sum(v_duration) AS duration FROM ${left} ANY INNER JOIN ${visitSide} USING (property, skey) ${group}`
     );
   };
   const names = VISIT_DAYS_COLUMNS.map(([n]) => n).join(", ");
