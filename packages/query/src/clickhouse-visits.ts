@@ -215,7 +215,8 @@ export function settledRowsSql(
   winners: readonly string[],
 ): string {
   const fresh = liveRowsSql(table, within, starts);
-  const batches = `(${winners.length > 0 ? winners.map((b) => `toUInt64(${BigInt(b)})`).join(", ") : "toUInt64(0)"})`;
+  // Plain numbers (below 2^52): 18.16 analyses a long list of function calls slowly (0.5 s for a thousand).
+  const batches = `(${winners.length > 0 ? winners.map((b) => BigInt(b).toString()).join(", ") : "0"})`;
   const history = `${DONE_TABLES[table]} WHERE day < ${firstDay} AND batch IN ${batches} AND vkey IN (SELECT vkey FROM ${fresh})`;
   return withPrevs(
     table,

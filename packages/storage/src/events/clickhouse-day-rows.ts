@@ -65,7 +65,8 @@ export async function addDayRowsPair(client: ClickHouseClient, pair: DayRowsPair
 function markerWhere(winners: readonly Winner[], only?: DayRowsPair): string {
   return [
     "dimension = ''",
-    `batch IN (${winners.map((w) => `toUInt64(${BigInt(w.batch)})`).join(", ")})`,
+    // Plain numbers (below 2^52): 18.16 analyses a list of a thousand function calls for half a second.
+    `batch IN (${winners.map((w) => BigInt(w.batch).toString()).join(", ")})`,
     ...(only ? [`property = ${literal(only.property)}`, `tz = ${literal(only.tz)}`] : []),
   ].join(" AND ");
 }
@@ -88,7 +89,7 @@ export async function dayRowsState(
     `SELECT property, tz, minIf(d, NOT has(filled, d)) AS gap FROM ` +
       `(SELECT property, tz, groupArrayIf(lday, n = 1) AS filled FROM (SELECT property, tz, batch, any(lday) AS lday, count() AS n ` +
       `FROM ${VISIT_DAYS_TABLE} WHERE ${markerWhere(winners)} GROUP BY property, tz, batch) GROUP BY property, tz) ` +
-      `ARRAY JOIN [${days.map((d) => `toInt32(${d})`).join(", ")}] AS d GROUP BY property, tz`,
+      `ARRAY JOIN [${days.map((d) => Math.trunc(d)).join(", ")}] AS d GROUP BY property, tz`,
   );
   const out: Record<string, number> = {};
   for (const r of found) out[dayRowsKey(r.property, r.tz)] = Number(r.gap) > 0 ? Number(r.gap) : firstLiveDay;
