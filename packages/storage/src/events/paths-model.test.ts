@@ -172,7 +172,8 @@ describe.each(ENGINES)("runPaths on $name", (engine) => {
         };
         const expected = model(events, spec);
         expect(await runPaths(store, property, spec, { ...ctx, dayRollups: false })).toEqual(expected);
-        if (!store.buildDayRollups || events.length === 0) return;
+        // The insights' rollups are DuckDB's (ClickHouse's day rows serve stats only: stats-model.test.ts).
+        if (store.dialect !== "duckdb" || !store.buildDayRollups || events.length === 0) return;
         // From the paths rollups (DuckDB, pages without anchors or filters), whole or up to a
         // mark anywhere in the range (visits over it and over the range's ends swapped from
         // events): the same answer. Any earlier mark is one the store could have.

@@ -214,7 +214,8 @@ describe.each(ENGINES)("runRetention on $name", (engine) => {
         };
         const expected = model(events, spec);
         expect(await runRetention(store, property, spec, { timezone: TZ, now: NOW, dayRollups: false })).toEqual(expected);
-        if (!store.buildDayRollups || events.length === 0) return;
+        // The insights' rollups are DuckDB's (ClickHouse's day rows serve stats only: stats-model.test.ts).
+        if (store.dialect !== "duckdb" || !store.buildDayRollups || events.length === 0) return;
         // From each visitor's activity days (DuckDB), whole or up to a mark anywhere in the grid
         // (the rest from events): the same answer.
         await store.buildDayRollups(property, TZ);
