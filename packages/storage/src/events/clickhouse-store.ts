@@ -31,6 +31,7 @@ import { randomUUID } from "node:crypto";
 import type { ClickHouseClient } from "@clickhouse/client";
 import {
   DONE_TABLES,
+  dayRowsKey,
   SETTLED_PARAMS,
   type SettledVisits,
   settledParamsOf,
@@ -189,7 +190,7 @@ class ChStore implements ClickHouseEventStore {
    * this only starts keeping the pair's rows the first time it is asked for, and answers nothing.
    */
   dayRollupThrough(property: string, timezone: string): undefined {
-    const key = JSON.stringify([property, timezone]);
+    const key = dayRowsKey(property, timezone);
     if (this.#dayRowsAsked.has(key) || this.#closed) return undefined;
     this.#dayRowsAsked.add(key);
     this.#track(() => this.#settler.addDayRows({ property, tz: timezone })).catch((err) => {
@@ -201,7 +202,7 @@ class ChStore implements ClickHouseEventStore {
   }
 
   buildDayRollups(property: string, timezone: string): Promise<void> {
-    this.#dayRowsAsked.add(JSON.stringify([property, timezone]));
+    this.#dayRowsAsked.add(dayRowsKey(property, timezone));
     return this.#track(async () => {
       await this.#settler.addDayRows({ property, tz: timezone });
     });
