@@ -106,6 +106,8 @@ export interface Dialect {
    * DuckDB's day_rollup, ClickHouse's visit_days (clickhouse-day-rows.ts).
    */
   readonly dayRows: boolean;
+  /** Whether the store keeps event slots (event-slots.ts): trends count their events and visitors from them. */
+  readonly eventSlots: boolean;
   /** Joins `right` to `left` on skey, keeping `columns`. */
   join(left: string, right: string, kind: "inner" | "left", columns: readonly string[]): string;
 }
@@ -171,6 +173,7 @@ export const duckdb: Dialect = {
   prevColumns: true,
   dayRollups: true,
   dayRows: true,
+  eventSlots: false,
   join: (left, right, kind) => `${left} ${kind === "left" ? "LEFT JOIN" : "JOIN"} ${right} USING (skey)`,
 };
 
@@ -226,6 +229,7 @@ export const clickhouse: Dialect = {
   prevColumns: true,
   dayRollups: false,
   dayRows: true,
+  eventSlots: true,
   join: (left, right, kind, columns) =>
     `(SELECT ${columns.join(", ")} FROM ${left} ANY ${kind === "left" ? "LEFT" : "INNER"} JOIN ${right} USING (skey))`,
 };

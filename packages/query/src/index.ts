@@ -25,6 +25,7 @@ export {
   resolveDateRange,
 } from "./date-range.js";
 export * from "./day-rollup.js";
+export * from "./event-slots.js";
 export { clickhouse, DIALECTS, type Dialect, duckdb, type SqlDialect } from "./dialects.js";
 export { QueryError } from "./errors.js";
 export { type GoalsPlan, type PlannedGoal, planGoal, planGoals } from "./goals-plan.js";

@@ -19,6 +19,7 @@ export type TableName =
   | "paths_rollup"
   | "paths_pages"
   | "visit_days"
+  | "event_slots"
   | DerivedTable
   | VisitorTable
   | VisitStateTable
@@ -47,6 +48,8 @@ const STORED: readonly TableName[] = [
   "visit_events_done",
   // ... and their day rows (clickhouse-day-rows.ts).
   "visit_days",
+  // ... and its event slots (event-slots.ts).
+  "event_slots",
 ];
 
 /** What a table read needs: the dialect, the property's placeholder and the derived tables' bounds. */

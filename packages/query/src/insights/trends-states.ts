@@ -46,6 +46,8 @@ export interface StateRowsInput {
   asValue: (e: string) => string;
   /** With a comparison: a row's period (0 this one, 1 the earlier), and where the earlier total stops (a running period). */
   period: { of: string; until: string | undefined } | undefined;
+  /** The rows' time column (`until` is compared with it): `ts` of events, `slot` of event slots. */
+  time?: string;
 }
 
 /**
@@ -60,7 +62,7 @@ export function stateRows(o: StateRowsInput): string {
   const cols = aggs.aggs.map((_, j) => `st${int(j)}`);
   const states = aggs.aggs.map((a, j) => `${st.state(a)} AS ${cols[j]}`);
   if (period?.until !== undefined)
-    states.push(...aggs.aggs.map((a, j) => `${st.state(a, `ts < ${period.until}`)} AS t${cols[j]}`));
+    states.push(...aggs.aggs.map((a, j) => `${st.state(a, `${o.time ?? "ts"} < ${period.until}`)} AS t${cols[j]}`));
   const xs = cols.map((_, j) => `x${int(j)}`);
   const bucketValue = o.asValue(aggs.value(xs.map((x) => st.final(x))));
   const buckets = `arrayMap((b, ${xs.join(", ")}) -> (0, b, ${bucketValue}), groupArray(bucket), ${cols.map((c) => `groupArray(${c})`).join(", ")})`;

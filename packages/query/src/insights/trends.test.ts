@@ -81,14 +81,15 @@ describe("trends SQL", () => {
   it("clickhouse: a series reads its events once, both periods of a comparison in that read (states per bucket, the total merged), its top values once more", () => {
     // 18.16 computes every subquery reference again: each statement of a period was a scan of events.
     const reads = (c: CompiledTrends) => c.sql.match(/FROM events WHERE/g)?.length ?? 0;
+    // Filtered: not from the event slots.
     const plain: Omit<TrendsSpecInput, "kind"> = {
       period: "last_30_days",
       interval: "day",
-      series: [{ event: "pageview", math: "unique_visitors" }],
+      series: [{ event: "pageview", math: "unique_visitors", filters: "country==DE" }],
     };
     expect(reads(compile(plain, "clickhouse"))).toBe(1);
     expect(reads(compile({ ...plain, comparison: "previous_period" }, "clickhouse"))).toBe(1);
-    expect(reads(compile({ ...plain, breakdown: "country", comparison: "year_over_year" }, "clickhouse"))).toBe(2);
+    expect(reads(compile({ ...plain, breakdown: "prop:plan", comparison: "year_over_year" }, "clickhouse"))).toBe(2);
     // The median has no state that merges: buckets and total read apart.
     const median: Omit<TrendsSpecInput, "kind"> = {
       ...plain,
@@ -96,6 +97,35 @@ describe("trends SQL", () => {
     };
     expect(reads(compile(median, "clickhouse"))).toBe(2);
     expect(reads(compile({ ...plain, series: [{ event: "pageview", math: "total" }] }, "duckdb"))).toBe(2);
+  });
+
+  it("clickhouse: an unfiltered count reads event slots for whole quarter hours and events only for the pieces at the ends", () => {
+    const events = (c: CompiledTrends) => c.sql.match(/FROM events WHERE/g)?.length ?? 0;
+    const slots = (c: CompiledTrends) => c.sql.match(/FROM event_slots WHERE/g)?.length ?? 0;
+    const plain: Omit<TrendsSpecInput, "kind"> = {
+      period: "last_30_days",
+      interval: "day",
+      series: [{ event: "pageview", math: "unique_visitors" }],
+    };
+    // The range's ends are local midnights: all slots.
+    const whole = compile(plain, "clickhouse");
+    expect([events(whole), slots(whole)]).toEqual([0, 1]);
+    // A running comparison's earlier total stops at now's quarter-hour piece: read from events.
+    const spec = TrendsSpecSchema.parse({ kind: "trends", ...plain, period: "today", interval: "hour", comparison: "previous_period" });
+    const compared = compileTrends(spec, PROPERTY, "clickhouse", { ...CTX, now: new Date("2024-04-03T10:37:12Z") });
+    expect([events(compared), slots(compared)]).toEqual([1, 1]);
+    // A breakdown the slots keep reads its top values from them too; a prop's reads events.
+    const country = compile({ ...plain, breakdown: "country" }, "clickhouse");
+    expect([events(country), slots(country)]).toEqual([0, 2]);
+    const prop = compile({ ...plain, breakdown: "prop:plan" }, "clickhouse");
+    expect([events(prop), slots(prop)]).toEqual([2, 0]);
+    // Other maths, minute buckets and DuckDB do not.
+    for (const c of [
+      compile({ ...plain, series: [{ event: "purchase", math: "sum", math_property: "amount" }] }, "clickhouse"),
+      compile({ ...plain, period: "today", interval: "minute" }, "clickhouse"),
+      compile(plain, "duckdb"),
+    ])
+      expect(slots(c)).toBe(0);
   });
 
   it("duckdb: trends-rollup (a plain series' days before the mark from the activity rollups, today from events)", async () => {

@@ -51,8 +51,10 @@ import { int, Params } from "../params.js";
 import { Scope } from "../parts.js";
 import { tableRead } from "../relation.js";
 import { SESSION_DIMENSION_COLUMNS } from "../tables.js";
+import { type SlotSpan, slotCover } from "../event-slots.js";
 import { breakdownRollupDim, breakdownRollupSeries, trendsBreakdownRollupTo } from "./trends-breakdown-rollup.js";
 import { rollupSeries, trendsRollupTo } from "./trends-rollup.js";
+import { SLOT_STATES, slotBreakdownValue, slotRows, trendsSlotsPlan } from "./trends-slots.js";
 import { rollupParts } from "./trends-rollup-parts.js";
 import {
   type Agg,
@@ -203,6 +205,36 @@ export function compileTrends(spec: TrendsSpec, property: string, dialect: SqlDi
 
   const statements: string[] = [];
   const named = new NamedRows(dialect);
+  // The spans a series reads: this period, and a comparison's earlier one cut where its total stops.
+  const current = { from: range.from.getTime(), to: range.to.getTime() };
+  const until = cmp && cmp.elapsedTo.getTime() !== cmp.to.getTime() ? cmp.elapsedTo.getTime() : undefined;
+  const earlier = !cmp
+    ? []
+    : until === undefined
+      ? [{ from: cmp.from.getTime(), to: cmp.to.getTime() }]
+      : [
+          { from: cmp.from.getTime(), to: until },
+          { from: until, to: cmp.to.getTime() },
+        ];
+  /** A series' statement from event slots (trends-slots.ts), or null when it reads events. */
+  const slotSeries = (series: TrendsSeries, i: number): string | null => {
+    const filtered = globalFilters.length > 0 || parseFilters(series.filters ?? "").length > 0;
+    const ask = (spans: SlotSpan[]) =>
+      trendsSlotsPlan({ d, math: series.math, filtered, breakdown, interval, timezone: ctx.timezone, spans });
+    const plan = fns.states === null ? null : ask([...earlier, current]);
+    const aggs = plan === null ? null : mathAggs(series, p, d, fns);
+    if (plan === null || aggs === null) return null;
+    const read = `${slotRows(s, p, d, series.event, plan.dim, plan.cover)} AS sr${int(i)}`;
+    // The top values are the current period's (as over events), read from its own cover.
+    const top = plan.dim === null ? null : slotRows(s, p, d, series.event, plan.dim, slotCover([current]));
+    const bv = top === null ? "''" : slotBreakdownValue(p, top, topN);
+    const k = s.bucket(interval, "slot");
+    const period = cmp
+      ? { of: `if(slot >= ${p.ts(current.from)}, 0, 1)`, until: until === undefined ? undefined : p.ts(until) }
+      : undefined;
+    const label = d.label(interval, k);
+    return stateRows({ i, bv, bucketKey: k, label, read, aggs, st: SLOT_STATES, asValue: fns.asValue, period, time: "slot" });
+  };
   for (const [i, series] of spec.series.entries()) {
     const rollupArgs = {
       rollups: d.dayRollups,
@@ -231,6 +263,11 @@ export function compileTrends(spec: TrendsSpec, property: string, dialect: SqlDi
       const o = { s, p, named, i, event: series.event, math: series.math, interval: interval as "day" };
       for (const { range: r, rollupTo, ...part } of plainParts)
         statements.push(...rollupSeries({ ...o, ...part }, r, rollupTo, ctx.timezone));
+      continue;
+    }
+    const slots = slotSeries(series, i);
+    if (slots !== null) {
+      statements.push(slots);
       continue;
     }
     // Bound in this order (the snapshots pin parameter numbers): the range, then the conditions.

@@ -1,11 +1,12 @@
 // The ClickHouse event store's schema (clickhouse-store.ts): on one node, the database, `events`,
 // `visitors`, the per-visitor tables (visitor-tables.ts) and the visit tables
 // (clickhouse-visit-tables.ts), both backfilled on their first creation, and the visits' settled
-// rows with their marks (filled by clickhouse-settle.ts) and their day rows (clickhouse-day-rows.ts);
+// rows with their marks (filled by clickhouse-settle.ts) and their day rows (clickhouse-day-rows.ts),
+// and the event slots (clickhouse-event-slots.ts);
 // on a cluster, each shard's `<table>_local` and the Distributed `<table>` over them, the DDL run
 // on each shard in turn (18.16's ON CLUSTER needs ZooKeeper). Also the one JSONEachRow reader.
 import type { ClickHouseClient } from "@clickhouse/client";
-import { DONE_MARKS_TABLE, DONE_TABLES, VISIT_TABLE_NAMES } from "@lookout/query";
+import { DONE_MARKS_TABLE, DONE_TABLES, EVENT_SLOTS_TABLE, VISIT_TABLE_NAMES } from "@lookout/query";
 import type { ClickHouseCluster } from "./clickhouse-options.js";
 import { CH_VISITORS_DDL, chEventsDdl, identifier } from "./clickhouse-sql.js";
 import {
@@ -17,6 +18,7 @@ import {
   type VisitTableNames,
 } from "./clickhouse-visit-tables.js";
 import { chDayRowsDdl, chDayRowsDistributedDdl } from "./clickhouse-day-rows.js";
+import { chEventSlotsDistributedDdl, migrateEventSlots } from "./clickhouse-event-slots.js";
 import { chVisitorBackfillSql, chVisitorTablesDdl } from "./visitor-tables.js";
 
 /** What the migration runs on: the store's client, the default-database client, each shard's. */
@@ -40,6 +42,7 @@ export async function migrateClickHouse(c: MigrateTarget): Promise<void> {
     for (const ddl of [chEventsDdl(), CH_VISITORS_DDL]) await c.client.command({ query: ddl });
     await migrateVisitorTables(c.client);
     await migrateVisitTables(c.client, { stored: (t) => t, view: (t) => `${t}_mv`, events: "events" });
+    await migrateEventSlots(c.client, { stored: EVENT_SLOTS_TABLE, view: `${EVENT_SLOTS_TABLE}_mv`, events: "events" });
     await dropDoneTablesBeforePrev(c.client, [""]);
     for (const ddl of [...chDoneTablesDdl((t) => t), ...chDayRowsDdl((t) => t)]) await c.client.command({ query: ddl });
     return;
@@ -69,6 +72,12 @@ export async function migrateClickHouse(c: MigrateTarget): Promise<void> {
       events: `${db}.events_local`,
     });
     for (const t of VISIT_TABLE_NAMES) await shard.command({ query: chVisitDistributedDdl(db, identifier(cluster.name), t) });
+    await migrateEventSlots(shard, {
+      stored: `${db}.${EVENT_SLOTS_TABLE}_local`,
+      view: `${db}.${EVENT_SLOTS_TABLE}_mv`,
+      events: `${db}.events_local`,
+    });
+    await shard.command({ query: chEventSlotsDistributedDdl(db, identifier(cluster.name)) });
     await dropDoneTablesBeforePrev(shard, ["", "_local"], db);
     for (const ddl of chDoneTablesDdl((t) => `${db}.${t}_local`)) await shard.command({ query: ddl });
     for (const ddl of chDoneDistributedDdl(db, identifier(cluster.name))) await shard.command({ query: ddl });

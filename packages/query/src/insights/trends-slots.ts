@@ -1,0 +1,116 @@
+// Trends from event slots (ClickHouse, event-slots.ts): which series they answer and the FROM
+// item that reads one. The series' states statement (trends-states.ts stateRows) is the same as
+// over events; only its rows differ: the slots' states for the range's whole quarter hours, and
+// states made from events for the pieces at its ends, so that every bucket, total and "$other"
+// merges one kind of state.
+//
+// A series takes them when it counts events or visitors (total, unique visitors, their ratio) of
+// one event name with no filter, broken down by nothing or by a column the slots keep, in buckets of
+// an hour or more, in a timezone whose offsets fall on quarter hours, and when at least one whole
+// slot lies in its range. Everything else reads events as before.
+import { type Dimension, type Interval, OTHER_BREAKDOWN_VALUE, type TrendsMath } from "@lookout/schema";
+import type { Dialect } from "../dialects.js";
+import {
+  EVENT_SLOTS_TABLE,
+  type EventSlotDimension,
+  isSlotDimension,
+  type SlotSpan,
+  slotAligned,
+  slotColumn,
+  slotCover,
+} from "../event-slots.js";
+import { int, type Params } from "../params.js";
+import type { Scope } from "../parts.js";
+import { tableRead } from "../relation.js";
+import { offsetSegments } from "../tz.js";
+import type { Agg, TrendsStates } from "./trends-states.js";
+
+const SLOT_MATHS: readonly TrendsMath[] = ["total", "unique_visitors", "avg_per_visitor"];
+
+/** What decides whether a series reads slots. */
+export interface SlotsQuestion {
+  d: Pick<Dialect, "eventSlots">;
+  math: TrendsMath;
+  filtered: boolean;
+  breakdown: Dimension | null;
+  interval: Interval;
+  timezone: string;
+  /** The spans the series reads (both periods of a comparison, the earlier one cut where its total stops). */
+  spans: readonly SlotSpan[];
+}
+
+/** The slot plan of a series, or null when it reads events: the breakdown's column and the cover. */
+export interface SlotsPlan {
+  dim: EventSlotDimension | null;
+  cover: ReturnType<typeof slotCover>;
+}
+
+export function trendsSlotsPlan(q: SlotsQuestion): SlotsPlan | null {
+  if (!q.d.eventSlots || q.filtered || !SLOT_MATHS.includes(q.math) || q.interval === "minute") return null;
+  if (q.breakdown !== null && !isSlotDimension(q.breakdown)) return null;
+  const spans = [...q.spans].sort((a, b) => a.from - b.from);
+  const hullFrom = spans[0]?.from;
+  const hullTo = spans.at(-1)?.to;
+  if (hullFrom === undefined || hullTo === undefined) return null;
+  if (!slotAligned(offsetSegments(q.timezone, hullFrom, hullTo))) return null;
+  const cover = slotCover(spans);
+  if (cover.slots.length === 0) return null;
+  return { dim: q.breakdown, cover };
+}
+
+/** A count's and a distinct count's states read from slot rows (their `events` and `visitors` states). */
+const slotColumnOf = (a: Agg) => (a.fn === "count" ? "events" : "visitors");
+const fnOf = (a: Agg) => (a.fn === "count" ? "count" : "uniqExact");
+
+export const SLOT_STATES: TrendsStates = {
+  state: (a, when) =>
+    when === undefined ? `${fnOf(a)}MergeState(${slotColumnOf(a)})` : `${fnOf(a)}MergeIfState(${slotColumnOf(a)}, ${when})`,
+  final: (st) => `finalizeAggregation(${st})`,
+  // A -MergeIfState state is of the function uniqExactMergeIf: merged by its own name.
+  merge: (a, st, when) => `${fnOf(a)}${when ? "MergeIf" : ""}Merge(${st})`,
+};
+
+/**
+ * The rows (value, slot, events, visitors) of one event name over `cover`: the slots' rows, and
+ * the pieces' states from events keyed by each piece's start.
+ */
+export function slotRows(s: Scope, p: Params, d: Dialect, event: string, dim: EventSlotDimension | null, cover: SlotsPlan["cover"]): string {
+  const name = p.add(event);
+  const inSpans = (col: string, spans: readonly SlotSpan[]) =>
+    `(${spans.map((x) => `(${col} >= ${p.ts(x.from)} AND ${col} < ${p.ts(x.to)})`).join(" OR ")})`;
+  const parts: string[] = [];
+  if (cover.slots.length > 0)
+    parts.push(
+      `SELECT value, slot, events, visitors FROM ${tableRead(s, EVENT_SLOTS_TABLE, [
+        `name = ${name}`,
+        `dim = ${p.add(dim === null ? "" : slotColumn(dim))}`,
+        inSpans("slot", cover.slots),
+      ])}`,
+    );
+  const pieces = [...cover.pieces].sort((a, b) => a.from - b.from);
+  const last = pieces.at(-1);
+  if (last !== undefined) {
+    const startOf =
+      pieces.length === 1
+        ? p.ts(last.from)
+        : `multiIf(${pieces
+            .slice(0, -1)
+            .map((x) => `ts < ${p.ts(x.to)}, ${p.ts(x.from)}`)
+            .join(", ")}, ${p.ts(last.from)})`;
+    const value = dim === null ? "''" : slotColumn(dim);
+    parts.push(
+      `SELECT ${value} AS value, ${startOf} AS slot, countState() AS events, uniqExactState(${d.eventVkey}) AS visitors ` +
+        `FROM ${tableRead(s, "events", [`name = ${name}`, inSpans("ts", pieces)])} GROUP BY value, slot`,
+    );
+  }
+  return `(${parts.join(" UNION ALL ")})`;
+}
+
+/**
+ * A breakdown's value of a slot row: its value when among the top `topN` values by event count
+ * over `top` (the current period's rows, ties by value), else "$other".
+ */
+export function slotBreakdownValue(p: Params, top: string, topN: number): string {
+  const best = `SELECT value AS v FROM ${top} AS tv GROUP BY v ORDER BY countMerge(events) DESC, v LIMIT 0, ${int(topN)}`;
+  return `if(value IN (${best}), value, ${p.add(OTHER_BREAKDOWN_VALUE)})`;
+}
