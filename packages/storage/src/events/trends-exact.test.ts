@@ -3,16 +3,19 @@
 // hours; the skipped hour has no bucket, the repeated one is one bucket), day buckets either side
 // of the change, the previous period of the short day set against it by position, an empty range
 // (counts 0, measures null, no breakdown rows, a formula dividing by zero null) and a visitor with
-// a single event (every math on one value).
+// a single event (every math on one value). The ClickHouse engines include the two-shard cluster.
 import { type EventRow, PROPERTY_MATHS, type TrendsSpecInput, TrendsSpecSchema } from "@lookout/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stopClickHouseCluster } from "../test-services.js";
 import { event } from "./fixtures.js";
 import { type TestStore, testEngines } from "./test-engines.js";
 import { runTrends } from "./trends.js";
 
 const TZ = "Europe/Berlin";
 const NOW = new Date("2024-11-15T12:00:00Z");
-const ENGINES = await testEngines();
+// With the two-shard cluster: its trends read the Distributed event slots.
+const ENGINES = await testEngines({ cluster: true });
+afterAll(() => stopClickHouseCluster());
 
 const hours = (day: string, list: number[]) => list.map((h) => `${day} ${String(h).padStart(2, "0")}:00:00`);
 const range = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
