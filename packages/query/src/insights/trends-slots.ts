@@ -5,10 +5,11 @@
 // merges one kind of state.
 //
 // A series takes them when it counts events or visitors (total, unique visitors, their ratio) of
-// one event name with no filter, broken down by nothing or by a column the slots keep, in buckets of
-// an hour or more, in a timezone whose offsets fall on quarter hours, and when at least one whole
-// slot lies in its range. Everything else reads events as before.
-import { type Dimension, type Interval, OTHER_BREAKDOWN_VALUE, type TrendsMath } from "@lookout/schema";
+// one event name, broken down by nothing or by a column the slots keep, filtered by nothing or only
+// by that column (or, without a breakdown, only by one kept column), in buckets of an hour or more,
+// in a timezone whose offsets fall on quarter hours, and when at least one whole slot lies in its
+// range. Everything else reads events as before.
+import { type Dimension, type Filter, type Interval, OTHER_BREAKDOWN_VALUE, type TrendsMath } from "@lookout/schema";
 import type { Dialect } from "../dialects.js";
 import {
   EVENT_SLOTS_TABLE,
@@ -19,6 +20,7 @@ import {
   slotColumn,
   slotCover,
 } from "../event-slots.js";
+import { rowCondition } from "../filters.js";
 import { int, type Params } from "../params.js";
 import type { Scope } from "../parts.js";
 import { tableRead } from "../relation.js";
@@ -31,7 +33,8 @@ const SLOT_MATHS: readonly TrendsMath[] = ["total", "unique_visitors", "avg_per_
 export interface SlotsQuestion {
   d: Pick<Dialect, "eventSlots">;
   math: TrendsMath;
-  filtered: boolean;
+  /** The spec's and the series' filters. */
+  filters: readonly Filter[];
   breakdown: Dimension | null;
   interval: Interval;
   timezone: string;
@@ -39,15 +42,29 @@ export interface SlotsQuestion {
   spans: readonly SlotSpan[];
 }
 
-/** The slot plan of a series, or null when it reads events: the breakdown's column and the cover. */
+/**
+ * The slot plan of a series, or null when it reads events: the column whose rows it reads (its
+ * breakdown's or its filters'; none: the rows of every event), whether those rows are its
+ * breakdown, and the cover.
+ */
 export interface SlotsPlan {
   dim: EventSlotDimension | null;
+  breakdown: boolean;
   cover: ReturnType<typeof slotCover>;
 }
 
+/**
+ * Filters are answered when every one is on the same kept column, and the breakdown (if any) is that
+ * column too: each event has one value of it, so its rows of that column whose value matches are
+ * exactly the matching events.
+ */
 export function trendsSlotsPlan(q: SlotsQuestion): SlotsPlan | null {
-  if (!q.d.eventSlots || q.filtered || !SLOT_MATHS.includes(q.math) || q.interval === "minute") return null;
-  if (q.breakdown !== null && !isSlotDimension(q.breakdown)) return null;
+  if (!q.d.eventSlots || !SLOT_MATHS.includes(q.math) || q.interval === "minute") return null;
+  const dims = new Set<Dimension>(q.filters.map((f) => f.dimension));
+  if (q.breakdown !== null) dims.add(q.breakdown);
+  if (dims.size > 1) return null;
+  const [only] = dims;
+  if (only !== undefined && !isSlotDimension(only)) return null;
   const spans = [...q.spans].sort((a, b) => a.from - b.from);
   const hullFrom = spans[0]?.from;
   const hullTo = spans.at(-1)?.to;
@@ -55,7 +72,7 @@ export function trendsSlotsPlan(q: SlotsQuestion): SlotsPlan | null {
   if (!slotAligned(offsetSegments(q.timezone, hullFrom, hullTo))) return null;
   const cover = slotCover(spans);
   if (cover.slots.length === 0) return null;
-  return { dim: q.breakdown, cover };
+  return { dim: only ?? null, breakdown: q.breakdown !== null, cover };
 }
 
 /** A count's and a distinct count's states read from slot rows (their `events` and `visitors` states). */
@@ -71,11 +88,17 @@ export const SLOT_STATES: TrendsStates = {
 };
 
 /**
- * The rows (value, slot, events, visitors) of one event name over `cover`: the slots' rows, and
- * the pieces' states from events keyed by each piece's start.
+ * The rows (value, slot, events, visitors) of one event name over `cover` that pass `filters` (on
+ * column `dim`): the slots' rows, and the pieces' states from events keyed by each piece's start.
  */
-export function slotRows(s: Scope, p: Params, d: Dialect, event: string, dim: EventSlotDimension | null, cover: SlotsPlan["cover"]): string {
-  const name = p.add(event);
+export function slotRows(
+  s: Scope,
+  p: Params,
+  d: Dialect,
+  o: { event: string; dim: EventSlotDimension | null; filters: readonly Filter[]; cover: SlotsPlan["cover"] },
+): string {
+  const { dim, cover } = o;
+  const name = p.add(o.event);
   const inSpans = (col: string, spans: readonly SlotSpan[]) =>
     `(${spans.map((x) => `(${col} >= ${p.ts(x.from)} AND ${col} < ${p.ts(x.to)})`).join(" OR ")})`;
   const parts: string[] = [];
@@ -85,6 +108,7 @@ export function slotRows(s: Scope, p: Params, d: Dialect, event: string, dim: Ev
         `name = ${name}`,
         `dim = ${p.add(dim === null ? "" : slotColumn(dim))}`,
         inSpans("slot", cover.slots),
+        ...o.filters.map((f) => rowCondition(f, "value", p, d)),
       ])}`,
     );
   const pieces = [...cover.pieces].sort((a, b) => a.from - b.from);
@@ -100,7 +124,7 @@ export function slotRows(s: Scope, p: Params, d: Dialect, event: string, dim: Ev
     const value = dim === null ? "''" : slotColumn(dim);
     parts.push(
       `SELECT ${value} AS value, ${startOf} AS slot, countState() AS events, uniqExactState(${d.eventVkey}) AS visitors ` +
-        `FROM ${tableRead(s, "events", [`name = ${name}`, inSpans("ts", pieces)])} GROUP BY value, slot`,
+        `FROM ${tableRead(s, "events", [`name = ${name}`, inSpans("ts", pieces), ...o.filters.map((f) => rowCondition(f, slotColumn(dim as EventSlotDimension), p, d))])} GROUP BY value, slot`,
     );
   }
   return `(${parts.join(" UNION ALL ")})`;

@@ -81,11 +81,11 @@ describe("trends SQL", () => {
   it("clickhouse: a series reads its events once, both periods of a comparison in that read (states per bucket, the total merged), its top values once more", () => {
     // 18.16 computes every subquery reference again: each statement of a period was a scan of events.
     const reads = (c: CompiledTrends) => c.sql.match(/FROM events WHERE/g)?.length ?? 0;
-    // Filtered: not from the event slots.
+    // Filtered by a prop: not from the event slots.
     const plain: Omit<TrendsSpecInput, "kind"> = {
       period: "last_30_days",
       interval: "day",
-      series: [{ event: "pageview", math: "unique_visitors", filters: "country==DE" }],
+      series: [{ event: "pageview", math: "unique_visitors", filters: "prop:plan==pro" }],
     };
     expect(reads(compile(plain, "clickhouse"))).toBe(1);
     expect(reads(compile({ ...plain, comparison: "previous_period" }, "clickhouse"))).toBe(1);
@@ -119,6 +119,18 @@ describe("trends SQL", () => {
     expect([events(country), slots(country)]).toEqual([0, 2]);
     const prop = compile({ ...plain, breakdown: "prop:plan" }, "clickhouse");
     expect([events(prop), slots(prop)]).toEqual([2, 0]);
+    // Filters on one kept column (the breakdown's, if any) read that column's rows whose value matches.
+    const filtered = compile({ ...plain, filters: "country==DE|FR", breakdown: "country" }, "clickhouse");
+    expect([events(filtered), slots(filtered)]).toEqual([0, 2]);
+    expect(filtered.sql).toMatch(/dim = \{p\d+:String\} AND .*value IN \(/);
+    const negated = compile({ ...plain, series: [{ event: "pageview", math: "total", filters: "page!~/blog" }] }, "clickhouse");
+    expect([events(negated), slots(negated)]).toEqual([0, 1]);
+    // Filters on two columns, or on another column than the breakdown's, read events.
+    for (const c of [
+      compile({ ...plain, filters: "country==DE;browser==Firefox" }, "clickhouse"),
+      compile({ ...plain, filters: "country==DE", breakdown: "browser" }, "clickhouse"),
+    ])
+      expect([events(c) > 0, slots(c)]).toEqual([true, 0]);
     // Other maths, minute buckets and DuckDB do not.
     for (const c of [
       compile({ ...plain, series: [{ event: "purchase", math: "sum", math_property: "amount" }] }, "clickhouse"),

@@ -218,15 +218,16 @@ export function compileTrends(spec: TrendsSpec, property: string, dialect: SqlDi
         ];
   /** A series' statement from event slots (trends-slots.ts), or null when it reads events. */
   const slotSeries = (series: TrendsSeries, i: number): string | null => {
-    const filtered = globalFilters.length > 0 || parseFilters(series.filters ?? "").length > 0;
+    const filters = [...globalFilters, ...parseFilters(series.filters ?? "")];
     const ask = (spans: SlotSpan[]) =>
-      trendsSlotsPlan({ d, math: series.math, filtered, breakdown, interval, timezone: ctx.timezone, spans });
+      trendsSlotsPlan({ d, math: series.math, filters, breakdown, interval, timezone: ctx.timezone, spans });
     const plan = fns.states === null ? null : ask([...earlier, current]);
     const aggs = plan === null ? null : mathAggs(series, p, d, fns);
     if (plan === null || aggs === null) return null;
-    const read = `${slotRows(s, p, d, series.event, plan.dim, plan.cover)} AS sr${int(i)}`;
+    const rows = (cover: typeof plan.cover) => slotRows(s, p, d, { event: series.event, dim: plan.dim, filters, cover });
+    const read = `${rows(plan.cover)} AS sr${int(i)}`;
     // The top values are the current period's (as over events), read from its own cover.
-    const top = plan.dim === null ? null : slotRows(s, p, d, series.event, plan.dim, slotCover([current]));
+    const top = plan.breakdown ? rows(slotCover([current])) : null;
     const bv = top === null ? "''" : slotBreakdownValue(p, top, topN);
     const k = s.bucket(interval, "slot");
     const period = cmp

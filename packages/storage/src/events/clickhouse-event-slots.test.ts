@@ -1,7 +1,7 @@
 // ClickHouse's event slots (clickhouse-event-slots.ts; @lookout/query event-slots.ts and
 // insights/trends-slots.ts): trends that count events or visitors read them, and every answer equals
-// the same store's answer from events (the same spec with a filter every event passes, which the
-// slots do not answer): as appended, in timezones with half- and three-quarter-hour offsets, with a
+// the same store's answer from events (the same spec with filters every event passes, on two
+// columns, which the slots do not answer), unfiltered and filtered by one kept column: as appended, in timezones with half- and three-quarter-hour offsets, with a
 // running comparison whose ends fall inside quarter hours, after a late event, after a visitor's
 // deletion, and after the slots were made from the events already stored (the first migration).
 import { EVENT_SLOTS_TABLE } from "@lookout/query";
@@ -18,8 +18,11 @@ const END = at("2024-06-01 00:00:00");
 /** Inside a quarter hour: a running comparison's earlier total stops there. */
 const NOW = new Date(END.getTime() - 3 * 3_600_000 - 7 * 60_000 - 13_000);
 const RANGE = { period: "custom", date: "2024-05-18,2024-05-31" } as const;
-/** A filter every event passes (no event has that country): the same spec, answered from events. */
-const EVERY_EVENT = "country!=__no_such_country__";
+/**
+ * Filters every event passes, on two columns (slots answer filters on one): the same spec answered
+ * from events.
+ */
+const EVERY_EVENT = "country!=__no_such_country__;browser!=__no_such_browser__";
 
 function specs(): TrendsSpecInput[] {
   const t = (o: Partial<TrendsSpecInput>): TrendsSpecInput =>
@@ -32,6 +35,10 @@ function specs(): TrendsSpecInput[] {
     t({ interval: "month", breakdown: "page", breakdown_limit: 4 }),
     t({ period: "last_7_days", comparison: "previous_period", breakdown: "browser", breakdown_limit: 2 }),
     t({ period: "today", interval: "hour", comparison: "previous_period" }),
+    // Filtered by one kept column (the breakdown's, when there is one).
+    t({ filters: "country==DE|FR" }),
+    t({ series: [{ event: "pageview", math: "total", filters: "page~pricing" }], breakdown: "page", breakdown_limit: 2 }),
+    t({ period: "last_7_days", comparison: "previous_period", filters: "browser!=Chrome", breakdown: "browser" }),
   ];
 }
 
@@ -80,7 +87,7 @@ describe.skipIf(!("url" in ch))("ClickHouse event slots", () => {
       sqls.length = 0;
       const fromSlots = await runTrends(spied(), property, spec, ctx);
       expect(sqls.some((s) => s.includes(`FROM ${EVENT_SLOTS_TABLE} WHERE`))).toBe(true);
-      const filtered = { ...spec, filters: EVERY_EVENT };
+      const filtered = { ...spec, filters: spec.filters ? `${spec.filters};${EVERY_EVENT}` : EVERY_EVENT };
       sqls.length = 0;
       const fromEvents = await runTrends(spied(), property, filtered, ctx);
       expect(sqls.some((s) => s.includes(EVENT_SLOTS_TABLE))).toBe(false);
