@@ -111,7 +111,13 @@ describe("trends SQL", () => {
     const whole = compile(plain, "clickhouse");
     expect([events(whole), slots(whole)]).toEqual([0, 1]);
     // A running comparison's earlier total stops at now's quarter-hour piece: read from events.
-    const spec = TrendsSpecSchema.parse({ kind: "trends", ...plain, period: "today", interval: "hour", comparison: "previous_period" });
+    const spec = TrendsSpecSchema.parse({
+      kind: "trends",
+      ...plain,
+      period: "today",
+      interval: "hour",
+      comparison: "previous_period",
+    });
     const compared = compileTrends(spec, PROPERTY, "clickhouse", { ...CTX, now: new Date("2024-04-03T10:37:12Z") });
     expect([events(compared), slots(compared)]).toEqual([1, 1]);
     // A breakdown the slots keep reads its top values from them too; a prop's reads events.

@@ -10,8 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clickHouseTestDatabase, requireClickHouse } from "../test-services.js";
 import { dayNumber } from "./clickhouse-settle.js";
 import { type ClickHouseEventStore, openClickHouseEventStore } from "./clickhouse-store.js";
-import type { CompiledQuery } from "./event-store.js";
-import { at, event } from "./fixtures.js";
+import { at, event, recordingQueries } from "./fixtures.js";
 import { runStats, type StatsContext } from "./stats.js";
 
 const DAY = 86_400_000;
@@ -96,18 +95,7 @@ describe.skipIf(!("url" in ch))("ClickHouse day rows", () => {
     return s;
   };
   /** The store, with every statement it runs recorded. */
-  const spied = () =>
-    new Proxy(store, {
-      get(target, prop) {
-        if (prop === "query")
-          return (q: CompiledQuery, o?: unknown) => {
-            sqls.push(q.sql);
-            return target.query(q, o as never);
-          };
-        const v = Reflect.get(target, prop, target);
-        return typeof v === "function" ? v.bind(target) : v;
-      },
-    });
+  const spied = () => recordingQueries(store, sqls);
   /** Each panel's answer, from day rows where they can answer (and the statements that read them), and from visit rows alone. */
   const both = async (tz = TZ, of = property) => {
     const ctx: StatsContext = { timezone: tz, now: new Date(END.getTime() - 1) };

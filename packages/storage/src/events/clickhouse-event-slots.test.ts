@@ -10,8 +10,7 @@ import { EVENTS_PER_VISITOR, generateEvents } from "@lookout/traffic";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clickHouseTestDatabase, requireClickHouse } from "../test-services.js";
 import { type ClickHouseEventStore, openClickHouseEventStore } from "./clickhouse-store.js";
-import type { CompiledQuery } from "./event-store.js";
-import { at, event } from "./fixtures.js";
+import { at, event, recordingQueries } from "./fixtures.js";
 import { runTrends } from "./trends.js";
 
 const END = at("2024-06-01 00:00:00");
@@ -26,10 +25,22 @@ const EVERY_EVENT = "country!=__no_such_country__;browser!=__no_such_browser__";
 
 function specs(): TrendsSpecInput[] {
   const t = (o: Partial<TrendsSpecInput>): TrendsSpecInput =>
-    ({ kind: "trends", ...RANGE, interval: "day", series: [{ event: "pageview", math: "unique_visitors" }], ...o }) as TrendsSpecInput;
+    ({
+      kind: "trends",
+      ...RANGE,
+      interval: "day",
+      series: [{ event: "pageview", math: "unique_visitors" }],
+      ...o,
+    }) as TrendsSpecInput;
   return [
     t({}),
-    t({ interval: "week", series: [{ event: "pageview", math: "total" }, { event: "signup", math: "unique_visitors" }] }),
+    t({
+      interval: "week",
+      series: [
+        { event: "pageview", math: "total" },
+        { event: "signup", math: "unique_visitors" },
+      ],
+    }),
     t({ interval: "hour", date: "2024-05-30,2024-05-31" }),
     t({ series: [{ event: "pageview", math: "avg_per_visitor" }], breakdown: "country", breakdown_limit: 3 }),
     t({ interval: "month", breakdown: "page", breakdown_limit: 4 }),
@@ -68,18 +79,7 @@ describe.skipIf(!("url" in ch))("ClickHouse event slots", () => {
     return s;
   };
   /** The store, with every statement it runs recorded. */
-  const spied = () =>
-    new Proxy(store, {
-      get(target, prop) {
-        if (prop === "query")
-          return (q: CompiledQuery, o?: unknown) => {
-            sqls.push(q.sql);
-            return target.query(q, o as never);
-          };
-        const v = Reflect.get(target, prop, target);
-        return typeof v === "function" ? v.bind(target) : v;
-      },
-    });
+  const spied = () => recordingQueries(store, sqls);
   /** Each spec's answer from the slots (checking that it read them) and from events. */
   const expectSame = async (timezone: string) => {
     const ctx = { timezone, now: NOW };
