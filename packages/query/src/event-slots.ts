@@ -10,10 +10,11 @@
 // merge of the slots they cover, however a visitor's events spread over slots and values. A trend
 // over 90 days reads about 9 000 rows per value instead of every event of the range.
 //
-// Why a quarter hour: every timezone's offset is a multiple of 15 minutes, so each local hour,
-// day, week and month bucket is a run of whole slots. A range's ends that do not fall on a slot
-// boundary (now, a comparison's elapsed stretch) are read from events (slotCover), as states of the
-// same type, so the two halves merge.
+// Why a quarter hour: every timezone in use has offsets in multiples of 15 minutes, so each local
+// hour, day, week and month bucket is a run of whole slots (slotAligned checks it; a range where it
+// fails reads events). Stretches off slot boundaries (a running comparison's earlier total, cut at
+// the same elapsed time as now) are read from events (slotCover), as states of the same type, so
+// the two halves merge.
 import type { Dimension } from "@lookout/schema";
 import { clickhouse } from "./dialects.js";
 import { SESSION_DIMENSION_COLUMNS } from "./tables.js";

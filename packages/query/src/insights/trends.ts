@@ -13,7 +13,8 @@
 // Unlike the web-analytics kinds, trends read raw `events` (the unit is the event and its visitor,
 // not the visit; on DuckDB an unfiltered count of events or visitors reads the activity rollups
 // for the days before their mark: trends-rollup.ts, or broken down by a visit attribute the
-// breakdown rollups: trends-breakdown-rollup.ts), so a filter keeps the events whose own row matches: a session dimension is the
+// breakdown rollups: trends-breakdown-rollup.ts; on ClickHouse a count of events or visitors by
+// nothing or one kept column reads the event slots: trends-slots.ts), so a filter keeps the events whose own row matches: a session dimension is the
 // column the event carries, a prop the event's prop. entry_page and exit_page are not on events
 // and are refused. Every table read goes through relation.ts (the property predicate), every value
 // is bound, the statement has a LIMIT.

@@ -1,6 +1,6 @@
 // ClickHouse's event slots (@lookout/query event-slots.ts says what a row is and how trends read
 // them): the table, the materialized view that fills it from each INSERT into events, the backfill
-// of the events stored before the view existed, and the refill of the slots a deletion touched.
+// of the events stored before the view existed, and the refill of the days a deletion touched.
 // On a cluster each shard keeps `event_slots_local` from its own `events_local`, behind a
 // Distributed `event_slots`; a read merges the states of every shard.
 import type { ClickHouseClient } from "@clickhouse/client";
@@ -40,34 +40,39 @@ export async function migrateEventSlots(client: ClickHouseClient, n: EventSlotsN
   if (!exists) await client.command({ query: `INSERT INTO ${n.stored} ${eventSlotsSelect(n.events)}` });
 }
 
-/** The quarter hours (epoch seconds of their start) that hold events matching `where`. */
-export async function slotsOf(client: ClickHouseClient, where: string): Promise<number[]> {
-  const found = await rows<{ s: number }>(
-    client,
-    `SELECT DISTINCT toUInt32(toStartOfFifteenMinutes(ts)) AS s FROM events WHERE ${where}`,
-  );
-  return found.map((r) => Number(r.s));
-}
-
-/** The condition on `column` (a DateTime) of being in one of the quarter hours `slots` (epoch seconds). */
-export const inSlots = (column: string, slots: readonly number[]) =>
-  `toUInt32(toStartOfFifteenMinutes(${column})) IN (${slots.map((s) => String(Math.trunc(s))).join(", ")})`;
+/** The UTC day (days since 1970-01-01) of a DateTime column. */
+const dayOf = (column: string) => `intDiv(toUInt32(${column}), 86400)`;
 
 /**
- * Fills the slots `slots` of `property` again from the events left (after their rows were deleted
- * with the events a deletion took). An event inserted between that deletion and this read is
- * counted twice in its slot's event count (its view's row survived the deletion): a visitor's
- * deletion runs rarely and briefly, and the visitors' counts stay exact.
+ * The UTC days that hold events matching `where`, and today's (an event of theirs arriving while
+ * the deletion runs most likely lands today). Days, not quarter hours: the list of a visitor seen
+ * for years stays a few thousand numbers, where their quarter hours would pass the size a statement
+ * may have.
  */
-export async function refillSlots(
+export async function slotDaysOf(client: ClickHouseClient, where: string, nowMs: number): Promise<number[]> {
+  const found = await rows<{ d: number }>(client, `SELECT DISTINCT ${dayOf("ts")} AS d FROM events WHERE ${where}`);
+  return [...new Set([...found.map((r) => Number(r.d)), Math.floor(nowMs / 86_400_000)])].sort((a, b) => a - b);
+}
+
+/** The condition on `column` (a DateTime) of lying in one of the UTC days `days`. */
+export const inDays = (column: string, days: readonly number[]) =>
+  `${dayOf(column)} IN (${days.map((d) => String(Math.trunc(d))).join(", ")})`;
+
+/**
+ * Makes the slots of `days` of a property again from the events left, once the deletion of their
+ * rows (after the events a deletion took) is done. An event appended between that deletion and
+ * this read counts twice in its slot's event count (its view's row survived the deletion), never
+ * in its visitors: the caller runs the two back to back, after every other mutation of the deletion.
+ */
+export async function refillSlotDays(
   client: ClickHouseClient,
   target: string,
   propertyLiteral: string,
-  slots: readonly number[],
+  days: readonly number[],
 ): Promise<void> {
-  if (slots.length === 0) return;
-  const min = Math.min(...slots);
-  const max = Math.max(...slots) + 900;
-  const where = `property = ${propertyLiteral} AND ts >= toDateTime(${min}, 'UTC') AND ts < toDateTime(${max}, 'UTC') AND ${inSlots("ts", slots)}`;
+  if (days.length === 0) return;
+  const from = Math.min(...days) * 86_400;
+  const to = (Math.max(...days) + 1) * 86_400;
+  const where = `property = ${propertyLiteral} AND ts >= toDateTime(${from}, 'UTC') AND ts < toDateTime(${to}, 'UTC') AND ${inDays("ts", days)}`;
   await client.command({ query: `INSERT INTO ${target} ${eventSlotsSelect("events", where)}` });
 }

@@ -12,7 +12,7 @@
 //   once into plain rows that reads take instead of their states (clickhouse-settle.ts); an append
 //   into a settled day marks it unsettled after its INSERT.
 // - event slots (clickhouse-event-slots.ts): a view keeps trends' quarter-hour states with each
-//   INSERT; a visitor's deletion makes the quarter hours of their events again from what is left.
+//   INSERT; a visitor's deletion makes the UTC days of their events again from what is left.
 // - query timeouts: max_execution_time stops the query in the engine (18.16 checks it between
 //   blocks); the call itself rejects at the limit and sends KILL QUERY for good measure, since an
 //   18.16 server does not cancel a query when its HTTP client goes away.
@@ -51,7 +51,7 @@ import {
   type IngestRecord,
   parseClickHouseUrl,
 } from "./clickhouse-options.js";
-import { inSlots, refillSlots, slotsOf } from "./clickhouse-event-slots.js";
+import { inDays, refillSlotDays, slotDaysOf } from "./clickhouse-event-slots.js";
 import { markStoredDays, Settler } from "./clickhouse-settle.js";
 import { bindParams, EVENT_SELECT, eventFromJson, eventJson, literal, profileJson } from "./clickhouse-sql.js";
 import { clickHouseTimelines } from "./clickhouse-timelines.js";
@@ -460,8 +460,8 @@ class ChStore implements ClickHouseEventStore {
         this.client,
         `SELECT DISTINCT toString(batch) AS b FROM ${DONE_TABLES.visits} WHERE ${where}`,
       );
-      // The quarter hours of their events: those event slots are made again from what is left.
-      const slots = await slotsOf(this.client, where);
+      // The UTC days of their events: those days' event slots are made again from what is left.
+      const slotDays = await slotDaysOf(this.client, where, this.opts.now?.() ?? Date.now());
       // The visit tables and the per-visitor tables lose the visitor's rows with the events (their
       // rows are keyed by client_id too), so the statistics stay in line with what is left; the day
       // rows of those batches go (their markers with them), and are filled again from what is left.
@@ -472,12 +472,14 @@ class ChStore implements ClickHouseEventStore {
           `ALTER TABLE ${this.#stored(VISIT_DAYS_TABLE)} DELETE WHERE property = ${literal(property)} AND batch IN (${list})`,
         );
       }
-      if (slots.length > 0)
-        await this.#mutate(
-          `ALTER TABLE ${this.#stored(EVENT_SLOTS_TABLE)} DELETE WHERE property = ${literal(property)} AND ${inSlots("slot", slots)}`,
-        );
       await this.#awaitMutations();
-      await refillSlots(this.client, EVENT_SLOTS_TABLE, literal(property), slots);
+      // Only once the events are gone, and then at once: an event appended between the slots'
+      // deletion and their refill would count twice (refillSlotDays).
+      await this.#mutate(
+        `ALTER TABLE ${this.#stored(EVENT_SLOTS_TABLE)} DELETE WHERE property = ${literal(property)} AND ${inDays("slot", slotDays)}`,
+      );
+      await this.#awaitMutations();
+      await refillSlotDays(this.client, EVENT_SLOTS_TABLE, literal(property), slotDays);
       if (batches.length > 0) await this.#settler.refillDayRows();
       this.#timelines?.forget(property);
       return Number(counted[0]?.n ?? 0);
