@@ -4,7 +4,7 @@
 // On a cluster each shard keeps `event_slots_local` from its own `events_local`, behind a
 // Distributed `event_slots`; a read merges the states of every shard.
 import type { ClickHouseClient } from "@clickhouse/client";
-import { EVENT_SLOTS_COLUMNS, EVENT_SLOTS_TABLE, eventSlotsSelect } from "@lookout/query";
+import { EVENT_SLOT_DIMENSIONS, EVENT_SLOTS_COLUMNS, EVENT_SLOTS_TABLE, eventSlotsSelect, slotColumn } from "@lookout/query";
 import { rows } from "./clickhouse-migrate.js";
 
 /** Where the DDL puts things: the slots' stored name, their view's, and the events table the view reads. */
@@ -28,16 +28,33 @@ export function chEventSlotsDistributedDdl(database: string, cluster: string): s
   return `CREATE TABLE IF NOT EXISTS ${database}.${EVENT_SLOTS_TABLE} AS ${database}.${EVENT_SLOTS_TABLE}_local ENGINE = Distributed(${cluster}, ${database}, ${EVENT_SLOTS_TABLE}_local, rand())`;
 }
 
+/** The columns a view's definition keeps (its ARRAY JOIN's `('column', column)` pairs), sorted. */
+export function keptColumns(createQuery: string): string[] {
+  return [...createQuery.matchAll(/\('([a-z_]*)', *([a-z_]*|'')\)/g)].map((m) => m[1] ?? "").sort();
+}
+
 /**
  * Creates the table and its view; on their first creation the events already stored are folded
  * in (at open, before this process appends: as for the visit tables, another server appending
- * during that first migration would be counted twice).
+ * during that first migration would be counted twice). A view that keeps other columns than this
+ * release's (EVENT_SLOT_DIMENSIONS changed) is dropped with its table and made again, so no read
+ * takes a column the view never wrote.
  */
 export async function migrateEventSlots(client: ClickHouseClient, n: EventSlotsNames): Promise<void> {
-  const had = await rows<Record<string, number>>(client, `EXISTS TABLE ${n.view}`);
-  const exists = Number(Object.values(had[0] ?? {})[0] ?? 0) === 1;
+  const [database, view] = n.view.includes(".") ? n.view.split(".") : [undefined, n.view];
+  const found = await rows<{ q: string }>(
+    client,
+    `SELECT create_table_query AS q FROM system.tables WHERE database = ${database ? `'${database}'` : "currentDatabase()"} AND name = '${view}'`,
+  );
+  const had = found[0]?.q;
+  const wanted = ["", ...EVENT_SLOT_DIMENSIONS.map(slotColumn)].sort();
+  if (had !== undefined && keptColumns(had).join() !== wanted.join()) {
+    await client.command({ query: `DROP TABLE IF EXISTS ${n.view}` });
+    await client.command({ query: `DROP TABLE IF EXISTS ${n.stored}` });
+  }
+  const fresh = had === undefined || keptColumns(had).join() !== wanted.join();
   for (const ddl of chEventSlotsDdl(n)) await client.command({ query: ddl });
-  if (!exists) await client.command({ query: `INSERT INTO ${n.stored} ${eventSlotsSelect(n.events)}` });
+  if (fresh) await client.command({ query: `INSERT INTO ${n.stored} ${eventSlotsSelect(n.events)}` });
 }
 
 /** The UTC day (days since 1970-01-01) of a DateTime column. */
