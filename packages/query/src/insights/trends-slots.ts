@@ -1,5 +1,5 @@
-// Trends from event slots (ClickHouse, event-slots.ts): which series they answer and the FROM
-// item that reads one. The series' states statement (trends-states.ts stateRows) is the same as
+// Trends from event slots (ClickHouse, event-slots.ts): which series they answer and the
+// statement of one. The series' states statement (trends-states.ts stateRows) is the same as
 // over events; only its rows differ: the slots' states for the range's whole quarter hours, and
 // states made from events for the pieces at its ends, so that every bucket, total and "$other"
 // merges one kind of state.
@@ -9,7 +9,14 @@
 // by that column (or, without a breakdown, only by one kept column), in buckets of an hour or more,
 // in a timezone whose offsets fall on quarter hours, and when at least one whole slot lies in its
 // range. Everything else reads events as before.
-import { type Dimension, type Filter, type Interval, OTHER_BREAKDOWN_VALUE, type TrendsMath } from "@lookout/schema";
+import {
+  type Dimension,
+  type Filter,
+  type Interval,
+  OTHER_BREAKDOWN_VALUE,
+  type TrendsMath,
+  type TrendsSeries,
+} from "@lookout/schema";
 import type { Dialect } from "../dialects.js";
 import {
   EVENT_SLOTS_TABLE,
@@ -25,7 +32,7 @@ import { int, type Params } from "../params.js";
 import type { Scope } from "../parts.js";
 import { tableRead } from "../relation.js";
 import { offsetSegments } from "../tz.js";
-import type { Agg, TrendsStates } from "./trends-states.js";
+import { type Agg, type MathAggs, stateRows, type TrendsStates } from "./trends-states.js";
 
 const SLOT_MATHS: readonly TrendsMath[] = ["total", "unique_visitors", "avg_per_visitor"];
 
@@ -137,4 +144,66 @@ export function slotRows(
 export function slotBreakdownValue(p: Params, top: string, topN: number): string {
   const best = `SELECT value AS v FROM ${top} AS tv GROUP BY v ORDER BY countMerge(events) DESC, v LIMIT 0, ${int(topN)}`;
   return `if(value IN (${best}), value, ${p.add(OTHER_BREAKDOWN_VALUE)})`;
+}
+
+/** What a series' statement from slots needs of compileTrends. */
+export interface SlotSeriesInput {
+  s: Scope;
+  p: Params;
+  d: Dialect;
+  i: number;
+  series: TrendsSeries;
+  /** The spec's and the series' filters. */
+  filters: readonly Filter[];
+  breakdown: Dimension | null;
+  interval: Interval;
+  timezone: string;
+  topN: number;
+  /** This period. */
+  current: SlotSpan;
+  /** A comparison's period, and where its total stops (its end, unless this period is still running). */
+  earlier: (SlotSpan & { until: number }) | null;
+  /** The series' math as aggregates (called only when the slots answer: it may bind a parameter). */
+  aggs: () => MathAggs | null;
+  asValue: (e: string) => string;
+}
+
+/**
+ * A series' statement from event slots (the states printer over slot rows), or null when it reads
+ * events: the spans are this period and a comparison's earlier one, cut where its total stops.
+ */
+export function slotSeries(o: SlotSeriesInput): string | null {
+  const { s, p, d, current, earlier } = o;
+  const until = earlier && earlier.until !== earlier.to ? earlier.until : undefined;
+  const spans: SlotSpan[] = !earlier
+    ? []
+    : until === undefined
+      ? [{ from: earlier.from, to: earlier.to }]
+      : [
+          { from: earlier.from, to: until },
+          { from: until, to: earlier.to },
+        ];
+  const { series, filters, breakdown, interval } = o;
+  const plan = trendsSlotsPlan({
+    d,
+    math: series.math,
+    filters,
+    breakdown,
+    interval,
+    timezone: o.timezone,
+    spans: [...spans, current],
+  });
+  const aggs = plan === null ? null : o.aggs();
+  if (plan === null || aggs === null) return null;
+  const rows = (cover: SlotsPlan["cover"]) => slotRows(s, p, d, { event: series.event, dim: plan.dim, filters, cover });
+  const read = `${rows(plan.cover)} AS sr${int(o.i)}`;
+  // The top values are the current period's (as over events), read from its own cover.
+  const top = plan.breakdown ? rows(slotCover([current])) : null;
+  const bv = top === null ? "''" : slotBreakdownValue(p, top, o.topN);
+  const k = s.bucket(interval, "slot");
+  const period = earlier
+    ? { of: `if(slot >= ${p.ts(current.from)}, 0, 1)`, until: until === undefined ? undefined : p.ts(until) }
+    : undefined;
+  const label = d.label(interval, k);
+  return stateRows({ i: o.i, bv, bucketKey: k, label, read, aggs, st: SLOT_STATES, asValue: o.asValue, period, time: "slot" });
 }

@@ -52,10 +52,9 @@ import { int, Params } from "../params.js";
 import { Scope } from "../parts.js";
 import { tableRead } from "../relation.js";
 import { SESSION_DIMENSION_COLUMNS } from "../tables.js";
-import { type SlotSpan, slotCover } from "../event-slots.js";
 import { breakdownRollupDim, breakdownRollupSeries, trendsBreakdownRollupTo } from "./trends-breakdown-rollup.js";
 import { rollupSeries, trendsRollupTo } from "./trends-rollup.js";
-import { SLOT_STATES, slotBreakdownValue, slotRows, trendsSlotsPlan } from "./trends-slots.js";
+import { slotSeries } from "./trends-slots.js";
 import { rollupParts } from "./trends-rollup-parts.js";
 import {
   type Agg,
@@ -206,37 +205,6 @@ export function compileTrends(spec: TrendsSpec, property: string, dialect: SqlDi
 
   const statements: string[] = [];
   const named = new NamedRows(dialect);
-  // The spans a series reads: this period, and a comparison's earlier one cut where its total stops.
-  const current = { from: range.from.getTime(), to: range.to.getTime() };
-  const until = cmp && cmp.elapsedTo.getTime() !== cmp.to.getTime() ? cmp.elapsedTo.getTime() : undefined;
-  const earlier = !cmp
-    ? []
-    : until === undefined
-      ? [{ from: cmp.from.getTime(), to: cmp.to.getTime() }]
-      : [
-          { from: cmp.from.getTime(), to: until },
-          { from: until, to: cmp.to.getTime() },
-        ];
-  /** A series' statement from event slots (trends-slots.ts), or null when it reads events. */
-  const slotSeries = (series: TrendsSeries, i: number): string | null => {
-    const filters = [...globalFilters, ...parseFilters(series.filters ?? "")];
-    const ask = (spans: SlotSpan[]) =>
-      trendsSlotsPlan({ d, math: series.math, filters, breakdown, interval, timezone: ctx.timezone, spans });
-    const plan = fns.states === null ? null : ask([...earlier, current]);
-    const aggs = plan === null ? null : mathAggs(series, p, d, fns);
-    if (plan === null || aggs === null) return null;
-    const rows = (cover: typeof plan.cover) => slotRows(s, p, d, { event: series.event, dim: plan.dim, filters, cover });
-    const read = `${rows(plan.cover)} AS sr${int(i)}`;
-    // The top values are the current period's (as over events), read from its own cover.
-    const top = plan.breakdown ? rows(slotCover([current])) : null;
-    const bv = top === null ? "''" : slotBreakdownValue(p, top, topN);
-    const k = s.bucket(interval, "slot");
-    const period = cmp
-      ? { of: `if(slot >= ${p.ts(current.from)}, 0, 1)`, until: until === undefined ? undefined : p.ts(until) }
-      : undefined;
-    const label = d.label(interval, k);
-    return stateRows({ i, bv, bucketKey: k, label, read, aggs, st: SLOT_STATES, asValue: fns.asValue, period, time: "slot" });
-  };
   for (const [i, series] of spec.series.entries()) {
     const rollupArgs = {
       rollups: d.dayRollups,
@@ -267,7 +235,25 @@ export function compileTrends(spec: TrendsSpec, property: string, dialect: SqlDi
         statements.push(...rollupSeries({ ...o, ...part }, r, rollupTo, ctx.timezone));
       continue;
     }
-    const slots = slotSeries(series, i);
+    const slots =
+      fns.states === null
+        ? null
+        : slotSeries({
+            s,
+            p,
+            d,
+            i,
+            series,
+            filters: [...globalFilters, ...parseFilters(series.filters ?? "")],
+            breakdown,
+            interval,
+            timezone: ctx.timezone,
+            topN,
+            current: { from: range.from.getTime(), to: range.to.getTime() },
+            earlier: cmp && { from: cmp.from.getTime(), to: cmp.to.getTime(), until: cmp.elapsedTo.getTime() },
+            aggs: () => mathAggs(series, p, d, fns),
+            asValue: fns.asValue,
+          });
     if (slots !== null) {
       statements.push(slots);
       continue;

@@ -48,13 +48,13 @@ export async function migrateEventSlots(client: ClickHouseClient, n: EventSlotsN
   );
   const had = found[0]?.q;
   const wanted = ["", ...EVENT_SLOT_DIMENSIONS.map(slotColumn)].sort();
-  if (had !== undefined && keptColumns(had).join() !== wanted.join()) {
+  const stale = had !== undefined && keptColumns(had).join() !== wanted.join();
+  if (stale) {
     await client.command({ query: `DROP TABLE IF EXISTS ${n.view}` });
     await client.command({ query: `DROP TABLE IF EXISTS ${n.stored}` });
   }
-  const fresh = had === undefined || keptColumns(had).join() !== wanted.join();
   for (const ddl of chEventSlotsDdl(n)) await client.command({ query: ddl });
-  if (fresh) await client.command({ query: `INSERT INTO ${n.stored} ${eventSlotsSelect(n.events)}` });
+  if (had === undefined || stale) await client.command({ query: `INSERT INTO ${n.stored} ${eventSlotsSelect(n.events)}` });
 }
 
 /** The UTC day (days since 1970-01-01) of a DateTime column. */
