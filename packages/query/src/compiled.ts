@@ -37,6 +37,8 @@ export interface SettledVisits {
    * the first UTC day whose winning batch has none; every settled day before it has them.
    */
   dayRows?: Readonly<Record<string, number>>;
+  /** Path rows (clickhouse-path-days.ts), as dayRows: per pair, the first UTC day whose winning batch has none. */
+  pathRows?: Readonly<Record<string, number>>;
 }
 
 export interface CompiledStats extends CompiledQuery {

@@ -19,6 +19,7 @@ export type TableName =
   | "paths_rollup"
   | "paths_pages"
   | "visit_days"
+  | "visit_paths"
   | "event_slots"
   | DerivedTable
   | VisitorTable
@@ -48,6 +49,8 @@ const STORED: readonly TableName[] = [
   "visit_events_done",
   // ... and their day rows (clickhouse-day-rows.ts).
   "visit_days",
+  // ... and their path rows (clickhouse-path-days.ts).
+  "visit_paths",
   // ... and its event slots (event-slots.ts).
   "event_slots",
 ];

@@ -31,6 +31,7 @@ export const READ_TABLES = [
   "visit_pages_done",
   "visit_events_done",
   "visit_days",
+  "visit_paths",
   "event_slots",
 ] as const satisfies readonly TableName[];
 const _everyTableChecked: Record<Exclude<TableName, (typeof READ_TABLES)[number]>, never> = {};

@@ -26,13 +26,16 @@ import {
 } from "@lookout/schema";
 import type { CompileContext, CompiledQuery } from "../compiled.js";
 import { type ResolvedRange, resolveDateRange } from "../date-range.js";
-import { DIALECTS, type SqlDialect } from "../dialects.js";
+import { pathRowsThrough } from "../clickhouse-path-days.js";
+import { settledParamsOf } from "../clickhouse-visits.js";
+import { type Dialect, DIALECTS, type SqlDialect } from "../dialects.js";
 import { NamedRows } from "../named.js";
 import { int, Params } from "../params.js";
 import { Scope } from "../parts.js";
 import { collapseList, PATHS_KIND } from "../paths-rollup.js";
 import { tableRead } from "../relation.js";
 import { NON_CUSTOM_EVENT_NAMES } from "../tables.js";
+import { pathDaysStatement } from "./paths-days.js";
 import { pathsRollupStatement, pathsRollupTo } from "./paths-rollup.js";
 import { eventCondition } from "./trends.js";
 
@@ -58,6 +61,11 @@ interface PathsFunctions {
   greatest(a: string, b: string): string;
   /** Whether the answer walks numbers of the range's distinct items (p_items) instead of the items. */
   numbersItems: boolean;
+  /** Up to where rows the store keeps may answer (paths-rollup.ts pathsRollupTo's `through`), and the statement that reads them. */
+  rollup: {
+    through(d: Dialect, ctx: CompileContext, property: string): number | undefined;
+    statement: typeof pathsRollupStatement;
+  };
   /**
    * The answer in one pass over the paths with aggregate states (ClickHouse: onePassAnswer), or
    * null to print it from named subqueries (DuckDB names each once). 18.16 has none, so the
@@ -79,6 +87,7 @@ const PATHS_FUNCTIONS: Record<SqlDialect, PathsFunctions> = {
     positions: (read, keep, a) => `(SELECT ${keep.join(", ")}, unnest(generate_series(1, len(${a}))) AS k FROM ${read})`,
     greatest: (a, b) => `greatest(${a}, ${b})`,
     numbersItems: true,
+    rollup: { through: (d, ctx) => (d.dayRollups ? ctx.dayRollupThrough : undefined), statement: pathsRollupStatement },
     onePass: null,
   },
   clickhouse: {
@@ -93,6 +102,11 @@ const PATHS_FUNCTIONS: Record<SqlDialect, PathsFunctions> = {
     greatest: (a, b) => `greatest(${a}, ${b})`,
     // 18.16 has no window functions to number them with: it walks the items themselves.
     numbersItems: false,
+    // The path rows filled at settle time (clickhouse-path-days.ts), for the days they cover.
+    rollup: {
+      through: (_d, ctx, property) => pathRowsThrough(ctx.settledVisits, property, ctx.timezone),
+      statement: pathDaysStatement,
+    },
     onePass: (paths, fns) => onePassAnswer(paths, fns),
   },
 };
@@ -156,9 +170,9 @@ export function compilePaths(spec: PathsSpec, property: string, dialect: SqlDial
   const s = new Scope(d, p, property, [{ from: range.from.getTime(), to: range.to.getTime() }], ctx.timezone);
   const global: Filter[] = parseFilters(spec.filters ?? "");
   const rollupTo = pathsRollupTo(spec, {
-    rollups: d.dayRollups,
+    rollups: true,
     range: { from: range.from.getTime(), to: range.to.getTime() },
-    through: ctx.dayRollupThrough,
+    through: fns.rollup.through(d, ctx, property),
     timezone: ctx.timezone,
   });
   const pageview = "name = 'pageview'";
@@ -189,14 +203,17 @@ export function compilePaths(spec: PathsSpec, property: string, dialect: SqlDial
   };
   const actors = done(p, `${visitsOf(events, (x) => p.add(x))} ${d.limit(int(PATHS_MAX_VISITS), 0)}`);
   if (rollupTo !== null) {
-    const sql = pathsRollupStatement(s, d, p, {
+    const sql = fns.rollup.statement(s, d, p, {
       from: range.from.getTime(),
       to: range.to.getTime(),
       rollupTo,
       steps: plan.steps,
       rowCap: PATHS_ANSWER_ROWS,
     });
-    return { ...done(p, sql), dialect, range, plan, actors, cap: PATHS_MAX_VISITS, rollupTo };
+    const compiled = done(p, sql);
+    // The settled batches the bound was read with (ClickHouse), not those of when it runs.
+    const bound = ctx.settledVisits ? { ...compiled, params: { ...compiled.params, ...settledParamsOf(sql, ctx.settledVisits) } } : compiled;
+    return { ...bound, dialect, range, plan, actors, cap: PATHS_MAX_VISITS, rollupTo };
   }
 
   const named = new NamedRows(dialect);

@@ -15,6 +15,7 @@ import {
   DONE_TABLES,
   doneColumns,
   VISIT_DAYS_TABLE,
+  VISIT_PATHS_TABLE,
   PREV_COLUMNS,
   SETTLE_MS,
   type SettledVisits,
@@ -325,8 +326,8 @@ async function latestMarks(client: ClickHouseClient): Promise<{ day: number; bat
  */
 export async function settledState(client: ClickHouseClient): Promise<SettledVisits> {
   const { firstLiveDay, winners } = await winningBatches(client);
-  const dayRows = await dayRowsState(client, winners, firstLiveDay);
-  return { firstLiveDay, batches: winners.map((w) => w.batch), dayRows };
+  const { dayRows, pathRows } = await dayRowsState(client, winners, firstLiveDay);
+  return { firstLiveDay, batches: winners.map((w) => w.batch), dayRows, pathRows };
 }
 
 /** The first day read from states (settledState) and the winning batch of each settled day before it. */
@@ -360,7 +361,7 @@ export async function dropSuperseded(
   if (fresh.length === 0) return 0;
   const batches = fresh.filter((m) => Number(m.b) !== 0).map((m) => String(Number(m.b)));
   if (batches.length > 0) {
-    for (const table of [...VISIT_TABLE_NAMES.map((v) => DONE_TABLES[v]), VISIT_DAYS_TABLE])
+    for (const table of [...VISIT_TABLE_NAMES.map((v) => DONE_TABLES[v]), VISIT_DAYS_TABLE, VISIT_PATHS_TABLE])
       await t.deleteWhere(table, `batch IN (${batches.join(", ")})`);
   }
   const marks = fresh.map((m) => `(toDate(${literal(m.d)}), ${Number(m.at)})`);

@@ -40,6 +40,7 @@ import {
   settledParamsOf,
   VISIT_DAYS_TABLE,
   VISIT_DAYS_ZONES_TABLE,
+  VISIT_PATHS_TABLE,
   VISIT_TABLE_NAMES,
 } from "@lookout/query";
 import type { EventRow, VisitorProfile } from "@lookout/schema";
@@ -443,7 +444,7 @@ class ChStore implements ClickHouseEventStore {
 
   deleteProperty(property: string): Promise<void> {
     return this.#track(async () => {
-      for (const table of [...this.#tables(), VISIT_DAYS_TABLE, VISIT_DAYS_ZONES_TABLE, EVENT_SLOTS_TABLE]) {
+      for (const table of [...this.#tables(), VISIT_DAYS_TABLE, VISIT_PATHS_TABLE, VISIT_DAYS_ZONES_TABLE, EVENT_SLOTS_TABLE]) {
         await this.#mutate(`ALTER TABLE ${this.#stored(table)} DELETE WHERE property = ${literal(property)}`);
       }
       await this.#awaitMutations();
@@ -464,13 +465,12 @@ class ChStore implements ClickHouseEventStore {
       const slotDays = await slotDaysOf(this.client, where, this.opts.now?.() ?? Date.now());
       // The visit tables and the per-visitor tables lose the visitor's rows with the events (their
       // rows are keyed by client_id too), so the statistics stay in line with what is left; the day
-      // rows of those batches go (their markers with them), and are filled again from what is left.
+      // and path rows of those batches go (their markers with them), and are filled again from what is left.
       for (const table of this.#tables()) await this.#mutate(`ALTER TABLE ${this.#stored(table)} DELETE WHERE ${where}`);
       if (batches.length > 0) {
         const list = batches.map((r) => String(BigInt(r.b))).join(", ");
-        await this.#mutate(
-          `ALTER TABLE ${this.#stored(VISIT_DAYS_TABLE)} DELETE WHERE property = ${literal(property)} AND batch IN (${list})`,
-        );
+        for (const table of [VISIT_DAYS_TABLE, VISIT_PATHS_TABLE])
+          await this.#mutate(`ALTER TABLE ${this.#stored(table)} DELETE WHERE property = ${literal(property)} AND batch IN (${list})`);
       }
       await this.#awaitMutations();
       // Only once the events are gone, and then at once: an event appended between the slots'

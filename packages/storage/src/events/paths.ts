@@ -15,18 +15,22 @@ import type { EventReader } from "./event-store.js";
 import { type InsightActorIds, queryInsight } from "./insights.js";
 import type { StatsContext } from "./stats.js";
 
-function compile(store: EventReader, property: string, spec: PathsSpec | PathsSpecInput, ctx: StatsContext) {
+async function compile(store: EventReader, property: string, spec: PathsSpec | PathsSpecInput, ctx: StatsContext) {
   const parsed = PathsSpecSchema.parse(spec);
+  const rows = ctx.dayRollups !== false;
+  // ClickHouse: its path rows' bound comes with the settled batches the statement binds.
+  const settledVisits = rows ? await store.settledVisits?.() : undefined;
   return INSIGHT_COMPILERS[parsed.kind](parsed, property, store.dialect, {
     timezone: ctx.timezone,
     now: ctx.now ?? new Date(),
     earliest: ctx.earliest,
-    dayRollupThrough: ctx.dayRollups === false ? undefined : store.dayRollupThrough?.(property, ctx.timezone),
+    dayRollupThrough: rows ? store.dayRollupThrough?.(property, ctx.timezone) : undefined,
+    settledVisits,
   });
 }
 
 async function visitRows(store: EventReader, property: string, spec: PathsSpec | PathsSpecInput, ctx: StatsContext) {
-  const compiled = compile(store, property, spec, ctx);
+  const compiled = await compile(store, property, spec, ctx);
   const rows = await queryInsight<PathsRow>(store, compiled.actors);
   // A full page would leave visits out: an answer that is not exact is refused instead.
   if (rows.length >= compiled.cap) {
@@ -45,7 +49,7 @@ export async function runPaths(
   spec: PathsSpec | PathsSpecInput,
   ctx: StatsContext,
 ): Promise<PathsAnswer> {
-  return shapePathsCounts(await queryInsight<PathsCountRow>(store, compile(store, property, spec, ctx)));
+  return shapePathsCounts(await queryInsight<PathsCountRow>(store, await compile(store, property, spec, ctx)));
 }
 
 export async function runPathsActors(

@@ -1,0 +1,133 @@
+// ClickHouse's path rows (issue #22): DuckDB's paths rollups (paths-rollup.ts says what a row is
+// and why a range of whole local days reads them exactly) kept for ClickHouse's settled days, the
+// way its day rows are (clickhouse-day-rows.ts). This module owns the table's shape, the INSERT
+// that fills a (property, timezone) pair's rows for some settle batches, and where a read may take
+// whole local days from them; the read sits beside the paths compiler (insights/paths-days.ts).
+//
+// `visit_paths`: per property, timezone, settle batch and local day of a visit's start, the
+// visitors whose visits starting that day made a node (kind 1: a page at a position) or an edge
+// (kind 0: a page and the next), counted by the same visitor's last earlier local day with that
+// node or edge (prev_lday, 0 for none), for positions 1 to PATHS_LIMITS.maxSteps of each visit's
+// whole path; kind 2 counts the visits with a path. A read sums the rows whose prev_lday lies
+// before its range: each visitor once, without a distinct count.
+//
+// Rows are tied to settle batches as the day rows are: a batch is a UTC day's visits (by their
+// start), so its rows count while it is the day's winner and go with it. A later batch's
+// prev_lday depends on the earlier days, which is why an insert into a settled day unsettles every
+// day after it (clickhouse-settle.ts): those days get new batches and their rows are filled again.
+// Two batches can hold visits of one local day (a local day spans two UTC days): a visitor's node
+// counts in the earlier UTC day's, and the other row has prev_lday = lday, which no read counts.
+//
+// A visit here is its events from its start to the end of the UTC day after the last day filled
+// (the settle step reads visit states over the same span): paths of visits that run longer than
+// that are cut, as every settled ClickHouse visit is.
+import { PATHS_LIMITS } from "@lookout/schema";
+import type { SettledVisits } from "./compiled.js";
+import { dayRowsKey } from "./clickhouse-day-rows.js";
+import { offsetCase } from "./parts.js";
+import { PATHS_KIND } from "./paths-rollup.js";
+import { localDay, offsetSegments, startOfDay } from "./tz.js";
+
+export const VISIT_PATHS_TABLE = "visit_paths";
+
+/** A marker row's kind: the pair's rows of its batch are all written (filled after them). */
+export const PATH_MARKER_KIND = 255;
+
+/** The columns of `visit_paths`. */
+export const VISIT_PATHS_COLUMNS: readonly (readonly [string, string])[] = [
+  ["property", "String"],
+  ["tz", "String"],
+  ["batch", "UInt64"],
+  /** Local day number of the visits' start; a marker row: the batch's UTC day. */
+  ["lday", "Int32"],
+  /** PATHS_KIND, or PATH_MARKER_KIND. */
+  ["kind", "UInt8"],
+  /** 1-based position in the path (0 for the count of paths). */
+  ["step", "UInt8"],
+  ["source", "String"],
+  /** The next page for an edge; '' for a node and the count. */
+  ["target", "String"],
+  /** The same visitor's last earlier local day with this node or edge (0 for none). */
+  ["prev_lday", "Int32"],
+  /** Visitors (visits, for the count). */
+  ["visitors", "UInt64"],
+];
+
+const DAY = 86_400_000;
+
+/**
+ * Where a paths read of `property` in `tz` may take whole local days from path rows (every visit
+ * that starts before it is in a batch with the pair's rows), or undefined.
+ */
+export function pathRowsThrough(settled: SettledVisits | undefined, property: string, tz: string): number | undefined {
+  const day = settled?.pathRows?.[dayRowsKey(property, tz)];
+  return day === undefined ? undefined : startOfDay(tz, localDay(tz, day * DAY));
+}
+
+/** A path's positions as (kind, step, source, target) tuples: its nodes, its edges, then `last` (extra tuples). */
+export function pathPositionsArray(path: string, extra: string): string {
+  return (
+    `arrayConcat(arrayMap(k -> (toUInt8(${PATHS_KIND.node}), toUInt8(k), ${path}[k], ''), arrayEnumerate(${path})), ` +
+    `arrayMap(k -> (toUInt8(${PATHS_KIND.edge}), toUInt8(k), ${path}[k], ${path}[k + 1]), arraySlice(arrayEnumerate(${path}), 1, length(${path}) - 1)), ${extra})`
+  );
+}
+
+/** `items` without consecutive repeats, its first `n`. */
+export const chPathOf = (items: string, n: number) =>
+  `arraySlice(arrayFilter((x, i) -> i = 1 OR x != ${items}[i - 1], ${items}, arrayEnumerate(${items})), 1, ${Math.trunc(n)})`;
+
+/** Each visit's pageviews' paths in order of (time, path), from a GROUP BY over `events` rows. */
+export const CH_ORDERED_PAGES = "arrayMap(x -> x.2, arraySort(groupArrayIf((toUInt64(ts) * 1000 + ts_ms, path), name = 'pageview')))";
+
+/**
+ * The INSERT of the path rows in one timezone of some properties' visits of `batches` (their UTC
+ * days [firstDay, lastDay], `days` the day of each batch). `properties` and `tz` are printed
+ * literals. Each of those visits' visitors' earlier visits (any day before) chain prev_lday; the
+ * timezone's offsets cover the span from `sinceDay` (the first settled day) on.
+ */
+export function visitPathsInsertSql(o: {
+  properties: readonly string[];
+  tz: string;
+  tzName: string;
+  batches: readonly { day: number; batch: string }[];
+  sinceDay: number;
+  firstDay: number;
+  lastDay: number;
+}): string {
+  const segments = offsetSegments(o.tzName, o.sinceDay * DAY - DAY, (o.lastDay + 2) * DAY);
+  const ts = (ms: number) => `toDateTime(${Math.floor(ms / 1000)}, 'UTC')`;
+  const lday = (c: string) =>
+    `toInt32(greatest(intDiv(toInt64(toUInt32(${c})) + 60 * (${offsetCase(segments, c, ts)}), 86400), 0))`;
+  const iso = (d: number) => `toDate('${new Date(d * DAY).toISOString().slice(0, 10)}')`;
+  const props = `property IN (${o.properties.join(", ")})`;
+  // The visitors with an event in the days: their visits up to the span's end, earlier ones too.
+  const visitors = `SELECT cityHash64(visitor_id) FROM events WHERE ${props} AND ts >= ${ts(o.firstDay * DAY)} AND ts < ${ts((o.lastDay + 1) * DAY)}`;
+  const visits =
+    `SELECT property, cityHash64(session_id) AS p_skey, any(cityHash64(visitor_id)) AS p_vkey, min(ts) AS p_start, ${CH_ORDERED_PAGES} AS p_items ` +
+    `FROM events WHERE ${props} AND ts < ${ts((o.lastDay + 2) * DAY)} AND cityHash64(visitor_id) IN (${visitors}) ` +
+    `GROUP BY property, p_skey HAVING toDate(p_start) <= ${iso(o.lastDay)} AND length(p_items) > 0`;
+  // Plain numbers: 18.16 analyses a long list of function calls slowly.
+  const days = o.batches.map((b) => Math.trunc(b.day)).join(", ");
+  const batches = o.batches.map((b) => BigInt(b.batch).toString()).join(", ");
+  const dated =
+    `SELECT property, p_skey, p_vkey, ${lday("p_start")} AS p_lday, toUInt32(toDate(p_start)) AS p_uday, toUInt8(p_uday >= ${Math.trunc(o.firstDay)}) AS p_fresh, ` +
+    `if(p_fresh = 1, transform(p_uday, [${days}], [${batches}], toUInt64(0)), toUInt64(0)) AS p_batch, ` +
+    `${chPathOf("p_items", PATHS_LIMITS.maxSteps)} AS p_path FROM (${visits})`;
+  // Per visitor and node or edge, its (local day, UTC day, fresh, batch) in order: at one local day
+  // the earlier UTC day first, whichever batches a fill covers; a visit's count of paths keyed by the visit.
+  const positions = pathPositionsArray("p_path", `[(toUInt8(${PATHS_KIND.paths}), toUInt8(0), toString(p_skey), '')]`);
+  const grouped =
+    `SELECT property, x.1 AS p_kind, x.2 AS p_step, x.3 AS p_source, x.4 AS p_target, arraySort(groupUniqArray((p_lday, p_uday, p_fresh, p_batch))) AS ds ` +
+    `FROM (${dated}) ARRAY JOIN ${positions} AS x GROUP BY property, p_vkey, p_kind, p_step, p_source, p_target HAVING max(p_fresh) = 1`;
+  // Each fresh entry with the day of the entry before it (history first on a day: see the header).
+  const chained =
+    "arrayFilter(e -> e.4 = 1, arrayMap(i -> (ds[i].1, ds[i].4, if(i = 1, 0, ds[i - 1].1), ds[i].3), arrayEnumerate(ds)))";
+  const rows =
+    `SELECT property, p_kind, p_step, if(p_kind = ${PATHS_KIND.paths}, '', p_source) AS p_src, p_target, e.1 AS p_day, e.2 AS p_b, e.3 AS p_prev ` +
+    `FROM (${grouped}) ARRAY JOIN ${chained} AS e`;
+  const names = VISIT_PATHS_COLUMNS.map(([n]) => n).join(", ");
+  return (
+    `INSERT INTO ${VISIT_PATHS_TABLE} (${names}) SELECT property, ${o.tz}, p_b, p_day, p_kind, p_step, p_src, p_target, p_prev, count() ` +
+    `FROM (${rows}) GROUP BY property, p_b, p_day, p_kind, p_step, p_src, p_target, p_prev`
+  );
+}
