@@ -77,7 +77,8 @@ export const chPathOf = (items: string, n: number) =>
   `arraySlice(arrayFilter((x, i) -> i = 1 OR x != ${items}[i - 1], ${items}, arrayEnumerate(${items})), 1, ${Math.trunc(n)})`;
 
 /** Each visit's pageviews' paths in order of (time, path), from a GROUP BY over `events` rows. */
-export const CH_ORDERED_PAGES = "arrayMap(x -> x.2, arraySort(groupArrayIf((toUInt64(ts) * 1000 + ts_ms, path), name = 'pageview')))";
+export const CH_ORDERED_PAGES =
+  "arrayMap(x -> x.2, arraySort(groupArrayIf((toUInt64(ts) * 1000 + ts_ms, path), name = 'pageview')))";
 
 /**
  * The INSERT of the path rows in one timezone of some properties' visits of `batches` (their UTC

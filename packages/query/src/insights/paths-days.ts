@@ -49,8 +49,7 @@ export function pathDaysStatement(
     `arrayMap(x -> x.2, arraySort(groupArrayIf((toUInt64(ts) * 1000 + ts_ms, path), name = 'pageview' AND ts < ${TO}))) AS w_cut, ${CH_ORDERED_PAGES} AS w_all ` +
     `FROM ${tableRead(s, "events", [`ts >= ${A}`, `ts < ${until}`, `${d.eventVkey} IN (${S})`])} GROUP BY w_skey`;
   const whole = `w_skey NOT IN (${over("skey", A)}) AND w_start < ${int(o.rollupTo)}`;
-  const pathsOf =
-    `SELECT w_skey, w_vkey, ${chPathOf("w_cut", n)} AS w_cp, if(${whole}, ${chPathOf("w_all", n)}, emptyArrayString()) AS w_wp FROM (${visits})`;
+  const pathsOf = `SELECT w_skey, w_vkey, ${chPathOf("w_cut", n)} AS w_cp, if(${whole}, ${chPathOf("w_all", n)}, emptyArrayString()) AS w_wp FROM (${visits})`;
   const signed = (path: string, sign: number) =>
     `arrayMap(x -> (toInt8(${sign}), x.1, x.2, x.3, x.4), ${pathPositionsArray(path, `arrayFilter(x -> length(${path}) > 0, [(toUInt8(${paths}), toUInt8(0), toString(w_skey), '')])`)})`;
   // Each visitor's nodes and edges once per side; a visit's count of paths keyed by the visit.
@@ -67,20 +66,37 @@ export function pathDaysStatement(
     `prev_lday < ${lA}`,
     `((kind = ${edge} AND step < ${n}) OR (kind = ${node} AND step <= ${n}) OR kind = ${paths})`,
   ]);
-  const fromRows = `SELECT kind, step, source, target, toInt64(sum(visitors)) AS v FROM ${rowsRead} GROUP BY kind, step, source, target`;
+  // The rows as they are, grouped once with the swap's.
+  const fromRows = `SELECT kind, step, source, target, toInt64(visitors) AS v FROM ${rowsRead}`;
   const summed =
     `SELECT kind, step, source, target, sum(v) AS t FROM (${fromRows} UNION ALL ${swap}) ` +
     `GROUP BY kind, step, source, target HAVING t > 0 OR kind = ${paths}`;
   const all =
     `SELECT groupArrayIf((toInt64(step), source, target, t), kind = ${edge}) AS edges, groupArrayIf((toInt64(step), source, t), kind = ${node}) AS nodes, ` +
     `sumIf(t, kind = ${paths}) AS pc FROM (${summed})`;
-  const top = `arraySlice(arraySort(e -> (-e.4, e.1, e.2, e.3), edges), 1, ${int(PATHS_LIMITS.maxEdges)})`;
+  const { threshold, top } = chTopEdges("edges");
   const rows =
     `arrayConcat(arrayMap(e -> (toUInt8(${edge}), e.1, e.2, e.3, e.4), top), ` +
     `arrayMap(x -> (toUInt8(${node}), x.1, x.2, '', x.3), arrayFilter(x -> has(items, x.2), nodes)), [(toUInt8(${paths}), toInt64(0), '', '', pc)])`;
   return (
     "SELECT r.1 AS kind, r.2 AS step, r.3 AS source, r.4 AS target, r.5 AS visitors FROM (" +
-    `SELECT ${top} AS top, arrayConcat(arrayMap(e -> e.2, top), arrayMap(e -> e.3, top)) AS items, ${rows} AS rs FROM (${all})` +
+    `SELECT ${threshold} AS th, ${top} AS top, arrayConcat(arrayMap(e -> e.2, top), arrayMap(e -> e.3, top)) AS items, ${rows} AS rs FROM (${all})` +
     `) ARRAY JOIN rs AS r LIMIT 0, ${int(o.rowCap)}`
   );
+}
+
+/**
+ * The top PATHS_LIMITS.maxEdges of `edges` (an array of (step, source, target, visitors) tuples),
+ * ordered as the other dialect's ORDER BY: those with at least the visitors of the Nth most
+ * (`threshold`, a sort of numbers; 0 when there are fewer, to be named `th`), then sorted by the
+ * tuple. Sorting every edge by the tuple took 0.3 s at 10M events.
+ */
+export function chTopEdges(edges: string): { threshold: string; top: string } {
+  const max = int(PATHS_LIMITS.maxEdges);
+  return {
+    threshold: `arrayReverseSort(arrayMap(e -> e.4, ${edges}))[${max}]`,
+    // th passed as an array: a lambda that names a column of its SELECT reads it wrongly on 18.16
+    // under the outer ARRAY JOIN (every edge kept, or an allocation of 256 GiB).
+    top: `arraySlice(arraySort(e -> (-toInt64(e.4), e.1, e.2, e.3), arrayFilter((e, t) -> e.4 >= t, ${edges}, arrayResize([th], length(${edges}), th))), 1, ${max})`,
+  };
 }

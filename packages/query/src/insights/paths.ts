@@ -35,7 +35,7 @@ import { Scope } from "../parts.js";
 import { collapseList, PATHS_KIND } from "../paths-rollup.js";
 import { tableRead } from "../relation.js";
 import { NON_CUSTOM_EVENT_NAMES } from "../tables.js";
-import { pathDaysStatement } from "./paths-days.js";
+import { chTopEdges, pathDaysStatement } from "./paths-days.js";
 import { pathsRollupStatement, pathsRollupTo } from "./paths-rollup.js";
 import { eventCondition } from "./trends.js";
 
@@ -212,7 +212,9 @@ export function compilePaths(spec: PathsSpec, property: string, dialect: SqlDial
     });
     const compiled = done(p, sql);
     // The settled batches the bound was read with (ClickHouse), not those of when it runs.
-    const bound = ctx.settledVisits ? { ...compiled, params: { ...compiled.params, ...settledParamsOf(sql, ctx.settledVisits) } } : compiled;
+    const bound = ctx.settledVisits
+      ? { ...compiled, params: { ...compiled.params, ...settledParamsOf(sql, ctx.settledVisits) } }
+      : compiled;
     return { ...bound, dialect, range, plan, actors, cap: PATHS_MAX_VISITS, rollupTo };
   }
 
@@ -300,13 +302,13 @@ function onePassAnswer(paths: string, fns: PathsFunctions): string {
     "SELECT k, source, uniqExactMerge(st) AS nv, arrayMap(o -> (o.1, finalizeAggregation(o.3)), " +
     `arrayFilter(o -> NOT o.2, groupArray((target, last, st)))) AS outs, sumIf(c, k = 1) AS pc FROM (${perEdge}) AS g1 GROUP BY k, source`;
   const all = `SELECT groupArrayArray(arrayMap(o -> (k, source, o.1, o.2), outs)) AS edges, groupArray((k, source, nv)) AS nodes, sum(pc) AS paths FROM (${perNode}) AS g2`;
-  const top = `arraySlice(arraySort(e -> (-toInt64(e.4), e.1, e.2, e.3), edges), 1, ${int(PATHS_LIMITS.maxEdges)})`;
+  const { threshold, top } = chTopEdges("edges");
   const rows =
     `arrayConcat(arrayMap(e -> (${edge}, e.1, e.2, e.3, e.4), top), ` +
     `arrayMap(x -> (${node}, x.1, x.2, '', x.3), arrayFilter(x -> has(items, x.2), nodes)), [(${count}, toInt64(0), '', '', paths)])`;
   return (
     "SELECT r.1 AS kind, r.2 AS step, r.3 AS source, r.4 AS target, r.5 AS visitors FROM (" +
-    `SELECT ${top} AS top, arrayConcat(arrayMap(e -> e.2, top), arrayMap(e -> e.3, top)) AS items, ${rows} AS rs FROM (${all}) AS g3` +
+    `SELECT ${threshold} AS th, ${top} AS top, arrayConcat(arrayMap(e -> e.2, top), arrayMap(e -> e.3, top)) AS items, ${rows} AS rs FROM (${all}) AS g3` +
     `) AS g4 ARRAY JOIN rs AS r LIMIT 0, ${int(PATHS_ANSWER_ROWS)}`
   );
 }

@@ -9,12 +9,13 @@ import type { EventRow, PathsSpecInput } from "@lookout/schema";
 import { EVENTS_PER_VISITOR, generateEvents } from "@lookout/traffic";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clickHouseTestDatabase, requireClickHouse } from "../test-services.js";
+import { clickHouseTestDatabase, requireClickHouse, stopClickHouseCluster } from "../test-services.js";
 import { dayNumber } from "./clickhouse-settle.js";
 import { type ClickHouseEventStore, openClickHouseEventStore } from "./clickhouse-store.js";
 import { at, event, recordingQueries } from "./fixtures.js";
 import { runPaths } from "./paths.js";
 import type { StatsContext } from "./stats.js";
+import { testEngines } from "./test-engines.js";
 
 const DAY = 86_400_000;
 const END = at("2024-06-01 00:00:00");
@@ -34,8 +35,16 @@ const SPECS: { spec: PathsSpecInput; rows: boolean }[] = [
 ];
 
 const ch = await requireClickHouse();
+// One node, and the two-shard cluster (the fill's reads and INSERT through Distributed tables).
+const ENGINES = (await testEngines({ cluster: true })).filter((e) => e.name.startsWith("clickhouse"));
+afterAll(() => stopClickHouseCluster());
 
-describe.skipIf(!("url" in ch))("ClickHouse path rows", () => {
+describe.each(ENGINES)("ClickHouse path rows on $name", (engine) => {
+  if (engine.skip) {
+    it.skip(engine.skip, () => {});
+    return;
+  }
+  const oneNode = engine.name === "clickhouse";
   const property = "paths-days.example";
   const opened: ClickHouseEventStore[] = [];
   let store: ClickHouseEventStore;
@@ -88,7 +97,8 @@ describe.skipIf(!("url" in ch))("ClickHouse path rows", () => {
   const READS = SPECS.map((s) => s.rows);
 
   beforeAll(async () => {
-    store = await open(clickHouseTestDatabase("pathdays"));
+    store = (await engine.open("pathdays")) as ClickHouseEventStore;
+    opened.push(store);
     await store.buildDayRollups(property, TZ);
     await store.append(rows);
   }, 120_000);
@@ -118,6 +128,9 @@ describe.skipIf(!("url" in ch))("ClickHouse path rows", () => {
       await count("SELECT count() AS n FROM visits_done WHERE pageviews > 0"),
     );
   });
+
+  // The rest on one node: a second timezone, deletions' mutations and a store per random case.
+  if (!oneNode) return;
 
   it("fills a pair first asked for after settling (a half-hour offset) for every settled day", async () => {
     await store.buildDayRollups(property, "Asia/Kolkata");

@@ -5,7 +5,7 @@
 -- p5 = "signup"
 SELECT r.1 AS kind, r.2 AS step, r.3 AS source, r.4 AS target, r.5 AS visitors
 FROM (
-  SELECT arraySlice(arraySort(e -> (-toInt64(e.4), e.1, e.2, e.3), edges), 1, 50) AS top, arrayConcat(arrayMap(e -> e.2, top), arrayMap(e -> e.3, top)) AS items, arrayConcat(arrayMap(e -> (0, e.1, e.2, e.3, e.4), top), arrayMap(x -> (1, x.1, x.2, '', x.3), arrayFilter(x -> has(items, x.2), nodes)), [(2, toInt64(0), '', '', paths)]) AS rs
+  SELECT arrayReverseSort(arrayMap(e -> e.4, edges))[50] AS th, arraySlice(arraySort(e -> (-toInt64(e.4), e.1, e.2, e.3), arrayFilter((e, t) -> e.4 >= t, edges, arrayResize([th], length(edges), th))), 1, 50) AS top, arrayConcat(arrayMap(e -> e.2, top), arrayMap(e -> e.3, top)) AS items, arrayConcat(arrayMap(e -> (0, e.1, e.2, e.3, e.4), top), arrayMap(x -> (1, x.1, x.2, '', x.3), arrayFilter(x -> has(items, x.2), nodes)), [(2, toInt64(0), '', '', paths)]) AS rs
   FROM (
     SELECT groupArrayArray(arrayMap(o -> (k, source, o.1, o.2), outs)) AS edges, groupArray((k, source, nv)) AS nodes, sum(pc) AS paths
     FROM (
