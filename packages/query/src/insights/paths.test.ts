@@ -4,6 +4,9 @@
 // pins). The numbers on real engines: packages/storage paths-model.test.ts.
 import { type PathsSpecInput, PathsSpecSchema } from "@lookout/schema";
 import { describe, expect, it } from "vitest";
+import { dayRowsKey } from "../clickhouse-day-rows.js";
+import { pathRowsThrough } from "../clickhouse-path-days.js";
+import { SETTLED_PARAMS } from "../clickhouse-visits.js";
 import type { SqlDialect } from "../dialects.js";
 import { CTX, MARK, PROPERTY, v } from "../sql-cases.js";
 import { prettySql, sqlProblems } from "../sql-checks.js";
@@ -101,6 +104,33 @@ describe("paths SQL", () => {
     expect(c.sql).toContain("paths_rollup");
     expect(sqlProblems(c, "duckdb", PROPERTY, PATHS_MAX_VISITS)).toEqual([]);
     await expect(snapshotText(c)).toMatchFileSnapshot("../__snapshots__/sql/duckdb/paths-rollup.sql");
+  });
+  it("clickhouse: paths-days (pages without anchors: the days whose batches have path rows, S's share swapped from events)", async () => {
+    const through = Date.parse("2024-04-02T00:00:00Z");
+    const settled = {
+      firstLiveDay: through / 86_400_000 + 1,
+      batches: ["65536", "131073"],
+      pathRows: { [dayRowsKey(PROPERTY, CTX.timezone)]: through / 86_400_000 },
+    };
+    const pages = parse({ period: "last_30_days", type: "pageview", steps: 5 });
+    const c = compilePaths(pages, PROPERTY, "clickhouse", { ...CTX, settledVisits: settled });
+    expect(c.rollupTo).toBe(pathRowsThrough(settled, PROPERTY, CTX.timezone));
+    expect(c.sql).toContain("FROM visit_paths WHERE");
+    // The batches the bound was read with are bound now, not when the statement runs.
+    expect(c.params[SETTLED_PARAMS.batches]).toEqual(["65536", "131073"]);
+    // The rows once; the events twice: who is in S (a pageview after R), and their events from A on.
+    expect(c.sql.match(/FROM events WHERE/g)?.length).toBe(2);
+    expect(c.sql.match(/FROM visit_paths WHERE/g)?.length).toBe(1);
+    expect(sqlProblems(c, "clickhouse", PROPERTY, PATHS_MAX_VISITS)).toEqual([]);
+    await expect(snapshotText(c)).toMatchFileSnapshot("../__snapshots__/sql/clickhouse/paths-days.sql");
+    // Not without the pair's rows, nor for a spec they do not answer.
+    const ctx = { ...CTX, settledVisits: settled };
+    expect(
+      compilePaths(pages, PROPERTY, "clickhouse", { ...ctx, settledVisits: { ...settled, pathRows: {} } }).rollupTo,
+    ).toBeNull();
+    expect(compilePaths(pages, PROPERTY, "clickhouse", CTX).rollupTo).toBeNull();
+    for (const other of [{ start: "/" }, { filters: "country==DE" }, { type: "all" as const }])
+      expect(compilePaths(parse({ ...pages, ...other }), PROPERTY, "clickhouse", ctx).sql).not.toContain("visit_paths");
   });
   it("never prints a start, end or filter value into SQL text", () => {
     for (const dialect of DIALECTS) {

@@ -1,0 +1,88 @@
+-- p1 = "Qx7MarkProp"
+-- p2 = "2024-03-04 23:00:00"
+-- p3 = "2024-04-03 22:00:00"
+-- p4 = "2024-04-01 22:00:00"
+-- p5 = "Europe/Berlin"
+-- lookout_settled = ["65536","131073"]
+SELECT r.1 AS kind, r.2 AS step, r.3 AS source, r.4 AS target, r.5 AS visitors
+FROM (
+  SELECT arrayReverseSort(arrayMap(e -> e.4, edges))[50] AS th, arraySlice(arraySort(e -> (-toInt64(e.4), e.1, e.2, e.3), arrayFilter((e, t) -> e.4 >= t, edges, arrayResize([th], length(edges), th))), 1, 50) AS top, arrayConcat(arrayMap(e -> e.2, top), arrayMap(e -> e.3, top)) AS items, arrayConcat(arrayMap(e -> (toUInt8(0), e.1, e.2, e.3, e.4), top), arrayMap(x -> (toUInt8(1), x.1, x.2, '', x.3), arrayFilter(x -> has(items, x.2), nodes)), [(toUInt8(2), toInt64(0), '', '', pc)]) AS rs
+  FROM (
+    SELECT groupArrayIf((toInt64(step), source, target, t), kind = 0) AS edges, groupArrayIf((toInt64(step), source, t), kind = 1) AS nodes, sumIf(t, kind = 2) AS pc
+    FROM (
+      SELECT kind, step, source, target, sum(v) AS t
+      FROM (
+        SELECT kind, step, source, target, toInt64(visitors) AS v
+        FROM visit_paths
+        WHERE property = {p1:String}
+        AND tz = {p5:String}
+        AND batch IN ({lookout_settled:UInt64s})
+        AND lday >= 19787
+        AND lday < 19815
+        AND prev_lday < 19787
+        AND ((kind = 0 AND step < 5) OR (kind = 1 AND step <= 5) OR kind = 2)
+        UNION ALL SELECT kind, step, if(kind = 2, '', src) AS source, tgt AS target, sum(sg) AS v
+        FROM (
+          SELECT DISTINCT w_vkey, x.1 AS sg, x.2 AS kind, x.3 AS step, x.4 AS src, x.5 AS tgt
+          FROM (
+            SELECT w_skey, w_vkey, arraySlice(arrayFilter((x, i) -> i = 1 OR x != w_cut[i - 1], w_cut, arrayEnumerate(w_cut)), 1, 5) AS w_cp, if(w_skey NOT IN (
+              SELECT skey
+              FROM visits_done
+              WHERE property = {p1:String}
+              AND day >= toDate(toDateTime({p2:String}, 'UTC')) - 2
+              AND day <= toDate(toDateTime({p2:String}, 'UTC'))
+              AND batch IN ({lookout_settled:UInt64s})
+              AND start_ts < toDateTime({p2:String}, 'UTC')
+              AND end_ts >= toDateTime({p2:String}, 'UTC')
+            ) AND w_start < 1712008800000, arraySlice(arrayFilter((x, i) -> i = 1 OR x != w_all[i - 1], w_all, arrayEnumerate(w_all)), 1, 5), emptyArrayString()) AS w_wp
+            FROM (
+              SELECT cityHash64(session_id) AS w_skey, any(cityHash64(visitor_id)) AS w_vkey, min(toUInt64(ts) * 1000 + ts_ms) AS w_start, arrayMap(x -> x.2, arraySort(groupArrayIf((toUInt64(ts) * 1000 + ts_ms, path), name = 'pageview' AND ts < toDateTime({p3:String}, 'UTC')))) AS w_cut, arrayMap(x -> x.2, arraySort(groupArrayIf((toUInt64(ts) * 1000 + ts_ms, path), name = 'pageview'))) AS w_all
+              FROM events
+              WHERE property = {p1:String}
+              AND ts >= toDateTime({p2:String}, 'UTC')
+              AND ts < toDateTime({p3:String}, 'UTC')
+              AND cityHash64(visitor_id) IN (
+                SELECT cityHash64(visitor_id) AS sv
+                FROM events
+                WHERE property = {p1:String}
+                AND ts >= toDateTime({p4:String}, 'UTC')
+                AND ts < toDateTime({p3:String}, 'UTC')
+                AND name = 'pageview'
+                UNION ALL SELECT vkey AS sv
+                FROM (
+                  SELECT vkey
+                  FROM visits_done
+                  WHERE property = {p1:String}
+                  AND day >= toDate(toDateTime({p2:String}, 'UTC')) - 2
+                  AND day <= toDate(toDateTime({p2:String}, 'UTC'))
+                  AND batch IN ({lookout_settled:UInt64s})
+                  AND start_ts < toDateTime({p2:String}, 'UTC')
+                  AND end_ts >= toDateTime({p2:String}, 'UTC')
+                )
+                UNION ALL SELECT vkey AS sv
+                FROM (
+                  SELECT vkey
+                  FROM visits_done
+                  WHERE property = {p1:String}
+                  AND day >= toDate(toDateTime({p4:String}, 'UTC')) - 2
+                  AND day <= toDate(toDateTime({p4:String}, 'UTC'))
+                  AND batch IN ({lookout_settled:UInt64s})
+                  AND start_ts < toDateTime({p4:String}, 'UTC')
+                  AND end_ts >= toDateTime({p4:String}, 'UTC')
+                )
+              )
+              GROUP BY w_skey
+            )
+          ) ARRAY
+          JOIN arrayConcat(arrayMap(x -> (toInt8(1), x.1, x.2, x.3, x.4), arrayConcat(arrayMap(k -> (toUInt8(1), toUInt8(k), w_cp[k], ''), arrayEnumerate(w_cp)), arrayMap(k -> (toUInt8(0), toUInt8(k), w_cp[k], w_cp[k + 1]), arraySlice(arrayEnumerate(w_cp), 1, length(w_cp) - 1)), arrayFilter(x -> length(w_cp) > 0, [(toUInt8(2), toUInt8(0), toString(w_skey), '')]))), arrayMap(x -> (toInt8(-1), x.1, x.2, x.3, x.4), arrayConcat(arrayMap(k -> (toUInt8(1), toUInt8(k), w_wp[k], ''), arrayEnumerate(w_wp)), arrayMap(k -> (toUInt8(0), toUInt8(k), w_wp[k], w_wp[k + 1]), arraySlice(arrayEnumerate(w_wp), 1, length(w_wp) - 1)), arrayFilter(x -> length(w_wp) > 0, [(toUInt8(2), toUInt8(0), toString(w_skey), '')])))) AS x
+        )
+        GROUP BY kind, step, source, target
+      )
+      GROUP BY kind, step, source, target
+      HAVING t > 0
+      OR kind = 2
+    )
+  )
+) ARRAY
+JOIN rs AS r
+LIMIT 0, 1051
