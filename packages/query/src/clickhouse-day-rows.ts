@@ -10,9 +10,10 @@
 // first settled UTC day whose winning batch has no marker for the pair (SettledVisits.dayRows,
 // storage's clickhouse-day-rows.ts computes it with the marks), and the rest from visit rows as
 // before. At 10M events a country panel reads a few thousand day rows instead of 2.4M visit rows.
-import type { SettledVisits } from "./compiled.js";
+
 import { PREV_COLUMNS } from "./clickhouse-prevs.js";
 import { DONE_TABLES } from "./clickhouse-visits.js";
+import type { SettledVisits } from "./compiled.js";
 import { offsetCase } from "./parts.js";
 import { prevColumn, SESSION_DIMENSION_COLUMNS } from "./tables.js";
 import { localDay, offsetSegments, startOfDay } from "./tz.js";
@@ -57,6 +58,17 @@ export function dayRowsThrough(settled: SettledVisits | undefined, property: str
 }
 
 /**
+ * The local day number in `tzName` of a DateTime column, for instants from the day before
+ * `sinceDay` to two days after `lastDay` (UTC day numbers); 0 for the 1970 "no previous visit"
+ * (and anything before 1970 locally).
+ */
+export function chLocalDay(o: { tzName: string; sinceDay: number; lastDay: number }): (column: string) => string {
+  const segments = offsetSegments(o.tzName, o.sinceDay * DAY - DAY, (o.lastDay + 2) * DAY);
+  const ts = (ms: number) => `toDateTime(${Math.floor(ms / 1000)}, 'UTC')`;
+  return (c) => `toInt32(greatest(intDiv(toInt64(toUInt32(${c})) + 60 * (${offsetCase(segments, c, ts)}), 86400), 0))`;
+}
+
+/**
  * The INSERT of the day rows in one timezone of some properties' visits of `batches` (all in UTC
  * days [firstDay, lastDay]). `properties` and `tz` are printed literals; previous visits may start
  * on any day from `sinceDay` on (the first settled day), so the timezone's offsets cover that span.
@@ -70,11 +82,7 @@ export function visitDaysInsertSql(o: {
   firstDay: number;
   lastDay: number;
 }): string {
-  const segments = offsetSegments(o.tzName, o.sinceDay * DAY - DAY, (o.lastDay + 2) * DAY);
-  const ts = (ms: number) => `toDateTime(${Math.floor(ms / 1000)}, 'UTC')`;
-  // The local day number; 0 for the 1970 "no previous visit" (and anything before 1970 locally).
-  const lday = (c: string) =>
-    `toInt32(greatest(intDiv(toInt64(toUInt32(${c})) + 60 * (${offsetCase(segments, c, ts)}), 86400), 0))`;
+  const lday = chLocalDay(o);
   // Plain numbers: 18.16 analyses a long list of function calls slowly.
   const batches = o.batches.map((b) => BigInt(b).toString()).join(", ");
   const iso = (d: number) => `toDate('${new Date(d * DAY).toISOString().slice(0, 10)}')`;

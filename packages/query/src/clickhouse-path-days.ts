@@ -22,11 +22,10 @@
 // (the settle step reads visit states over the same span): paths of visits that run longer than
 // that are cut, as every settled ClickHouse visit is.
 import { PATHS_LIMITS } from "@lookout/schema";
+import { chLocalDay, dayRowsKey } from "./clickhouse-day-rows.js";
 import type { SettledVisits } from "./compiled.js";
-import { dayRowsKey } from "./clickhouse-day-rows.js";
-import { offsetCase } from "./parts.js";
 import { PATHS_KIND } from "./paths-rollup.js";
-import { localDay, offsetSegments, startOfDay } from "./tz.js";
+import { localDay, startOfDay } from "./tz.js";
 
 export const VISIT_PATHS_TABLE = "visit_paths";
 
@@ -95,10 +94,8 @@ export function visitPathsInsertSql(o: {
   firstDay: number;
   lastDay: number;
 }): string {
-  const segments = offsetSegments(o.tzName, o.sinceDay * DAY - DAY, (o.lastDay + 2) * DAY);
+  const lday = chLocalDay(o);
   const ts = (ms: number) => `toDateTime(${Math.floor(ms / 1000)}, 'UTC')`;
-  const lday = (c: string) =>
-    `toInt32(greatest(intDiv(toInt64(toUInt32(${c})) + 60 * (${offsetCase(segments, c, ts)}), 86400), 0))`;
   const iso = (d: number) => `toDate('${new Date(d * DAY).toISOString().slice(0, 10)}')`;
   const props = `property IN (${o.properties.join(", ")})`;
   // The visitors with an event in the days: their visits up to the span's end, earlier ones too.

@@ -11,10 +11,10 @@
 // R comes from the settled visits (both lie in settled days); a visit over A is left out of "what
 // the rows counted" (it started before A), any other visit's first event from A on is its start.
 import { PATHS_LIMITS } from "@lookout/schema";
-import { localDayNumber } from "../day-rollup.js";
-import type { Dialect } from "../dialects.js";
 import { CH_ORDERED_PAGES, chPathOf, pathPositionsArray, VISIT_PATHS_TABLE } from "../clickhouse-path-days.js";
 import { DONE_TABLES, WINNERS } from "../clickhouse-visits.js";
+import { localDayNumber } from "../day-rollup.js";
+import type { Dialect } from "../dialects.js";
 import { int, type Params } from "../params.js";
 import type { Scope } from "../parts.js";
 import { PATHS_KIND } from "../paths-rollup.js";

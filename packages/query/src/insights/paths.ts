@@ -24,11 +24,11 @@ import {
   type PathsSpec,
   parseFilters,
 } from "@lookout/schema";
-import type { CompileContext, CompiledQuery } from "../compiled.js";
-import { type ResolvedRange, resolveDateRange } from "../date-range.js";
 import { pathRowsThrough } from "../clickhouse-path-days.js";
 import { settledParamsOf } from "../clickhouse-visits.js";
-import { type Dialect, DIALECTS, type SqlDialect } from "../dialects.js";
+import type { CompileContext, CompiledQuery } from "../compiled.js";
+import { type ResolvedRange, resolveDateRange } from "../date-range.js";
+import { DIALECTS, type Dialect, type SqlDialect } from "../dialects.js";
 import { NamedRows } from "../named.js";
 import { int, Params } from "../params.js";
 import { Scope } from "../parts.js";

@@ -67,7 +67,17 @@ export const ROW_SETS: Record<"dayRows" | "pathRows", RowSet> = {
   dayRows: {
     table: VISIT_DAYS_TABLE,
     marker: "dimension = ''",
-    markerRow: { dimension: "", value: "", prev_lday: 0, visits: 0, pageviews: 0, engaged_ms: 0, events: 0, bounces: 0, duration: 0 },
+    markerRow: {
+      dimension: "",
+      value: "",
+      prev_lday: 0,
+      visits: 0,
+      pageviews: 0,
+      engaged_ms: 0,
+      events: 0,
+      bounces: 0,
+      duration: 0,
+    },
     insert: (c) =>
       visitDaysInsertSql({
         properties: c.properties.map(literal),
