@@ -18,14 +18,15 @@
 // Two batches can hold visits of one local day (a local day spans two UTC days): a visitor's node
 // counts in the earlier UTC day's, and the other row has prev_lday = lday, which no read counts.
 //
-// A visit here is its events from its start to the end of the UTC day after the last day filled
-// (the settle step reads visit states over the same span): paths of visits that run longer than
-// that are cut, as every settled ClickHouse visit is.
+// A visit's path here is its pageviews up to the end of the UTC day after the day of its first
+// event (chVisitPages), in the fill and in the read's swap alike: a visit longer than that (the
+// tracker ends a visit after 30 idle minutes, so only one active for a day or more) is cut, and
+// its later pages count only for a visitor the read swaps from events. Settled visits are cut
+// about there too (the settle step reads a day's visits from the states of the day after).
 import { PATHS_LIMITS } from "@lookout/schema";
-import { chLocalDay, dayRowsKey } from "./clickhouse-day-rows.js";
+import { chLocalDay, rowsThrough } from "./clickhouse-day-rows.js";
 import type { SettledVisits } from "./compiled.js";
 import { PATHS_KIND } from "./paths-rollup.js";
-import { localDay, startOfDay } from "./tz.js";
 
 export const VISIT_PATHS_TABLE = "visit_paths";
 
@@ -59,11 +60,10 @@ const DAY = 86_400_000;
  * that starts before it is in a batch with the pair's rows), or undefined.
  */
 export function pathRowsThrough(settled: SettledVisits | undefined, property: string, tz: string): number | undefined {
-  const day = settled?.pathRows?.[dayRowsKey(property, tz)];
-  return day === undefined ? undefined : startOfDay(tz, localDay(tz, day * DAY));
+  return rowsThrough(settled?.pathRows, property, tz);
 }
 
-/** A path's positions as (kind, step, source, target) tuples: its nodes, its edges, then `last` (extra tuples). */
+/** A path's positions as (kind, step, source, target) tuples: its nodes, its edges, then `extra` (an array of more). */
 export function pathPositionsArray(path: string, extra: string): string {
   return (
     `arrayConcat(arrayMap(k -> (toUInt8(${PATHS_KIND.node}), toUInt8(k), ${path}[k], ''), arrayEnumerate(${path})), ` +
@@ -71,13 +71,34 @@ export function pathPositionsArray(path: string, extra: string): string {
   );
 }
 
-/** `items` without consecutive repeats, its first `n`. */
-export const chPathOf = (items: string, n: number) =>
-  `arraySlice(arrayFilter((x, i) -> i = 1 OR x != ${items}[i - 1], ${items}, arrayEnumerate(${items})), 1, ${Math.trunc(n)})`;
+// The paths definition in ClickHouse's functions, for every statement that walks paths (the paths
+// compiler's PATHS_FUNCTIONS.clickhouse, the path rows' fill and read): one text, so the rows
+// cannot drift from the answer from events.
 
-/** Each visit's pageviews' paths in order of (time, path), from a GROUP BY over `events` rows. */
-export const CH_ORDERED_PAGES =
-  "arrayMap(x -> x.2, arraySort(groupArrayIf((toUInt64(ts) * 1000 + ts_ms, path), name = 'pageview')))";
+/** An event's time in epoch milliseconds (ClickHouse keeps the milliseconds apart). */
+export const CH_TMS = "toUInt64(ts) * 1000 + ts_ms";
+
+/** A GROUP BY's items (`i`, at time `t`) in order of (time, item); of the rows that pass `cond` when given. */
+export const chOrderedItems = (t: string, i: string, cond?: string) =>
+  `arrayMap(x -> x.2, arraySort(${cond === undefined ? `groupArray((${t}, ${i}))` : `groupArrayIf((${t}, ${i}), ${cond})`}))`;
+
+/** The array without consecutive repeats. */
+export const chCollapse = (a: string) => `arrayFilter((x, i) -> i = 1 OR x != ${a}[i - 1], ${a}, arrayEnumerate(${a}))`;
+
+/** `items` without consecutive repeats, its first `n`. */
+export const chPathOf = (items: string, n: number) => `arraySlice(${chCollapse(items)}, 1, ${Math.trunc(n)})`;
+
+/**
+ * A GROUP BY visit's pageviews as path rows hold them, in order: those before the end of the UTC
+ * day after its first event's (the one cut of a visit everywhere rows are filled or swapped, see
+ * the header). The cut is passed as an array: a lambda that names a column reads it wrongly on
+ * 18.16 in some statements.
+ */
+export function chVisitPages(): string {
+  const pages = `groupArrayIf((${CH_TMS}, path), name = 'pageview')`;
+  const cut = `(intDiv(min(${CH_TMS}), ${DAY}) + 2) * ${DAY}`;
+  return `arrayMap(x -> x.2, arraySort(arrayFilter((x, l) -> x.1 < l, ${pages}, arrayResize([${cut}], length(${pages}), ${cut}))))`;
+}
 
 /**
  * The INSERT of the path rows in one timezone of some properties' visits of `batches` (their UTC
@@ -101,14 +122,15 @@ export function visitPathsInsertSql(o: {
   // The visitors with an event in the days: their visits up to the span's end, earlier ones too.
   const visitors = `SELECT cityHash64(visitor_id) FROM events WHERE ${props} AND ts >= ${ts(o.firstDay * DAY)} AND ts < ${ts((o.lastDay + 1) * DAY)}`;
   const visits =
-    `SELECT property, cityHash64(session_id) AS p_skey, any(cityHash64(visitor_id)) AS p_vkey, min(ts) AS p_start, ${CH_ORDERED_PAGES} AS p_items ` +
+    `SELECT property, cityHash64(session_id) AS p_skey, any(cityHash64(visitor_id)) AS p_vkey, min(ts) AS p_start, ${chVisitPages()} AS p_items ` +
     `FROM events WHERE ${props} AND ts < ${ts((o.lastDay + 2) * DAY)} AND cityHash64(visitor_id) IN (${visitors}) ` +
     `GROUP BY property, p_skey HAVING toDate(p_start) <= ${iso(o.lastDay)} AND length(p_items) > 0`;
-  // Plain numbers: 18.16 analyses a long list of function calls slowly.
+  // Plain numbers: 18.16 analyses a long list of function calls slowly. The batches' days need not
+  // be consecutive: a visit of a day between them only chains prev_lday, as one before them does.
   const days = o.batches.map((b) => Math.trunc(b.day)).join(", ");
   const batches = o.batches.map((b) => BigInt(b.batch).toString()).join(", ");
   const dated =
-    `SELECT property, p_skey, p_vkey, ${lday("p_start")} AS p_lday, toUInt32(toDate(p_start)) AS p_uday, toUInt8(p_uday >= ${Math.trunc(o.firstDay)}) AS p_fresh, ` +
+    `SELECT property, p_skey, p_vkey, ${lday("p_start")} AS p_lday, toUInt32(toDate(p_start)) AS p_uday, toUInt8(has([${days}], p_uday)) AS p_fresh, ` +
     `if(p_fresh = 1, transform(p_uday, [${days}], [${batches}], toUInt64(0)), toUInt64(0)) AS p_batch, ` +
     `${chPathOf("p_items", PATHS_LIMITS.maxSteps)} AS p_path FROM (${visits})`;
   // Per visitor and node or edge, its (local day, UTC day, fresh, batch) in order: at one local day

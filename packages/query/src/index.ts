@@ -26,9 +26,9 @@ export {
   resolveDateRange,
 } from "./date-range.js";
 export * from "./day-rollup.js";
-export * from "./event-slots.js";
 export { clickhouse, DIALECTS, type Dialect, duckdb, type SqlDialect } from "./dialects.js";
 export { QueryError } from "./errors.js";
+export * from "./event-slots.js";
 export { type GoalsPlan, type PlannedGoal, planGoal, planGoals } from "./goals-plan.js";
 export * from "./insights/funnel.js";
 export * from "./insights/funnel-eval.js";
@@ -39,11 +39,12 @@ export { type CompiledInsights, INSIGHT_COMPILERS, type InsightCompiler } from "
 export * from "./insights/lifecycle.js";
 export * from "./insights/lifecycle-timeline.js";
 export * from "./insights/paths.js";
+export { pathsRollupSpec } from "./insights/paths-rollup.js";
 export * from "./insights/retention.js";
 export * from "./insights/retention-timeline.js";
-export * from "./insights/timeline.js";
 export * from "./insights/stickiness.js";
 export * from "./insights/stickiness-timeline.js";
+export * from "./insights/timeline.js";
 export { type CompiledTrends, compileTrends, eventCondition, shapeTrends, type TrendsRow } from "./insights/trends.js";
 export type { Compiler } from "./kinds/compiler.js";
 export { COMPILERS, type CompilerRegistry, compileQuery } from "./kinds/index.js";

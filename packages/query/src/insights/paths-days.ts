@@ -11,7 +11,14 @@
 // R comes from the settled visits (both lie in settled days); a visit over A is left out of "what
 // the rows counted" (it started before A), any other visit's first event from A on is its start.
 import { PATHS_LIMITS } from "@lookout/schema";
-import { CH_ORDERED_PAGES, chPathOf, pathPositionsArray, VISIT_PATHS_TABLE } from "../clickhouse-path-days.js";
+import {
+  CH_TMS,
+  chOrderedItems,
+  chPathOf,
+  chVisitPages,
+  pathPositionsArray,
+  VISIT_PATHS_TABLE,
+} from "../clickhouse-path-days.js";
 import { DONE_TABLES, WINNERS } from "../clickhouse-visits.js";
 import { localDayNumber } from "../day-rollup.js";
 import type { Dialect } from "../dialects.js";
@@ -35,7 +42,8 @@ export function pathDaysStatement(
   const TO = p.ts(o.to);
   const { edge, node, paths } = PATHS_KIND;
   // Visits over a midnight X (started before it, an event at or after it), from the settled
-  // visits: a settled visit lasts from its start day to the next at most (clickhouse-settle.ts).
+  // visits that start within two days before it (a settled visit is its start day and the next:
+  // clickhouse-settle.ts).
   const over = (col: "skey" | "vkey", x: string) =>
     `SELECT ${col} FROM ${tableRead(s, DONE_TABLES.visits, [`day >= toDate(${x}) - 2`, `day <= toDate(${x})`, `batch IN ${WINNERS}`, `start_ts < ${x}`, `end_ts >= ${x}`])}`;
   const S =
@@ -45,8 +53,8 @@ export function pathDaysStatement(
   // the whole visits the rows hold (a settled visit's span).
   const until = p.ts(Math.max(o.to, o.rollupTo + 2 * DAY));
   const visits =
-    `SELECT ${d.eventSkey} AS w_skey, any(${d.eventVkey}) AS w_vkey, min(toUInt64(ts) * 1000 + ts_ms) AS w_start, ` +
-    `arrayMap(x -> x.2, arraySort(groupArrayIf((toUInt64(ts) * 1000 + ts_ms, path), name = 'pageview' AND ts < ${TO}))) AS w_cut, ${CH_ORDERED_PAGES} AS w_all ` +
+    `SELECT ${d.eventSkey} AS w_skey, any(${d.eventVkey}) AS w_vkey, min(${CH_TMS}) AS w_start, ` +
+    `${chOrderedItems(CH_TMS, "path", `name = 'pageview' AND ts < ${TO}`)} AS w_cut, ${chVisitPages()} AS w_all ` +
     `FROM ${tableRead(s, "events", [`ts >= ${A}`, `ts < ${until}`, `${d.eventVkey} IN (${S})`])} GROUP BY w_skey`;
   const whole = `w_skey NOT IN (${over("skey", A)}) AND w_start < ${int(o.rollupTo)}`;
   const pathsOf = `SELECT w_skey, w_vkey, ${chPathOf("w_cut", n)} AS w_cp, if(${whole}, ${chPathOf("w_all", n)}, emptyArrayString()) AS w_wp FROM (${visits})`;

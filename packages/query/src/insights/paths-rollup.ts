@@ -32,8 +32,18 @@ export function pathsRollupTo(
   spec: Pick<PathsSpec, "type" | "start" | "end" | "filters">,
   o: { rollups: boolean; range: { from: number; to: number }; through: number | undefined; timezone: string },
 ): number | null {
-  if (spec.type !== "pageview" || spec.start !== undefined || spec.end !== undefined) return null;
-  return activityRollupTo(o.range, { ...o, filtered: parseFilters(spec.filters ?? "").length > 0 });
+  if (!pathsRollupSpec(spec)) return null;
+  return activityRollupTo(o.range, { ...o, filtered: false });
+}
+
+/** Whether rows of paths (the rollups, ClickHouse's path rows) can answer the spec at all: pages, no start, end or filter. */
+export function pathsRollupSpec(spec: Pick<PathsSpec, "type" | "start" | "end" | "filters">): boolean {
+  return (
+    spec.type === "pageview" &&
+    spec.start === undefined &&
+    spec.end === undefined &&
+    parseFilters(spec.filters ?? "").length === 0
+  );
 }
 
 /**

@@ -24,7 +24,7 @@ import {
   type PathsSpec,
   parseFilters,
 } from "@lookout/schema";
-import { pathRowsThrough } from "../clickhouse-path-days.js";
+import { CH_TMS, chCollapse, chOrderedItems, pathRowsThrough } from "../clickhouse-path-days.js";
 import { settledParamsOf } from "../clickhouse-visits.js";
 import type { CompileContext, CompiledQuery } from "../compiled.js";
 import { type ResolvedRange, resolveDateRange } from "../date-range.js";
@@ -91,10 +91,11 @@ const PATHS_FUNCTIONS: Record<SqlDialect, PathsFunctions> = {
     onePass: null,
   },
   clickhouse: {
-    tms: "toUInt64(ts) * 1000 + ts_ms",
-    // arraySort orders the (time, item) tuples lexicographically; then the items alone.
-    orderedItems: (t, i) => `arrayMap(x -> x.2, arraySort(groupArray((${t}, ${i}))))`,
-    collapse: (a) => `arrayFilter((x, i) -> i = 1 OR x != ${a}[i - 1], ${a}, arrayEnumerate(${a}))`,
+    tms: CH_TMS,
+    // arraySort orders the (time, item) tuples lexicographically; then the items alone (the one
+    // text the path rows' fill and read use too: clickhouse-path-days.ts).
+    orderedItems: (t, i) => chOrderedItems(t, i),
+    collapse: chCollapse,
     position: (a, x) => `toInt64(indexOf(${a}, ${x}))`,
     slice: (a, from, n) => `arraySlice(${a}, ${from}, ${n})`,
     length: (a) => `toInt64(length(${a}))`,

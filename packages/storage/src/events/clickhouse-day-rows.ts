@@ -38,7 +38,10 @@ export interface Winner {
   batch: string;
 }
 
-/** UTC days per INSERT when filling: bounds a fill's memory (a day's visits times 23 dimension rows). */
+/**
+ * UTC days per INSERT when filling: bounds a fill's memory (day rows: a day's visits times 23
+ * dimension rows; path rows: the days' visitors' visits, earlier ones too, read from events).
+ */
 export const FILL_DAYS = 7;
 
 /** What one INSERT of a row set covers: some properties of one timezone, consecutive batches. */
@@ -225,7 +228,17 @@ export async function fillDayRows(t: DayRowsTarget, winners: readonly Winner[], 
   const pairs = only ? [only] : await dayRowsPairs(t.client);
   if (pairs.length === 0) return 0;
   let filled = 0;
-  for (const set of SETS) filled += await fillSet(t, set, pairs, winners, only);
+  // Each set apart: a set that fails (its statement past a memory limit) leaves the other filled,
+  // and the caller's next run tries it again; the first failure is thrown after both.
+  let failure: unknown;
+  for (const set of SETS) {
+    try {
+      filled += await fillSet(t, set, pairs, winners, only);
+    } catch (err) {
+      failure ??= err;
+    }
+  }
+  if (failure !== undefined) throw failure;
   return filled;
 }
 
@@ -258,7 +271,7 @@ async function fillSet(
   let filled = 0;
   for (const { tz, properties, missing } of groups.values()) {
     for (let i = 0; i < missing.length; ) {
-      // Consecutive days of the missing batches, FILL_DAYS at most.
+      // The missing batches of FILL_DAYS days at most (not always consecutive ones).
       const head = missing[i] as Winner;
       let j = i + 1;
       while (j < missing.length && (missing[j] as Winner).day - head.day < FILL_DAYS) j++;

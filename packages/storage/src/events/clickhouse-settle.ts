@@ -14,16 +14,16 @@ import {
   DONE_MARKS_TABLE,
   DONE_TABLES,
   doneColumns,
-  VISIT_DAYS_TABLE,
-  VISIT_PATHS_TABLE,
   PREV_COLUMNS,
   SETTLE_MS,
   type SettledVisits,
   settledRowsSql,
+  VISIT_DAYS_TABLE,
+  VISIT_PATHS_TABLE,
   VISIT_TABLE_NAMES,
 } from "@lookout/query";
 import type { EventRow } from "@lookout/schema";
-import { type DayRowsPair, dayRowsState, fillDayRows, addDayRowsPair, type Winner } from "./clickhouse-day-rows.js";
+import { addDayRowsPair, type DayRowsPair, dayRowsState, fillDayRows, type Winner } from "./clickhouse-day-rows.js";
 import { rows } from "./clickhouse-migrate.js";
 import { literal } from "./clickhouse-sql.js";
 
@@ -149,8 +149,12 @@ export class Settler {
         days += span[1] - span[0] + 1;
         span = await nextSpan(this.t.client, now.getTime());
       }
-      if (!this.t.closed()) await fillDayRows(this.t, (await winningBatches(this.t.client)).winners);
+      // Superseded batches go even when a fill fails (it is tried again at the next run).
+      let failure: unknown;
+      if (!this.t.closed())
+        await fillDayRows(this.t, (await winningBatches(this.t.client)).winners).catch((err) => (failure = err));
       await dropSuperseded(this.t, this.#dropped, this.t.supersededGraceMs);
+      if (failure !== undefined) throw failure;
       return days;
     });
   }

@@ -7,6 +7,7 @@ import {
   type PathsCountRow,
   type PathsRow,
   pathsActorIds,
+  pathsRollupSpec,
   QueryError,
   shapePathsCounts,
 } from "@lookout/query";
@@ -18,8 +19,9 @@ import type { StatsContext } from "./stats.js";
 async function compile(store: EventReader, property: string, spec: PathsSpec | PathsSpecInput, ctx: StatsContext) {
   const parsed = PathsSpecSchema.parse(spec);
   const rows = ctx.dayRollups !== false;
-  // ClickHouse: its path rows' bound comes with the settled batches the statement binds.
-  const settledVisits = rows ? await store.settledVisits?.() : undefined;
+  // ClickHouse: its path rows' bound comes with the settled batches the statement binds (read only
+  // for a spec the rows can answer).
+  const settledVisits = rows && pathsRollupSpec(parsed) ? await store.settledVisits?.() : undefined;
   return INSIGHT_COMPILERS[parsed.kind](parsed, property, store.dialect, {
     timezone: ctx.timezone,
     now: ctx.now ?? new Date(),

@@ -36,7 +36,7 @@ FROM (
               AND end_ts >= toDateTime({p2:String}, 'UTC')
             ) AND w_start < 1712008800000, arraySlice(arrayFilter((x, i) -> i = 1 OR x != w_all[i - 1], w_all, arrayEnumerate(w_all)), 1, 5), emptyArrayString()) AS w_wp
             FROM (
-              SELECT cityHash64(session_id) AS w_skey, any(cityHash64(visitor_id)) AS w_vkey, min(toUInt64(ts) * 1000 + ts_ms) AS w_start, arrayMap(x -> x.2, arraySort(groupArrayIf((toUInt64(ts) * 1000 + ts_ms, path), name = 'pageview' AND ts < toDateTime({p3:String}, 'UTC')))) AS w_cut, arrayMap(x -> x.2, arraySort(groupArrayIf((toUInt64(ts) * 1000 + ts_ms, path), name = 'pageview'))) AS w_all
+              SELECT cityHash64(session_id) AS w_skey, any(cityHash64(visitor_id)) AS w_vkey, min(toUInt64(ts) * 1000 + ts_ms) AS w_start, arrayMap(x -> x.2, arraySort(groupArrayIf((toUInt64(ts) * 1000 + ts_ms, path), name = 'pageview' AND ts < toDateTime({p3:String}, 'UTC')))) AS w_cut, arrayMap(x -> x.2, arraySort(arrayFilter((x, l) -> x.1 < l, groupArrayIf((toUInt64(ts) * 1000 + ts_ms, path), name = 'pageview'), arrayResize([(intDiv(min(toUInt64(ts) * 1000 + ts_ms), 86400000) + 2) * 86400000], length(groupArrayIf((toUInt64(ts) * 1000 + ts_ms, path), name = 'pageview')), (intDiv(min(toUInt64(ts) * 1000 + ts_ms), 86400000) + 2) * 86400000)))) AS w_all
               FROM events
               WHERE property = {p1:String}
               AND ts >= toDateTime({p2:String}, 'UTC')
