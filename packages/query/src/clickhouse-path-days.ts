@@ -53,6 +53,27 @@ export const VISIT_PATHS_COLUMNS: readonly (readonly [string, string])[] = [
   ["visitors", "UInt64"],
 ];
 
+/**
+ * `visit_path_visits`: per property, timezone and settle batch, each visit with a path as the rows
+ * count it, for the read's swap (insights/paths-days.ts): the settled visits of its visitors come
+ * from here, not from a walk of their events.
+ */
+export const VISIT_PATH_VISITS_TABLE = "visit_path_visits";
+
+export const VISIT_PATH_VISITS_COLUMNS: readonly (readonly [string, string])[] = [
+  ["property", "String"],
+  ["tz", "String"],
+  ["batch", "UInt64"],
+  ["vkey", "UInt64"],
+  ["skey", "UInt64"],
+  /** Its first event (epoch ms). */
+  ["start_ms", "UInt64"],
+  /** Its last pageview within the cut (epoch ms). */
+  ["end_ms", "UInt64"],
+  /** Its pages, repeats collapsed, the first PATHS_LIMITS.maxSteps. */
+  ["path", "Array(String)"],
+];
+
 const DAY = 86_400_000;
 
 /**
@@ -95,9 +116,47 @@ export const chPathOf = (items: string, n: number) => `arraySlice(${chCollapse(i
  * 18.16 in some statements.
  */
 export function chVisitPages(): string {
+  return `arrayMap(x -> x.2, ${chVisitPageTuples()})`;
+}
+
+/** chVisitPages's pageviews as (time in ms, path) tuples, in order. */
+function chVisitPageTuples(): string {
   const pages = `groupArrayIf((${CH_TMS}, path), name = 'pageview')`;
   const cut = `(intDiv(min(${CH_TMS}), ${DAY}) + 2) * ${DAY}`;
-  return `arrayMap(x -> x.2, arraySort(arrayFilter((x, l) -> x.1 < l, ${pages}, arrayResize([${cut}], length(${pages}), ${cut}))))`;
+  return `arraySort(arrayFilter((x, l) -> x.1 < l, ${pages}, arrayResize([${cut}], length(${pages}), ${cut})))`;
+}
+
+/** What a fill covers: some properties (printed literals) in one timezone, some batches of UTC days [firstDay, lastDay]. */
+export interface PathFill {
+  properties: readonly string[];
+  tz: string;
+  tzName: string;
+  batches: readonly { day: number; batch: string }[];
+  sinceDay: number;
+  firstDay: number;
+  lastDay: number;
+}
+
+/**
+ * The INSERT of the batches' visits into `visit_path_visits` (run before the rows': the pair's
+ * marker covers both): each visit with a path, its start, its last pageview and its path as the
+ * rows count it. A visit's start is read from two days before the first day on (a visit is cut
+ * there anyway).
+ */
+export function visitPathVisitsInsertSql(o: PathFill): string {
+  const ts = (ms: number) => `toDateTime(${Math.floor(ms / 1000)}, 'UTC')`;
+  const days = o.batches.map((b) => Math.trunc(b.day)).join(", ");
+  const batches = o.batches.map((b) => BigInt(b.batch).toString()).join(", ");
+  const visits =
+    `SELECT property, cityHash64(session_id) AS v_skey, any(cityHash64(visitor_id)) AS v_vkey, min(${CH_TMS}) AS v_start, ` +
+    `toUInt32(intDiv(v_start, ${DAY})) AS v_uday, ${chVisitPageTuples()} AS v_pages FROM events ` +
+    `WHERE property IN (${o.properties.join(", ")}) AND ts >= ${ts((o.firstDay - 2) * DAY)} AND ts < ${ts((o.lastDay + 2) * DAY)} ` +
+    `GROUP BY property, v_skey HAVING has([${days}], v_uday) AND length(v_pages) > 0`;
+  const names = VISIT_PATH_VISITS_COLUMNS.map(([n]) => n).join(", ");
+  return (
+    `INSERT INTO ${VISIT_PATH_VISITS_TABLE} (${names}) SELECT property, ${o.tz}, transform(v_uday, [${days}], [${batches}], toUInt64(0)), ` +
+    `v_vkey, v_skey, v_start, tupleElement(arrayElement(v_pages, -1), 1), ${chPathOf("arrayMap(x -> x.2, v_pages)", PATHS_LIMITS.maxSteps)} FROM (${visits})`
+  );
 }
 
 /**
@@ -106,15 +165,7 @@ export function chVisitPages(): string {
  * literals. Each of those visits' visitors' earlier visits (any day before) chain prev_lday; the
  * timezone's offsets cover the span from `sinceDay` (the first settled day) on.
  */
-export function visitPathsInsertSql(o: {
-  properties: readonly string[];
-  tz: string;
-  tzName: string;
-  batches: readonly { day: number; batch: string }[];
-  sinceDay: number;
-  firstDay: number;
-  lastDay: number;
-}): string {
+export function visitPathsInsertSql(o: PathFill): string {
   const lday = chLocalDay(o);
   const ts = (ms: number) => `toDateTime(${Math.floor(ms / 1000)}, 'UTC')`;
   const iso = (d: number) => `toDate('${new Date(d * DAY).toISOString().slice(0, 10)}')`;

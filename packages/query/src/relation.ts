@@ -20,6 +20,7 @@ export type TableName =
   | "paths_pages"
   | "visit_days"
   | "visit_paths"
+  | "visit_path_visits"
   | "event_slots"
   | DerivedTable
   | VisitorTable
@@ -51,6 +52,7 @@ const STORED: readonly TableName[] = [
   "visit_days",
   // ... and their path rows (clickhouse-path-days.ts).
   "visit_paths",
+  "visit_path_visits",
   // ... and its event slots (event-slots.ts).
   "event_slots",
 ];

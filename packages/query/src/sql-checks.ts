@@ -32,6 +32,7 @@ export const READ_TABLES = [
   "visit_events_done",
   "visit_days",
   "visit_paths",
+  "visit_path_visits",
   "event_slots",
 ] as const satisfies readonly TableName[];
 const _everyTableChecked: Record<Exclude<TableName, (typeof READ_TABLES)[number]>, never> = {};

@@ -5,18 +5,19 @@
 //
 // The sum is the same: the rows' visitors for the visits starting in whole days [A, R), and for
 // the set S of visitors whose share the rows do not give (a pageview from R to the range's end, or
-// a visit over A or over R) what they add to the answer (their visits' paths cut to the range)
-// less what the rows counted for them (the whole paths of their visits starting in [A, R)). S's
-// events are read once, from A on, by a semi-join on the visitor key. Which visits run over A or
-// R comes from the settled visits (both lie in settled days); a visit over A is left out of "what
-// the rows counted" (it started before A), any other visit's first event from A on is its start.
+// a visit over A or over R, from the settled visits) what they add to the answer (their visits'
+// paths cut to the range) less what the rows counted for them (the paths of their visits starting
+// in [A, R)). Both come from `visit_path_visits` (each settled visit's path as the rows count it)
+// for those visits, and from `events` only for the rest: a visit over A, one starting at or after
+// R, and one that reaches the range's end; all of those lie in two windows of the range (its first
+// two days and from two days before its end or R on), so S's history is never walked.
 import { PATHS_LIMITS } from "@lookout/schema";
 import {
   CH_TMS,
   chOrderedItems,
   chPathOf,
-  chVisitPages,
   pathPositionsArray,
+  VISIT_PATH_VISITS_TABLE,
   VISIT_PATHS_TABLE,
 } from "../clickhouse-path-days.js";
 import { DONE_TABLES, WINNERS } from "../clickhouse-visits.js";
@@ -44,26 +45,46 @@ export function pathDaysStatement(
   // Visits over a midnight X (started before it, an event at or after it), from the settled
   // visits that start within two days before it (a settled visit is its start day and the next:
   // clickhouse-settle.ts).
-  const over = (col: "skey" | "vkey", x: string) =>
-    `SELECT ${col} FROM ${tableRead(s, DONE_TABLES.visits, [`day >= toDate(${x}) - 2`, `day <= toDate(${x})`, `batch IN ${WINNERS}`, `start_ts < ${x}`, `end_ts >= ${x}`])}`;
+  const over = (x: string) =>
+    `SELECT vkey FROM ${tableRead(s, DONE_TABLES.visits, [`day >= toDate(${x}) - 2`, `day <= toDate(${x})`, `batch IN ${WINNERS}`, `start_ts < ${x}`, `end_ts >= ${x}`])}`;
   const S =
     `SELECT ${d.eventVkey} AS sv FROM ${tableRead(s, "events", [`ts >= ${R}`, `ts < ${TO}`, "name = 'pageview'"])} ` +
-    `UNION ALL SELECT vkey AS sv FROM (${over("vkey", A)}) UNION ALL SELECT vkey AS sv FROM (${over("vkey", R)})`;
-  // Their events from A on: up to the range's end for what they add, and to two days past R for
-  // the whole visits the rows hold (a settled visit's span).
-  const until = p.ts(Math.max(o.to, o.rollupTo + 2 * DAY));
-  const visits =
-    `SELECT ${d.eventSkey} AS w_skey, any(${d.eventVkey}) AS w_vkey, min(${CH_TMS}) AS w_start, ` +
-    `${chOrderedItems(CH_TMS, "path", `name = 'pageview' AND ts < ${TO}`)} AS w_cut, ${chVisitPages()} AS w_all ` +
-    `FROM ${tableRead(s, "events", [`ts >= ${A}`, `ts < ${until}`, `${d.eventVkey} IN (${S})`])} GROUP BY w_skey`;
-  const whole = `w_skey NOT IN (${over("skey", A)}) AND w_start < ${int(o.rollupTo)}`;
-  const pathsOf = `SELECT w_skey, w_vkey, ${chPathOf("w_cut", n)} AS w_cp, if(${whole}, ${chPathOf("w_all", n)}, emptyArrayString()) AS w_wp FROM (${visits})`;
-  const signed = (path: string, sign: number) =>
-    `arrayMap(x -> (toInt8(${sign}), x.1, x.2, x.3, x.4), ${pathPositionsArray(path, `arrayFilter(x -> length(${path}) > 0, [(toUInt8(${paths}), toUInt8(0), toString(w_skey), '')])`)})`;
+    `UNION ALL SELECT vkey AS sv FROM (${over(A)}) UNION ALL SELECT vkey AS sv FROM (${over(R)})`;
+  // What the rows counted for them: their settled visits starting in [A, R), whole (-1); and, but
+  // for those that reach the range's end, what each adds (+1): the same path.
+  const Ams = int(o.from);
+  const TOms = int(o.to);
+  const theirs = (where: string[]) =>
+    tableRead(s, VISIT_PATH_VISITS_TABLE, [
+      `tz = ${p.add(s.timezone)}`,
+      `batch IN ${WINNERS}`,
+      `vkey IN (${S})`,
+      `start_ms >= ${Ams}`,
+      `start_ms < ${int(o.rollupTo)}`,
+      ...where,
+    ]);
+  const settled =
+    `SELECT skey AS w_skey, vkey AS w_vkey, arraySlice(path, 1, ${n}) AS w_path, ` +
+    `arrayJoin(if(end_ms < ${TOms}, [toInt8(1), toInt8(-1)], [toInt8(-1)])) AS w_sign FROM ${theirs([])}`;
+  // What the rest of their visits add, from their events: a visit over A (its first two days in
+  // the range), one that starts at or after R, and one of the rows' that reaches the range's end
+  // (it started less than two days before it). So only the events of two windows are read.
+  const lo = Math.min(o.rollupTo, o.to - 2 * DAY);
+  const windows = `(ts < ${p.ts(o.from + 2 * DAY)} OR ts >= ${p.ts(lo)})`;
+  const items =
+    `SELECT ${d.eventSkey} AS e_skey, any(${d.eventVkey}) AS e_vkey, ${chOrderedItems(CH_TMS, "path", "name = 'pageview'")} AS e_items ` +
+    `FROM ${tableRead(s, "events", [`ts >= ${A}`, `ts < ${TO}`, windows, `${d.eventVkey} IN (${S})`])} GROUP BY e_skey ` +
+    `HAVING e_skey NOT IN (SELECT skey FROM ${theirs([`end_ms < ${TOms}`])})`;
+  const rest = `SELECT e_skey AS w_skey, e_vkey AS w_vkey, ${chPathOf("e_items", n)} AS w_path, toInt8(1) AS w_sign FROM (${items})`;
+  const pathsOf = `SELECT w_skey, w_vkey, w_path, w_sign FROM (${settled} UNION ALL ${rest})`;
+  // The sign passed as an array (a lambda naming a column: chTopEdges).
+  const signed = (path: string) =>
+    `arrayMap((x, g) -> (g, x.1, x.2, x.3, x.4), ${pathPositionsArray(path, `arrayFilter(x -> length(${path}) > 0, [(toUInt8(${paths}), toUInt8(0), toString(w_skey), '')])`)}, ` +
+    `arrayResize([w_sign], length(${path}) * 2, w_sign))`;
   // Each visitor's nodes and edges once per side; a visit's count of paths keyed by the visit.
   const positions =
     `SELECT DISTINCT w_vkey, x.1 AS sg, x.2 AS kind, x.3 AS step, x.4 AS src, x.5 AS tgt FROM (${pathsOf}) ` +
-    `ARRAY JOIN arrayConcat(${signed("w_cp", 1)}, ${signed("w_wp", -1)}) AS x`;
+    `ARRAY JOIN ${signed("w_path")} AS x`;
   const swap = `SELECT kind, step, if(kind = ${paths}, '', src) AS source, tgt AS target, sum(sg) AS v FROM (${positions}) GROUP BY kind, step, source, target`;
   const lA = int(localDayNumber(s.timezone, o.from));
   const rowsRead = tableRead(s, VISIT_PATHS_TABLE, [

@@ -18,10 +18,13 @@ import {
   VISIT_DAYS_COLUMNS,
   VISIT_DAYS_TABLE,
   VISIT_DAYS_ZONES_TABLE,
+  VISIT_PATH_VISITS_COLUMNS,
+  VISIT_PATH_VISITS_TABLE,
   VISIT_PATHS_COLUMNS,
   VISIT_PATHS_TABLE,
   visitDaysInsertSql,
   visitPathsInsertSql,
+  visitPathVisitsInsertSql,
 } from "@lookout/query";
 import { rows } from "./clickhouse-migrate.js";
 import { literal } from "./clickhouse-sql.js";
@@ -54,12 +57,16 @@ interface FillChunk {
 
 /** A set of rows kept per pair and settle batch, with a marker row per (pair, batch) once filled. */
 interface RowSet {
+  /** The table of its marker rows. */
   table: string;
+  /** Every table it fills (deleted by batch with it). */
+  tables: readonly string[];
   /** The condition on its marker rows. */
   marker: string;
   /** A marker row's columns besides property, tz, batch and lday (the batch's UTC day). */
   markerRow: Record<string, string | number>;
-  insert(c: FillChunk): string;
+  /** The INSERTs of a chunk, in order (the marker follows the last). */
+  insert(c: FillChunk): string[];
 }
 
 const first = (c: FillChunk) => (c.chunk[0] as Winner).day;
@@ -69,6 +76,7 @@ const last = (c: FillChunk) => (c.chunk[c.chunk.length - 1] as Winner).day;
 export const ROW_SETS: Record<"dayRows" | "pathRows", RowSet> = {
   dayRows: {
     table: VISIT_DAYS_TABLE,
+    tables: [VISIT_DAYS_TABLE],
     marker: "dimension = ''",
     markerRow: {
       dimension: "",
@@ -81,7 +89,7 @@ export const ROW_SETS: Record<"dayRows" | "pathRows", RowSet> = {
       bounces: 0,
       duration: 0,
     },
-    insert: (c) =>
+    insert: (c) => [
       visitDaysInsertSql({
         properties: c.properties.map(literal),
         tz: literal(c.tz),
@@ -91,13 +99,15 @@ export const ROW_SETS: Record<"dayRows" | "pathRows", RowSet> = {
         firstDay: first(c),
         lastDay: last(c),
       }),
+    ],
   },
   pathRows: {
     table: VISIT_PATHS_TABLE,
+    tables: [VISIT_PATHS_TABLE, VISIT_PATH_VISITS_TABLE],
     marker: `kind = ${PATH_MARKER_KIND}`,
     markerRow: { kind: PATH_MARKER_KIND, step: 0, source: "", target: "", prev_lday: 0, visitors: 0 },
-    insert: (c) =>
-      visitPathsInsertSql({
+    insert: (c) => {
+      const fill = {
         properties: c.properties.map(literal),
         tz: literal(c.tz),
         tzName: c.tz,
@@ -105,7 +115,9 @@ export const ROW_SETS: Record<"dayRows" | "pathRows", RowSet> = {
         sinceDay: c.sinceDay,
         firstDay: first(c),
         lastDay: last(c),
-      }),
+      };
+      return [visitPathVisitsInsertSql(fill), visitPathsInsertSql(fill)];
+    },
   },
 };
 const SETS = Object.values(ROW_SETS);
@@ -118,13 +130,15 @@ export function chDayRowsDdl(stored: (table: string) => string): string[] {
       "ENGINE = MergeTree() ORDER BY (property, tz, dimension, lday, batch)",
     `CREATE TABLE IF NOT EXISTS ${stored(VISIT_PATHS_TABLE)} (${columns(VISIT_PATHS_COLUMNS)}) ` +
       "ENGINE = MergeTree() ORDER BY (property, tz, kind, lday, batch)",
+    `CREATE TABLE IF NOT EXISTS ${stored(VISIT_PATH_VISITS_TABLE)} (${columns(VISIT_PATH_VISITS_COLUMNS)}) ` +
+      "ENGINE = MergeTree() ORDER BY (property, tz, start_ms, batch)",
     `CREATE TABLE IF NOT EXISTS ${stored(VISIT_DAYS_ZONES_TABLE)} (property String, tz String) ENGINE = MergeTree() ORDER BY (property, tz)`,
   ];
 }
 
 /** The Distributed tables over a cluster's shards (every read sums, so rows may sit on any shard). */
 export function chDayRowsDistributedDdl(database: string, cluster: string): string[] {
-  return [VISIT_DAYS_TABLE, VISIT_PATHS_TABLE, VISIT_DAYS_ZONES_TABLE].map(
+  return [VISIT_DAYS_TABLE, VISIT_PATHS_TABLE, VISIT_PATH_VISITS_TABLE, VISIT_DAYS_ZONES_TABLE].map(
     (t) =>
       `CREATE TABLE IF NOT EXISTS ${database}.${t} AS ${database}.${t}_local ENGINE = Distributed(${cluster}, ${database}, ${t}_local, rand())`,
   );
@@ -259,7 +273,7 @@ async function fillSet(
     const doubled = sorted.filter((w) => (have.get(w.batch) ?? 0) > 1);
     if (doubled.length > 0) {
       const where = `property = ${literal(pair.property)} AND tz = ${literal(pair.tz)} AND batch IN (${doubled.map((w) => BigInt(w.batch)).join(", ")})`;
-      await t.deleteWhere(set.table, where);
+      for (const table of set.tables) await t.deleteWhere(table, where);
     }
     const missing = sorted.filter((w) => have.get(w.batch) !== 1);
     if (missing.length === 0) continue;
@@ -277,7 +291,8 @@ async function fillSet(
       while (j < missing.length && (missing[j] as Winner).day - head.day < FILL_DAYS) j++;
       const chunk = missing.slice(i, j);
       i = j;
-      await t.client.command({ query: set.insert({ properties, tz, chunk, sinceDay }), clickhouse_settings: t.settings() });
+      for (const query of set.insert({ properties, tz, chunk, sinceDay }))
+        await t.client.command({ query, clickhouse_settings: t.settings() });
       await t.client.insert({
         table: set.table,
         values: properties.flatMap((property) =>

@@ -225,8 +225,9 @@ describe.each(ENGINES)("ClickHouse path rows on $name", (engine) => {
             ];
             const r = await both(tz, of, specs, new Date(T0 + 20 * DAY));
             expect(r.withRows).toEqual(r.without);
-            // The wider range always starts a whole settled day before the bound.
-            expect(r.read[1]).toBe(true);
+            // The wider range starts a whole day before the bound once a day with visits is settled.
+            const firstDay = Math.min(...events.map((e) => dayNumber(e.ts.getTime())));
+            if (firstDay <= dayNumber(T0) + mark) expect(r.read[1]).toBe(true);
           } finally {
             store = prev;
             await db.close();

@@ -19,6 +19,7 @@ import {
   type SettledVisits,
   settledRowsSql,
   VISIT_DAYS_TABLE,
+  VISIT_PATH_VISITS_TABLE,
   VISIT_PATHS_TABLE,
   VISIT_TABLE_NAMES,
 } from "@lookout/query";
@@ -365,7 +366,7 @@ export async function dropSuperseded(
   if (fresh.length === 0) return 0;
   const batches = fresh.filter((m) => Number(m.b) !== 0).map((m) => String(Number(m.b)));
   if (batches.length > 0) {
-    for (const table of [...VISIT_TABLE_NAMES.map((v) => DONE_TABLES[v]), VISIT_DAYS_TABLE, VISIT_PATHS_TABLE])
+    for (const table of [...VISIT_TABLE_NAMES.map((v) => DONE_TABLES[v]), VISIT_DAYS_TABLE, VISIT_PATHS_TABLE, VISIT_PATH_VISITS_TABLE])
       await t.deleteWhere(table, `batch IN (${batches.join(", ")})`);
   }
   const marks = fresh.map((m) => `(toDate(${literal(m.d)}), ${Number(m.at)})`);

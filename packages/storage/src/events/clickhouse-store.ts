@@ -40,6 +40,7 @@ import {
   settledParamsOf,
   VISIT_DAYS_TABLE,
   VISIT_DAYS_ZONES_TABLE,
+  VISIT_PATH_VISITS_TABLE,
   VISIT_PATHS_TABLE,
   VISIT_TABLE_NAMES,
 } from "@lookout/query";
@@ -444,7 +445,7 @@ class ChStore implements ClickHouseEventStore {
 
   deleteProperty(property: string): Promise<void> {
     return this.#track(async () => {
-      for (const table of [...this.#tables(), VISIT_DAYS_TABLE, VISIT_PATHS_TABLE, VISIT_DAYS_ZONES_TABLE, EVENT_SLOTS_TABLE]) {
+      for (const table of [...this.#tables(), VISIT_DAYS_TABLE, VISIT_PATHS_TABLE, VISIT_PATH_VISITS_TABLE, VISIT_DAYS_ZONES_TABLE, EVENT_SLOTS_TABLE]) {
         await this.#mutate(`ALTER TABLE ${this.#stored(table)} DELETE WHERE property = ${literal(property)}`);
       }
       await this.#awaitMutations();
@@ -469,7 +470,7 @@ class ChStore implements ClickHouseEventStore {
       for (const table of this.#tables()) await this.#mutate(`ALTER TABLE ${this.#stored(table)} DELETE WHERE ${where}`);
       if (batches.length > 0) {
         const list = batches.map((r) => String(BigInt(r.b))).join(", ");
-        for (const table of [VISIT_DAYS_TABLE, VISIT_PATHS_TABLE])
+        for (const table of [VISIT_DAYS_TABLE, VISIT_PATHS_TABLE, VISIT_PATH_VISITS_TABLE])
           await this.#mutate(`ALTER TABLE ${this.#stored(table)} DELETE WHERE property = ${literal(property)} AND batch IN (${list})`);
       }
       await this.#awaitMutations();
