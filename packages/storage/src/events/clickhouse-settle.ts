@@ -357,20 +357,28 @@ export async function dropSuperseded(
   graceMs = SUPERSEDED_GRACE_MS,
 ): Promise<number> {
   const before = Math.max(0, Date.now() - graceMs) * 1000;
-  const old = await rows<{ d: string; b: number; at: number }>(
+  const old = await rows<{ d: string; b: number; at: number; top: number }>(
     t.client,
-    `SELECT toString(day) AS d, batch AS b, at FROM ${DONE_MARKS_TABLE} ANY INNER JOIN ` +
+    `SELECT toString(day) AS d, batch AS b, at, top FROM ${DONE_MARKS_TABLE} ANY INNER JOIN ` +
       `(SELECT day, max(at) AS top FROM ${DONE_MARKS_TABLE} GROUP BY day) USING (day) WHERE at < top AND top < ${before}`,
   );
   const fresh = old.filter((m) => !issued.has(`${m.d}|${m.at}`));
   if (fresh.length === 0) return 0;
-  const batches = fresh.filter((m) => Number(m.b) !== 0).map((m) => String(Number(m.b)));
-  if (batches.length > 0) {
+  // In slices: a server that took many late inserts has a mark per insert and day, and one
+  // statement listing them all passed 18.16's 256 KiB max_query_size.
+  const slices = <T>(xs: readonly T[], n: number) => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n));
+  const batches = [...new Set(fresh.filter((m) => Number(m.b) !== 0).map((m) => String(Number(m.b))))];
+  for (const slice of slices(batches, 5000)) {
     for (const table of [...VISIT_TABLE_NAMES.map((v) => DONE_TABLES[v]), VISIT_DAYS_TABLE, VISIT_PATHS_TABLE, VISIT_PATH_VISITS_TABLE])
-      await t.deleteWhere(table, `batch IN (${batches.join(", ")})`);
+      await t.deleteWhere(table, `batch IN (${slice.join(", ")})`);
   }
-  const marks = fresh.map((m) => `(toDate(${literal(m.d)}), ${Number(m.at)})`);
-  await t.deleteWhere(DONE_MARKS_TABLE, `(day, at) IN (${marks.join(", ")})`);
+  // Per day: its marks older than the grace but its latest (a mark written since is newer).
+  const tops = new Map(fresh.map((m) => [m.d, Number(m.top)]));
+  for (const slice of slices([...tops.entries()], 2000)) {
+    const days = slice.map(([d]) => `toDate(${literal(d)})`).join(", ");
+    const latest = slice.map(([d, top]) => `(toDate(${literal(d)}), ${top})`).join(", ");
+    await t.deleteWhere(DONE_MARKS_TABLE, `day IN (${days}) AND at < ${before} AND (day, at) NOT IN (${latest})`);
+  }
   for (const m of fresh) issued.add(`${m.d}|${m.at}`);
   return fresh.length;
 }
