@@ -118,8 +118,11 @@ describe("paths SQL", () => {
     expect(c.sql).toContain("FROM visit_paths WHERE");
     // The batches the bound was read with are bound now, not when the statement runs.
     expect(c.params[SETTLED_PARAMS.batches]).toEqual(["65536", "131073"]);
-    // The rows once; the events twice: who is in S (a pageview after R), and their events from A on.
-    expect(c.sql.match(/FROM events WHERE/g)?.length).toBe(2);
+    // The rows once; S's settled visits twice (theirs, and those the events must not give again);
+    // the events only over windows: who is in S (a pageview after R) at each of its three uses, and
+    // their visits' events in the range's first two days and its last.
+    expect(c.sql.match(/FROM visit_path_visits WHERE/g)?.length).toBe(2);
+    expect(c.sql.match(/FROM events WHERE/g)?.length).toBe(4);
     expect(c.sql.match(/FROM visit_paths WHERE/g)?.length).toBe(1);
     expect(sqlProblems(c, "clickhouse", PROPERTY, PATHS_MAX_VISITS)).toEqual([]);
     await expect(snapshotText(c)).toMatchFileSnapshot("../__snapshots__/sql/clickhouse/paths-days.sql");

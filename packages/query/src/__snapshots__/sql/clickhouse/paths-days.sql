@@ -3,6 +3,7 @@
 -- p3 = "2024-04-03 22:00:00"
 -- p4 = "2024-04-01 22:00:00"
 -- p5 = "Europe/Berlin"
+-- p6 = "2024-03-06 23:00:00"
 -- lookout_settled = ["65536","131073"]
 SELECT r.1 AS kind, r.2 AS step, r.3 AS source, r.4 AS target, r.5 AS visitors
 FROM (
@@ -25,23 +26,14 @@ FROM (
         FROM (
           SELECT DISTINCT w_vkey, x.1 AS sg, x.2 AS kind, x.3 AS step, x.4 AS src, x.5 AS tgt
           FROM (
-            SELECT w_skey, w_vkey, arraySlice(arrayFilter((x, i) -> i = 1 OR x != w_cut[i - 1], w_cut, arrayEnumerate(w_cut)), 1, 5) AS w_cp, if(w_skey NOT IN (
-              SELECT skey
-              FROM visits_done
-              WHERE property = {p1:String}
-              AND day >= toDate(toDateTime({p2:String}, 'UTC')) - 2
-              AND day <= toDate(toDateTime({p2:String}, 'UTC'))
-              AND batch IN ({lookout_settled:UInt64s})
-              AND start_ts < toDateTime({p2:String}, 'UTC')
-              AND end_ts >= toDateTime({p2:String}, 'UTC')
-            ) AND w_start < 1712008800000, arraySlice(arrayFilter((x, i) -> i = 1 OR x != w_all[i - 1], w_all, arrayEnumerate(w_all)), 1, 5), emptyArrayString()) AS w_wp
+            SELECT w_skey, w_vkey, w_path, w_sign
             FROM (
-              SELECT cityHash64(session_id) AS w_skey, any(cityHash64(visitor_id)) AS w_vkey, min(toUInt64(ts) * 1000 + ts_ms) AS w_start, arrayMap(x -> x.2, arraySort(groupArrayIf((toUInt64(ts) * 1000 + ts_ms, path), name = 'pageview' AND ts < toDateTime({p3:String}, 'UTC')))) AS w_cut, arrayMap(x -> x.2, arraySort(arrayFilter((x, l) -> x.1 < l, groupArrayIf((toUInt64(ts) * 1000 + ts_ms, path), name = 'pageview'), arrayResize([(intDiv(min(toUInt64(ts) * 1000 + ts_ms), 86400000) + 2) * 86400000], length(groupArrayIf((toUInt64(ts) * 1000 + ts_ms, path), name = 'pageview')), (intDiv(min(toUInt64(ts) * 1000 + ts_ms), 86400000) + 2) * 86400000)))) AS w_all
-              FROM events
+              SELECT skey AS w_skey, vkey AS w_vkey, arraySlice(path, 1, 5) AS w_path, arrayJoin(if(end_ms < 1712181600000, [toInt8(1), toInt8(-1)], [toInt8(-1)])) AS w_sign
+              FROM visit_path_visits
               WHERE property = {p1:String}
-              AND ts >= toDateTime({p2:String}, 'UTC')
-              AND ts < toDateTime({p3:String}, 'UTC')
-              AND cityHash64(visitor_id) IN (
+              AND tz = {p5:String}
+              AND batch IN ({lookout_settled:UInt64s})
+              AND vkey IN (
                 SELECT cityHash64(visitor_id) AS sv
                 FROM events
                 WHERE property = {p1:String}
@@ -71,10 +63,91 @@ FROM (
                   AND end_ts >= toDateTime({p4:String}, 'UTC')
                 )
               )
-              GROUP BY w_skey
+              AND start_ms >= 1709593200000
+              AND start_ms < 1712008800000
+              UNION ALL SELECT e_skey AS w_skey, e_vkey AS w_vkey, arraySlice(arrayFilter((x, i) -> i = 1 OR x != e_items[i - 1], e_items, arrayEnumerate(e_items)), 1, 5) AS w_path, toInt8(1) AS w_sign
+              FROM (
+                SELECT cityHash64(session_id) AS e_skey, any(cityHash64(visitor_id)) AS e_vkey, arrayMap(x -> x.2, arraySort(groupArrayIf((toUInt64(ts) * 1000 + ts_ms, path), name = 'pageview'))) AS e_items
+                FROM events
+                WHERE property = {p1:String}
+                AND ts >= toDateTime({p2:String}, 'UTC')
+                AND ts < toDateTime({p3:String}, 'UTC')
+                AND (ts < toDateTime({p6:String}, 'UTC') OR ts >= toDateTime({p4:String}, 'UTC'))
+                AND cityHash64(visitor_id) IN (
+                  SELECT cityHash64(visitor_id) AS sv
+                  FROM events
+                  WHERE property = {p1:String}
+                  AND ts >= toDateTime({p4:String}, 'UTC')
+                  AND ts < toDateTime({p3:String}, 'UTC')
+                  AND name = 'pageview'
+                  UNION ALL SELECT vkey AS sv
+                  FROM (
+                    SELECT vkey
+                    FROM visits_done
+                    WHERE property = {p1:String}
+                    AND day >= toDate(toDateTime({p2:String}, 'UTC')) - 2
+                    AND day <= toDate(toDateTime({p2:String}, 'UTC'))
+                    AND batch IN ({lookout_settled:UInt64s})
+                    AND start_ts < toDateTime({p2:String}, 'UTC')
+                    AND end_ts >= toDateTime({p2:String}, 'UTC')
+                  )
+                  UNION ALL SELECT vkey AS sv
+                  FROM (
+                    SELECT vkey
+                    FROM visits_done
+                    WHERE property = {p1:String}
+                    AND day >= toDate(toDateTime({p4:String}, 'UTC')) - 2
+                    AND day <= toDate(toDateTime({p4:String}, 'UTC'))
+                    AND batch IN ({lookout_settled:UInt64s})
+                    AND start_ts < toDateTime({p4:String}, 'UTC')
+                    AND end_ts >= toDateTime({p4:String}, 'UTC')
+                  )
+                )
+                GROUP BY e_skey
+                HAVING e_skey NOT IN (
+                  SELECT skey
+                  FROM visit_path_visits
+                  WHERE property = {p1:String}
+                  AND tz = {p5:String}
+                  AND batch IN ({lookout_settled:UInt64s})
+                  AND vkey IN (
+                    SELECT cityHash64(visitor_id) AS sv
+                    FROM events
+                    WHERE property = {p1:String}
+                    AND ts >= toDateTime({p4:String}, 'UTC')
+                    AND ts < toDateTime({p3:String}, 'UTC')
+                    AND name = 'pageview'
+                    UNION ALL SELECT vkey AS sv
+                    FROM (
+                      SELECT vkey
+                      FROM visits_done
+                      WHERE property = {p1:String}
+                      AND day >= toDate(toDateTime({p2:String}, 'UTC')) - 2
+                      AND day <= toDate(toDateTime({p2:String}, 'UTC'))
+                      AND batch IN ({lookout_settled:UInt64s})
+                      AND start_ts < toDateTime({p2:String}, 'UTC')
+                      AND end_ts >= toDateTime({p2:String}, 'UTC')
+                    )
+                    UNION ALL SELECT vkey AS sv
+                    FROM (
+                      SELECT vkey
+                      FROM visits_done
+                      WHERE property = {p1:String}
+                      AND day >= toDate(toDateTime({p4:String}, 'UTC')) - 2
+                      AND day <= toDate(toDateTime({p4:String}, 'UTC'))
+                      AND batch IN ({lookout_settled:UInt64s})
+                      AND start_ts < toDateTime({p4:String}, 'UTC')
+                      AND end_ts >= toDateTime({p4:String}, 'UTC')
+                    )
+                  )
+                  AND start_ms >= 1709593200000
+                  AND start_ms < 1712008800000
+                  AND end_ms < 1712181600000
+                )
+              )
             )
           ) ARRAY
-          JOIN arrayConcat(arrayMap(x -> (toInt8(1), x.1, x.2, x.3, x.4), arrayConcat(arrayMap(k -> (toUInt8(1), toUInt8(k), w_cp[k], ''), arrayEnumerate(w_cp)), arrayMap(k -> (toUInt8(0), toUInt8(k), w_cp[k], w_cp[k + 1]), arraySlice(arrayEnumerate(w_cp), 1, length(w_cp) - 1)), arrayFilter(x -> length(w_cp) > 0, [(toUInt8(2), toUInt8(0), toString(w_skey), '')]))), arrayMap(x -> (toInt8(-1), x.1, x.2, x.3, x.4), arrayConcat(arrayMap(k -> (toUInt8(1), toUInt8(k), w_wp[k], ''), arrayEnumerate(w_wp)), arrayMap(k -> (toUInt8(0), toUInt8(k), w_wp[k], w_wp[k + 1]), arraySlice(arrayEnumerate(w_wp), 1, length(w_wp) - 1)), arrayFilter(x -> length(w_wp) > 0, [(toUInt8(2), toUInt8(0), toString(w_skey), '')])))) AS x
+          JOIN arrayMap((x, g) -> (g, x.1, x.2, x.3, x.4), arrayConcat(arrayMap(k -> (toUInt8(1), toUInt8(k), w_path[k], ''), arrayEnumerate(w_path)), arrayMap(k -> (toUInt8(0), toUInt8(k), w_path[k], w_path[k + 1]), arraySlice(arrayEnumerate(w_path), 1, length(w_path) - 1)), arrayFilter(x -> length(w_path) > 0, [(toUInt8(2), toUInt8(0), toString(w_skey), '')])), arrayResize([w_sign], length(w_path) * 2, w_sign)) AS x
         )
         GROUP BY kind, step, source, target
       )
