@@ -21,6 +21,7 @@ import {
   VISIT_PATHS_TABLE,
 } from "../clickhouse-path-days.js";
 import { DONE_TABLES, WINNERS } from "../clickhouse-visits.js";
+import type { SettledVisits } from "../compiled.js";
 import { localDayNumber } from "../day-rollup.js";
 import type { Dialect } from "../dialects.js";
 import { int, type Params } from "../params.js";
@@ -35,9 +36,21 @@ export function pathDaysStatement(
   s: Scope,
   d: Dialect,
   p: Params,
-  o: { from: number; to: number; rollupTo: number; steps: number; rowCap: number },
+  o: { from: number; to: number; rollupTo: number; steps: number; rowCap: number; settled?: SettledVisits | undefined },
 ): string {
   const n = int(o.steps);
+  // The settled batches of the days read (a batch id is its step's base plus its UTC day), when
+  // known at compile time: the whole list, once per subquery that reads settled rows, took 18.16
+  // about 0.6 s to analyse at 10M events (a thousand batches, nine times).
+  const firstDay = Math.floor(o.from / DAY) - 3;
+  const lastDay = Math.floor(Math.max(o.to, o.rollupTo) / DAY) + 1;
+  const inDays = (b: string) => {
+    const day = Number(BigInt(b) % 65536n);
+    return day >= firstDay && day <= lastDay;
+  };
+  const winners = o.settled
+    ? `(${[...o.settled.batches.filter(inDays).map((b) => int(Number(b))), 0].join(", ")})`
+    : WINNERS;
   const A = p.ts(o.from);
   const R = p.ts(o.rollupTo);
   const TO = p.ts(o.to);
@@ -46,7 +59,7 @@ export function pathDaysStatement(
   // visits that start within two days before it (a settled visit is its start day and the next:
   // clickhouse-settle.ts).
   const over = (x: string) =>
-    `SELECT vkey FROM ${tableRead(s, DONE_TABLES.visits, [`day >= toDate(${x}) - 2`, `day <= toDate(${x})`, `batch IN ${WINNERS}`, `start_ts < ${x}`, `end_ts >= ${x}`])}`;
+    `SELECT vkey FROM ${tableRead(s, DONE_TABLES.visits, [`day >= toDate(${x}) - 2`, `day <= toDate(${x})`, `batch IN ${winners}`, `start_ts < ${x}`, `end_ts >= ${x}`])}`;
   const S =
     `SELECT ${d.eventVkey} AS sv FROM ${tableRead(s, "events", [`ts >= ${R}`, `ts < ${TO}`, "name = 'pageview'"])} ` +
     `UNION ALL SELECT vkey AS sv FROM (${over(A)}) UNION ALL SELECT vkey AS sv FROM (${over(R)})`;
@@ -57,7 +70,7 @@ export function pathDaysStatement(
   const theirs = (where: string[]) =>
     tableRead(s, VISIT_PATH_VISITS_TABLE, [
       `tz = ${p.add(s.timezone)}`,
-      `batch IN ${WINNERS}`,
+      `batch IN ${winners}`,
       `vkey IN (${S})`,
       `start_ms >= ${Ams}`,
       `start_ms < ${int(o.rollupTo)}`,
@@ -89,7 +102,7 @@ export function pathDaysStatement(
   const lA = int(localDayNumber(s.timezone, o.from));
   const rowsRead = tableRead(s, VISIT_PATHS_TABLE, [
     `tz = ${p.add(s.timezone)}`,
-    `batch IN ${WINNERS}`,
+    `batch IN ${winners}`,
     `lday >= ${lA}`,
     `lday < ${int(localDayNumber(s.timezone, o.rollupTo))}`,
     `prev_lday < ${lA}`,

@@ -109,15 +109,19 @@ describe("paths SQL", () => {
     const through = Date.parse("2024-04-02T00:00:00Z");
     const settled = {
       firstLiveDay: through / 86_400_000 + 1,
-      batches: ["65536", "131073"],
+      // A batch id is a base (a multiple of 2^16) plus its UTC day: 2024-04-01 and 1970-04-11.
+      batches: [String(7 * 65536 + 19814), String(7 * 65536 + 100)],
       pathRows: { [dayRowsKey(PROPERTY, CTX.timezone)]: through / 86_400_000 },
     };
     const pages = parse({ period: "last_30_days", type: "pageview", steps: 5 });
     const c = compilePaths(pages, PROPERTY, "clickhouse", { ...CTX, settledVisits: settled });
     expect(c.rollupTo).toBe(pathRowsThrough(settled, PROPERTY, CTX.timezone));
     expect(c.sql).toContain("FROM visit_paths WHERE");
-    // The batches the bound was read with are bound now, not when the statement runs.
-    expect(c.params[SETTLED_PARAMS.batches]).toEqual(["65536", "131073"]);
+    // The batches the bound was read with, those of the days read, are printed now, not bound when
+    // the statement runs.
+    expect(c.params[SETTLED_PARAMS.batches]).toBeUndefined();
+    expect(c.sql).toContain(`batch IN (${7 * 65536 + 19814}, 0)`);
+    expect(c.sql).not.toContain(String(7 * 65536 + 100));
     // The rows once; S's settled visits twice (theirs, and those the events must not give again);
     // the events only over windows: who is in S (a pageview after R) at each of its three uses, and
     // their visits' events in the range's first two days and its last.

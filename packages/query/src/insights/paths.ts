@@ -64,7 +64,7 @@ interface PathsFunctions {
   /** Up to where rows the store keeps may answer (paths-rollup.ts pathsRollupTo's `through`), and the statement that reads them. */
   rollup: {
     through(d: Dialect, ctx: CompileContext, property: string): number | undefined;
-    statement: typeof pathsRollupStatement;
+    statement: typeof pathDaysStatement;
   };
   /**
    * The answer in one pass over the paths with aggregate states (ClickHouse: onePassAnswer), or
@@ -210,6 +210,7 @@ export function compilePaths(spec: PathsSpec, property: string, dialect: SqlDial
       rollupTo,
       steps: plan.steps,
       rowCap: PATHS_ANSWER_ROWS,
+      settled: ctx.settledVisits,
     });
     const compiled = done(p, sql);
     // The settled batches the bound was read with (ClickHouse), not those of when it runs.

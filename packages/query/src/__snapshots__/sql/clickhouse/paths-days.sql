@@ -4,7 +4,6 @@
 -- p4 = "2024-04-01 22:00:00"
 -- p5 = "Europe/Berlin"
 -- p6 = "2024-03-06 23:00:00"
--- lookout_settled = ["65536","131073"]
 SELECT r.1 AS kind, r.2 AS step, r.3 AS source, r.4 AS target, r.5 AS visitors
 FROM (
   SELECT arrayReverseSort(arrayMap(e -> e.4, edges))[50] AS th, arraySlice(arraySort(e -> (-toInt64(e.4), e.1, e.2, e.3), arrayFilter((e, t) -> e.4 >= t, edges, arrayResize([th], length(edges), th))), 1, 50) AS top, arrayConcat(arrayMap(e -> e.2, top), arrayMap(e -> e.3, top)) AS items, arrayConcat(arrayMap(e -> (toUInt8(0), e.1, e.2, e.3, e.4), top), arrayMap(x -> (toUInt8(1), x.1, x.2, '', x.3), arrayFilter(x -> has(items, x.2), nodes)), [(toUInt8(2), toInt64(0), '', '', pc)]) AS rs
@@ -17,7 +16,7 @@ FROM (
         FROM visit_paths
         WHERE property = {p1:String}
         AND tz = {p5:String}
-        AND batch IN ({lookout_settled:UInt64s})
+        AND batch IN (478566, 0)
         AND lday >= 19787
         AND lday < 19815
         AND prev_lday < 19787
@@ -32,7 +31,7 @@ FROM (
               FROM visit_path_visits
               WHERE property = {p1:String}
               AND tz = {p5:String}
-              AND batch IN ({lookout_settled:UInt64s})
+              AND batch IN (478566, 0)
               AND vkey IN (
                 SELECT cityHash64(visitor_id) AS sv
                 FROM events
@@ -47,7 +46,7 @@ FROM (
                   WHERE property = {p1:String}
                   AND day >= toDate(toDateTime({p2:String}, 'UTC')) - 2
                   AND day <= toDate(toDateTime({p2:String}, 'UTC'))
-                  AND batch IN ({lookout_settled:UInt64s})
+                  AND batch IN (478566, 0)
                   AND start_ts < toDateTime({p2:String}, 'UTC')
                   AND end_ts >= toDateTime({p2:String}, 'UTC')
                 )
@@ -58,7 +57,7 @@ FROM (
                   WHERE property = {p1:String}
                   AND day >= toDate(toDateTime({p4:String}, 'UTC')) - 2
                   AND day <= toDate(toDateTime({p4:String}, 'UTC'))
-                  AND batch IN ({lookout_settled:UInt64s})
+                  AND batch IN (478566, 0)
                   AND start_ts < toDateTime({p4:String}, 'UTC')
                   AND end_ts >= toDateTime({p4:String}, 'UTC')
                 )
@@ -87,7 +86,7 @@ FROM (
                     WHERE property = {p1:String}
                     AND day >= toDate(toDateTime({p2:String}, 'UTC')) - 2
                     AND day <= toDate(toDateTime({p2:String}, 'UTC'))
-                    AND batch IN ({lookout_settled:UInt64s})
+                    AND batch IN (478566, 0)
                     AND start_ts < toDateTime({p2:String}, 'UTC')
                     AND end_ts >= toDateTime({p2:String}, 'UTC')
                   )
@@ -98,7 +97,7 @@ FROM (
                     WHERE property = {p1:String}
                     AND day >= toDate(toDateTime({p4:String}, 'UTC')) - 2
                     AND day <= toDate(toDateTime({p4:String}, 'UTC'))
-                    AND batch IN ({lookout_settled:UInt64s})
+                    AND batch IN (478566, 0)
                     AND start_ts < toDateTime({p4:String}, 'UTC')
                     AND end_ts >= toDateTime({p4:String}, 'UTC')
                   )
@@ -109,7 +108,7 @@ FROM (
                   FROM visit_path_visits
                   WHERE property = {p1:String}
                   AND tz = {p5:String}
-                  AND batch IN ({lookout_settled:UInt64s})
+                  AND batch IN (478566, 0)
                   AND vkey IN (
                     SELECT cityHash64(visitor_id) AS sv
                     FROM events
@@ -124,7 +123,7 @@ FROM (
                       WHERE property = {p1:String}
                       AND day >= toDate(toDateTime({p2:String}, 'UTC')) - 2
                       AND day <= toDate(toDateTime({p2:String}, 'UTC'))
-                      AND batch IN ({lookout_settled:UInt64s})
+                      AND batch IN (478566, 0)
                       AND start_ts < toDateTime({p2:String}, 'UTC')
                       AND end_ts >= toDateTime({p2:String}, 'UTC')
                     )
@@ -135,7 +134,7 @@ FROM (
                       WHERE property = {p1:String}
                       AND day >= toDate(toDateTime({p4:String}, 'UTC')) - 2
                       AND day <= toDate(toDateTime({p4:String}, 'UTC'))
-                      AND batch IN ({lookout_settled:UInt64s})
+                      AND batch IN (478566, 0)
                       AND start_ts < toDateTime({p4:String}, 'UTC')
                       AND end_ts >= toDateTime({p4:String}, 'UTC')
                     )
