@@ -345,7 +345,10 @@ describe.skipIf("skip" in ch).each(SERVERS)("ClickHouse visitor timelines across
     try {
       const property = "tl-servers";
       const now = Date.now();
-      const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+      // Berlin's dates (the range's zone): between 23:00 and midnight UTC its today is UTC's
+      // tomorrow, and a range ending on UTC's today left out the visitor of minutes ago.
+      const day = (ms: number) =>
+        new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Berlin", year: "numeric", month: "2-digit", day: "2-digit" }).format(ms);
       // 16 days of rows ending a minute ago: the last two days are past the base's boundary.
       const shift = now - 60_000 - 16 * 86_400_000 - at("2024-04-30 00:00:00").getTime();
       const moved = (rows: EventRow[], by = shift) => rows.map((r) => ({ ...r, ts: new Date(r.ts.getTime() + by) }));
