@@ -120,26 +120,29 @@ const merge = (table: VisitStateTable, name: string): string => {
 
 // ---------------------------------------------------------------------------------------------
 // Settled visits. Merging every visit's states is what a dashboard panel spends its time on (at
-// 10M events 2.4M visits of aggregate states per panel: 28 s for the set), so once a UTC day and
-// the day after it are over (SETTLE_MS past), its visits are merged once, by the store's settle
-// step, into plain rows (`<table>_done`: one row per visit, per visit and path, per visit and
-// event name, keyed by the visit's start day) with the 64-bit keys computed. A read then takes the
-// settled visits from those rows and merges states only for the visits that start on or after
-// the first unsettled day (a day or two), and the two parts are one UNION ALL.
+// 10M events 2.4M visits of aggregate states per panel: 28 s for the set), so once a UTC day is
+// over (SETTLE_MS past), its visits are merged once, by the store's settle step, into plain rows
+// (`<table>_done`: one row per visit, per visit and path, per visit and event name, keyed by the
+// visit's start day) with the 64-bit keys computed. A read then takes the settled visits from those
+// rows and merges states only for the visits that start on or after the first unsettled day (today
+// on a running server), and the two parts are one UNION ALL.
 //
 // Which rows count: each settle step writes its days' rows under a batch id per day, then a mark
 // per day (`visits_done_marks`: day, batch, `at` = when the step began reading). A day's rows are
 // those of the batch of its latest mark. An insert of events into a settled day marks with batch 0
-// ("not settled"), after the insert, the day before it (a visit starting there may reach it), the
-// day and every settleable day after (their prev_*, below), so a step that began before that insert
-// loses to it, and the days are read from states again until later steps settle them anew. Two
-// servers settling the same day at once both write; the later mark wins and the other batch is
-// never read (and is deleted some minutes later). The first unsettled day is the earliest day whose
-// latest mark is 0, else the day after the last marked one.
+// ("not settled"), after the insert, the day, every settleable day after (their prev_*, below) and
+// the day before when one of the insert's visits has states there (it started there: a visit that
+// runs past midnight after its day was settled changes that day's rows), so a step that began
+// before that insert loses to it, and the days are read from states again until later steps
+// settle them anew. Two servers settling the same day at once both write; the later mark wins and
+// the other batch is never read (and is deleted some minutes later). The first unsettled day is the
+// earliest day whose latest mark is 0, else the day after the last marked one.
 //
-// Exact: a visit is in exactly one part. The live part reads states from the day before the first
-// unsettled day, so a visit that started in a settled day has its true start there and is left to
-// the settled rows (as the derivation from events, a visit is cut a day past its range's reads).
+// Exact: a visit is in exactly one part. A visit with states on the day before the first unsettled
+// day started in a settled day (visits break after 30 idle minutes, so one that runs into a day
+// has events on the day before it) and is left to the settled rows; the live part merges the
+// states from the first unsettled day on, less those visits (as the derivation from events, a
+// visit is cut a day past its range's reads).
 // ---------------------------------------------------------------------------------------------
 
 /** The settled rows' tables. */
@@ -151,7 +154,7 @@ export const DONE_TABLES: Record<VisitStateTable, VisitDoneTable> = {
 };
 export const DONE_MARKS_TABLE = "visits_done_marks";
 
-/** How long after a UTC day's next day ends its visits are settled (events still arriving). */
+/** How long after a UTC day ends its visits are settled (its last visits ending, events still arriving). */
 export const SETTLE_MS = 35 * 60_000;
 
 const UTC_TS = "DateTime('UTC')";
@@ -321,9 +324,13 @@ function readRows(d: Dialect, table: VisitStateTable, b: EventBounds, reads: rea
   const noHistory = firstLive !== undefined && historyFromMs !== undefined && historyFromMs >= firstLive;
   const doneRows = `SELECT property, ${names.join(", ")} FROM ${done}`;
   if (noLive) return `(${doneRows})`;
-  const liveWhere = [from, `day <= toDate(${b.to})`, `day >= ${FIRST_LIVE_DAY} - 1`];
+  // The states from the first live day on, less the visits with states on the day before (they
+  // started in a settled day: above): reading that day's keys, not merging its states, halves a
+  // live part's merge (the day before is a whole day, the first live day at most one).
+  const liveWhere = [from, `day <= toDate(${b.to})`, `day >= ${FIRST_LIVE_DAY}`];
+  const earlier = `SELECT cityHash64(session_id) FROM visits WHERE ${[d.propertyIs(b.property), from, `day <= toDate(${b.to})`, `day = ${FIRST_LIVE_DAY} - 1`].join(" AND ")}`;
   const liveOf = (cols: readonly string[]) =>
-    liveRowsSql(table, liveWhere, `toDate(start_ts) >= ${FIRST_LIVE_DAY}`, d.propertyIs(b.property), cols);
+    liveRowsSql(table, liveWhere, `skey NOT IN (${earlier})`, d.propertyIs(b.property), cols);
   let live = liveOf(keep);
   if (prevs.length > 0 && !noHistory) {
     const history = tableRead(scope, DONE_TABLES[table], [

@@ -17,7 +17,7 @@ const DAY = 86_400_000;
 const END = at("2024-06-01 00:00:00");
 const TZ = "America/New_York";
 const RANGE = { preset: "custom", from: "2024-05-20", to: "2024-05-31" } as const;
-const settledThrough = (day: number) => new Date((day + 2) * DAY + SETTLE_MS);
+const settledThrough = (day: number) => new Date((day + 1) * DAY + SETTLE_MS);
 
 /** A dashboard's unfiltered panels (the ones day rows answer) and two they cannot (a filter, an hourly chart). */
 function panels(property: string): QuerySpecInput[] {

@@ -36,6 +36,8 @@ export interface ClickHouseOptions {
   supersededGraceMs?: number;
   /** The visitor timelines funnels and retention grids read (clickhouse-timelines.ts); false: none, every one by SQL. */
   timelines?: TimelineOptions | false;
+  /** The clock (epoch ms) that says which days an insert unsettles (default Date.now; tests fix it). */
+  settleClock?: () => number;
   /** The clock (epoch ms) that places the timelines' base boundary (default Date.now; the bench sets its own "now"). */
   now?: () => number;
 }
@@ -61,7 +63,7 @@ export interface ClickHouseEventStore extends EventStore {
    */
   appendOnce(records: readonly IngestRecord[]): Promise<void>;
   /**
-   * Settles the visits of every day due at `now` (the day and the next one over, SETTLE_MS past),
+   * Settles the visits of every day due at `now` (the day over, SETTLE_MS past),
    * so reads take them as plain rows instead of merging their states (@lookout/query
    * clickhouse-visits.ts); also deletes the rows of batches later marks superseded. Resolves to the
    * number of days settled. The store also does this on its own timer (settleEveryMs).

@@ -19,7 +19,7 @@ const END = at("2024-06-01 00:00:00");
 const CTX: StatsContext = { timezone: "America/New_York", now: new Date(END.getTime() - 1) };
 const RANGE = { preset: "custom", from: "2024-05-20", to: "2024-05-31" } as const;
 /** settle() at the `now` that makes `day` (a UTC day number) the last settleable day. */
-const settledThrough = (day: number) => new Date((day + 2) * DAY + SETTLE_MS);
+const settledThrough = (day: number) => new Date((day + 1) * DAY + SETTLE_MS);
 
 function dashboard(property: string): QuerySpecInput[] {
   const b = (dimension: string, extra: Partial<QuerySpecInput> = {}) =>
@@ -81,17 +81,19 @@ function traffic(property: string): EventRow[] {
 }
 
 describe("the settle step's days", () => {
-  it("settles a day once it and the next day ended SETTLE_MS ago; an insert unsettles from the day before its earliest through the last settleable day", () => {
+  it("settles a day once it ended SETTLE_MS ago; an insert unsettles from its earliest day (the day before when a visit continues from there) through the last settleable day", () => {
     const d = dayNumber(Date.parse("2024-05-20T12:00:00Z"));
-    expect(lastSettleableDay((d + 2) * DAY + SETTLE_MS)).toBe(d);
-    expect(lastSettleableDay((d + 2) * DAY + SETTLE_MS - 1)).toBe(d - 1);
-    const now = (d + 2) * DAY + SETTLE_MS;
-    expect(unsettledBy([d], now)).toEqual([d - 1, d]);
+    expect(lastSettleableDay((d + 1) * DAY + SETTLE_MS)).toBe(d);
+    expect(lastSettleableDay((d + 1) * DAY + SETTLE_MS - 1)).toBe(d - 1);
+    const now = (d + 1) * DAY + SETTLE_MS;
+    expect(unsettledBy(d, now, false)).toEqual([d]);
+    expect(unsettledBy(d, now, true)).toEqual([d - 1, d]);
     // Later visits' prev_* may point past a visit the insert adds: every settleable day after it goes too.
-    expect(unsettledBy([d - 3, d - 2], now)).toEqual([d - 4, d - 3, d - 2, d - 1, d]);
-    // A recent event unsettles nothing: its day is not settleable yet.
-    expect(unsettledBy([d + 1], now)).toEqual([d]);
-    expect(unsettledBy([d + 2], now)).toEqual([]);
+    expect(unsettledBy(d - 3, now, true)).toEqual([d - 4, d - 3, d - 2, d - 1, d]);
+    // A recent event unsettles nothing, unless its visit continues from a settled day.
+    expect(unsettledBy(d + 1, now, false)).toEqual([]);
+    expect(unsettledBy(d + 1, now, true)).toEqual([d]);
+    expect(unsettledBy(d + 2, now, true)).toEqual([]);
   });
 });
 
@@ -115,8 +117,8 @@ describe.skipIf(!("url" in ch))("ClickHouse settled visits", () => {
   it("answers the same with half the days settled, then all of them", async () => {
     expect((before[0] as Record<string, { value: number }>).visits?.value).toBeGreaterThan(100);
     const mid = Math.floor((first + last) / 2);
-    // From the day before the first (an insert marks the day before its own: a visit from there may reach it).
-    expect(await store.settle(settledThrough(mid))).toBe(mid - first + 2);
+    // From the first: no visit of the insert has states on the day before it.
+    expect(await store.settle(settledThrough(mid))).toBe(mid - first + 1);
     expect(await count("SELECT count() AS n FROM visits_done")).toBeGreaterThan(0);
     expect(await answers(store, property)).toEqual(before);
     expect(await store.settle(settledThrough(last + 5))).toBe(last + 5 - mid);
@@ -162,11 +164,11 @@ describe.skipIf(!("url" in ch))("ClickHouse settled visits", () => {
     }[];
     expect(withLate.map((r) => [r.page, r.visitors])).toEqual([["/late", 1]]);
     const counted = await answers(store, property);
-    // The late day's eve and every settled day after it (their prev_* may point past the late visit).
+    // The late day and every settled day after it (their prev_* may point past the late visit).
     const lateDay = dayNumber(Date.parse("2024-05-25T15:00:00Z"));
     // Settled by a store that keeps superseded rows for its grace (a query may have bound their batch).
     const patient = await open(store.database, 60_000);
-    expect(await patient.settle(settledThrough(last + 5))).toBe(last + 5 - (lateDay - 1) + 1);
+    expect(await patient.settle(settledThrough(last + 5))).toBe(last + 5 - lateDay + 1);
     expect(await answers(store, property)).toEqual(counted);
     const visits = await count(
       `SELECT count() AS n FROM (SELECT session_id FROM events WHERE property = '${property}' GROUP BY session_id)`,
@@ -222,8 +224,8 @@ describe.skipIf(!("url" in ch))("ClickHouse settled visits", () => {
     await store.append([...visit("2024-05-21", 1), ...visit("2024-05-28", 3)]);
     await store.settle(settledThrough(last + 5));
     expect(await numbers("2024-05-22")).toBe(expected(1));
-    // The late visit between them: its own day and the day before are read from states, and so is
-    // every marked day after it, until they are all settled again.
+    // The late visit between them: its own day is read from states, and so is every marked day
+    // after it, until they are all settled again.
     await store.append(visit("2024-05-25", 2));
     expect(await numbers("2024-05-22")).toBe(expected(2));
     expect(await numbers("2024-05-20")).toBe(expected(3));
@@ -314,5 +316,63 @@ describe.skipIf(!("url" in ch))("ClickHouse settled visits across stores", () =>
     expect(withLate.slice(1, 2)).toEqual(before.slice(1, 2));
     await b.settle(settledThrough(Math.max(...rows.map((r) => dayNumber(r.ts.getTime()))) + 2));
     expect(await answers(b, property)).toEqual(withLate);
+  });
+});
+
+describe.skipIf(!("url" in ch))("ClickHouse settled visits: a visit past midnight", () => {
+  it("settles yesterday SETTLE_MS after midnight; a visit running on past it marks yesterday again, a new visit of today does not", async () => {
+    const own = "midnight.example";
+    const yesterday = dayNumber(Date.parse("2024-05-30T12:00:00Z"));
+    // Today, 01:35 UTC: yesterday is settleable, today is not.
+    const now = (yesterday + 1) * DAY + SETTLE_MS + 3_600_000;
+    if (!("url" in ch)) throw new Error(ch.skip);
+    const store = await openClickHouseEventStore(`${ch.url}/${clickHouseTestDatabase("settle_midnight")}`, {
+      settleEveryMs: 0,
+      supersededGraceMs: 0,
+      settleClock: () => now,
+    });
+    opened.push(store);
+    // The same events, never settled: the numbers every read must give.
+    const reference = await open(clickHouseTestDatabase("settle_midnight_ref"));
+    const both = async (events: EventRow[]) => {
+      await store.append(events);
+      await reference.append(events);
+    };
+    const pv = (ts: string, session: string, path: string) =>
+      event({ property: own, ts: at(ts), name: "pageview", path, visitor_id: session, session_id: session, client_id: session });
+    const count = async (sql: string) => Number((await store.query<{ n: number }>({ sql, params: {} }))[0]?.n ?? 0);
+    const latestMark = () =>
+      count("SELECT toUInt64(argMax(batch, at)) AS n FROM visits_done_marks WHERE day = toDate('2024-05-30')");
+    const marks = () => count("SELECT count() AS n FROM visits_done_marks");
+
+    await both([
+      pv("2024-05-30 10:00:00", "day-1", "/a"),
+      pv("2024-05-30 23:40:00", "night-1", "/a"),
+      pv("2024-05-30 23:50:00", "night-1", "/b"),
+    ]);
+    expect(await latestMark()).toBe(0);
+    expect(await store.settle(new Date(now))).toBe(1);
+    expect(await latestMark()).toBeGreaterThan(0);
+    expect(await answers(store, own)).toEqual(await answers(reference, own));
+
+    // night-1 goes on after midnight: its settled row no longer holds it, and yesterday is read from states.
+    await both([pv("2024-05-31 00:10:00", "night-1", "/c")]);
+    expect(await latestMark()).toBe(0);
+    const continued = await answers(store, own);
+    expect(continued).toEqual(await answers(reference, own));
+    expect(await store.settle(new Date(now))).toBe(1);
+    expect(await answers(store, own)).toEqual(continued);
+    expect(
+      await count(
+        `SELECT toUInt64(sum(pageviews)) AS n FROM visits_done WHERE batch = ${await latestMark()} AND skey = cityHash64('night-1')`,
+      ),
+    ).toBe(3);
+
+    // A visit that starts today marks nothing: yesterday stays settled.
+    const before = await marks();
+    await both([pv("2024-05-31 00:20:00", "morning-1", "/a"), pv("2024-05-31 01:00:00", "morning-1", "/b")]);
+    expect(await marks()).toBe(before);
+    expect(await latestMark()).toBeGreaterThan(0);
+    expect(await answers(store, own)).toEqual(await answers(reference, own));
   });
 });

@@ -50,23 +50,61 @@ export const dayNumber = (ms: number) => Math.floor(ms / DAY);
 const iso = (day: number) => new Date(day * DAY).toISOString().slice(0, 10);
 const dayLit = (day: number) => `toDate('${iso(day)}')`;
 
-/** The last UTC day whose visits may be settled at `now`: it and the day after ended SETTLE_MS ago. */
+/**
+ * The last UTC day whose visits may be settled at `now`: it ended SETTLE_MS ago. A visit that
+ * started there and still runs after that changes its settled rows, so the insert of its later
+ * events marks the day again (Settler.unsettle: continuesFrom), as DuckDB's day rollups move their
+ * mark back; yesterday is read from settled rows for most of today, not from states.
+ */
 export function lastSettleableDay(now: number): number {
-  return dayNumber(now - SETTLE_MS) - 2;
+  return dayNumber(now - SETTLE_MS) - 1;
 }
 
 /**
- * The days an insert of events on `eventDays` unsettles: from the day before its earliest (a visit
- * that started there may run into it) to the last settleable day, since every later settled
- * visit's prev_* may now point past a visit the insert added. Through the last settleable day, not
- * the last marked one: a step settling days past that one has read the earlier days already, and
- * its marks must lose to these. Recent events unsettle nothing.
+ * The days an insert of events from UTC day `first` on unsettles: from that day (from the day
+ * before when one of its visits `continued` from there: that visit started there, and its settled
+ * row holds its pages up to the end of the next day) to the last settleable day, since every later
+ * settled visit's prev_* may now point past a visit the insert added. Through the last settleable
+ * day, not the last marked one: a step settling days past that one has read the earlier days
+ * already, and its marks must lose to these. Recent events unsettle nothing.
  */
-export function unsettledBy(eventDays: Iterable<number>, now: number): number[] {
+export function unsettledBy(first: number, now: number, continued: boolean): number[] {
   const last = lastSettleableDay(now);
   const out: number[] = [];
-  for (let d = Math.min(...eventDays) - 1; d <= last; d++) out.push(d);
+  for (let d = first - (continued ? 1 : 0); d <= last; d++) out.push(d);
   return out;
+}
+
+/** Session ids per statement of continuesFrom: well under 18.16's 256 KiB max_query_size. */
+const SESSIONS_PER_CHECK = 2000;
+
+/**
+ * Whether a visit of the events `rows` on UTC day `day` has visit states on the day before (then it
+ * started on or before that day). A lookup by the visit tables' key (property, day, session_id).
+ */
+export async function continuesFrom(client: ClickHouseClient, day: number, inserted: readonly EventRow[]): Promise<boolean> {
+  const sessions = new Map<string, Set<string>>();
+  for (const row of inserted) {
+    if (dayNumber(row.ts.getTime()) !== day) continue;
+    const s = sessions.get(row.property) ?? new Set<string>();
+    s.add(row.session_id);
+    sessions.set(row.property, s);
+  }
+  for (const [property, ids] of sessions) {
+    const all = [...ids];
+    for (let i = 0; i < all.length; i += SESSIONS_PER_CHECK) {
+      const list = all
+        .slice(i, i + SESSIONS_PER_CHECK)
+        .map(literal)
+        .join(", ");
+      const found = await rows<{ n: number }>(
+        client,
+        `SELECT count() AS n FROM visits WHERE property = ${literal(property)} AND day = ${dayLit(day - 1)} AND session_id IN (${list})`,
+      );
+      if (Number(found[0]?.n ?? 0) > 0) return true;
+    }
+  }
+  return false;
 }
 
 /** Marks `days` not settled (batch 0), after an insert of events into them. */
@@ -99,6 +137,8 @@ export interface SettleTarget {
   closed(): boolean;
   /** dropSuperseded's grace (default SUPERSEDED_GRACE_MS). */
   supersededGraceMs?: number;
+  /** The clock that says which days an insert unsettles (default Date.now; tests fix it). */
+  now?: () => number;
 }
 
 /** A store's settling: its steps one at a time, its timer, and the superseded marks already deleted. */
@@ -109,11 +149,18 @@ export class Settler {
 
   constructor(private readonly t: SettleTarget) {}
 
-  /** After an insert: marks the settled days its events change as not settled. */
-  async unsettle(inserted: Iterable<EventRow>): Promise<void> {
-    const days = new Set<number>();
-    for (const row of inserted) days.add(dayNumber(row.ts.getTime()));
-    await markUnsettled(this.t.client, unsettledBy(days, Date.now()));
+  /**
+   * After an insert: marks the settled days its events change as not settled. Today's events (and
+   * yesterday's until it is settleable) change none, unless their visit started on a settled day.
+   */
+  async unsettle(inserted: readonly EventRow[]): Promise<void> {
+    const now = (this.t.now ?? Date.now)();
+    let first = Number.POSITIVE_INFINITY;
+    for (const row of inserted) first = Math.min(first, dayNumber(row.ts.getTime()));
+    if (!(first - 1 <= lastSettleableDay(now))) return;
+    const days = unsettledBy(first, now, await continuesFrom(this.t.client, first, inserted));
+    if (days.length === 0) return;
+    await markUnsettled(this.t.client, days);
     this.#marksWritten++;
   }
 
@@ -366,10 +413,16 @@ export async function dropSuperseded(
   if (fresh.length === 0) return 0;
   // In slices: a server that took many late inserts has a mark per insert and day, and one
   // statement listing them all passed 18.16's 256 KiB max_query_size.
-  const slices = <T>(xs: readonly T[], n: number) => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n));
+  const slices = <T>(xs: readonly T[], n: number) =>
+    Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n));
   const batches = [...new Set(fresh.filter((m) => Number(m.b) !== 0).map((m) => String(Number(m.b))))];
   for (const slice of slices(batches, 5000)) {
-    for (const table of [...VISIT_TABLE_NAMES.map((v) => DONE_TABLES[v]), VISIT_DAYS_TABLE, VISIT_PATHS_TABLE, VISIT_PATH_VISITS_TABLE])
+    for (const table of [
+      ...VISIT_TABLE_NAMES.map((v) => DONE_TABLES[v]),
+      VISIT_DAYS_TABLE,
+      VISIT_PATHS_TABLE,
+      VISIT_PATH_VISITS_TABLE,
+    ])
       await t.deleteWhere(table, `batch IN (${slice.join(", ")})`);
   }
   // Per day: its marks older than the grace but its latest (a mark written since is newer).

@@ -166,6 +166,7 @@ class ChStore implements ClickHouseEventStore {
       settings: () => this.#spilling(),
       closed: () => this.#closed,
       ...(opts.supersededGraceMs !== undefined ? { supersededGraceMs: opts.supersededGraceMs } : {}),
+      ...(opts.settleClock ? { now: opts.settleClock } : {}),
     });
     this.#timelines =
       opts.timelines === false
@@ -259,7 +260,7 @@ class ChStore implements ClickHouseEventStore {
   }
 
   /** After an insert: marks the settled days its events change as not settled (clickhouse-settle.ts). */
-  #unsettle(inserted: Iterable<EventRow>): Promise<void> {
+  #unsettle(inserted: readonly EventRow[]): Promise<void> {
     return this.#settler.unsettle(inserted);
   }
 

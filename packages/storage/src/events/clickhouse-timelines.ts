@@ -3,8 +3,8 @@
 // a read could resume from, so the split is by time, on a day boundary:
 // - The base holds every event before B, the first UTC day not yet settleable when it is read
 //   (clickhouse-settle.ts lastSettleableDay). Each query counts the events from B on (the fresh
-//   part, a day or two: the sort key (property, ts) narrows the read to them) and reads them again
-//   when the count moved.
+//   part, today, and yesterday too for 35 minutes after midnight: the sort key (property, ts)
+//   narrows the read to them) and reads them again when the count moved.
 // - An insert into a settleable day (an import, a backlog delivered late, `/api/batch` with old
 //   timestamps) leaves a mark after it (visits_done_marks, `at` in µs), as does a settle step; a
 //   deletion of a visitor or a property mutates `events`. Each query asks whether either happened

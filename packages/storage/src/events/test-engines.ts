@@ -147,7 +147,7 @@ function halfSettledStore(store: TestStore): TestStore {
     }
     if (min > max) return;
     const mid = Math.floor((min + max) / 2);
-    await ch.settle(new Date((mid + 2) * 86_400_000 + SETTLE_MS));
+    await ch.settle(new Date((mid + 1) * 86_400_000 + SETTLE_MS));
   };
   return new Proxy(ch, {
     get(target, prop) {

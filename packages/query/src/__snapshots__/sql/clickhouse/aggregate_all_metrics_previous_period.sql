@@ -35,9 +35,16 @@ FROM (
                 WHERE property = {p1:String}
                 AND day >= toDate(toDateTime({p4:String}, 'UTC'))
                 AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-                AND day >= toDate({lookout_first_live:String}) - 1
+                AND day >= toDate({lookout_first_live:String})
                 GROUP BY property, skey
-                HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+                HAVING skey NOT IN (
+                  SELECT cityHash64(session_id)
+                  FROM visits
+                  WHERE property = {p1:String}
+                  AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+                  AND day <= toDate(toDateTime({p5:String}, 'UTC'))
+                  AND day = toDate({lookout_first_live:String}) - 1
+                )
               )
               UNION ALL SELECT property, skey, vkey, start_ts, toFloat64(0) AS duration, toUInt64(0) AS pageviews, toUInt64(0) AS events, toUInt8(0) AS bounce, toFloat64(0) AS engaged_ms, toUInt8(0) AS is_new
               FROM visits_done
@@ -53,9 +60,16 @@ FROM (
                   WHERE property = {p1:String}
                   AND day >= toDate(toDateTime({p4:String}, 'UTC'))
                   AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-                  AND day >= toDate({lookout_first_live:String}) - 1
+                  AND day >= toDate({lookout_first_live:String})
                   GROUP BY property, skey
-                  HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+                  HAVING skey NOT IN (
+                    SELECT cityHash64(session_id)
+                    FROM visits
+                    WHERE property = {p1:String}
+                    AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+                    AND day <= toDate(toDateTime({p5:String}, 'UTC'))
+                    AND day = toDate({lookout_first_live:String}) - 1
+                  )
                 )
               )
             )
@@ -86,7 +100,7 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p4:String}, 'UTC'))
             AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-            AND day >= toDate({lookout_first_live:String}) - 1
+            AND day >= toDate({lookout_first_live:String})
             GROUP BY property, skey, name
           )
           ANY INNER JOIN (
@@ -95,9 +109,16 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p4:String}, 'UTC'))
             AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-            AND day >= toDate({lookout_first_live:String}) - 1
+            AND day >= toDate({lookout_first_live:String})
             GROUP BY property, skey
-            HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+            HAVING skey NOT IN (
+              SELECT cityHash64(session_id)
+              FROM visits
+              WHERE property = {p1:String}
+              AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+              AND day <= toDate(toDateTime({p5:String}, 'UTC'))
+              AND day = toDate({lookout_first_live:String}) - 1
+            )
           ) USING (property, skey)
         )
       )
@@ -132,9 +153,16 @@ FROM (
                 WHERE property = {p1:String}
                 AND day >= toDate(toDateTime({p9:String}, 'UTC'))
                 AND day <= toDate(toDateTime({p10:String}, 'UTC'))
-                AND day >= toDate({lookout_first_live:String}) - 1
+                AND day >= toDate({lookout_first_live:String})
                 GROUP BY property, skey
-                HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+                HAVING skey NOT IN (
+                  SELECT cityHash64(session_id)
+                  FROM visits
+                  WHERE property = {p1:String}
+                  AND day >= toDate(toDateTime({p9:String}, 'UTC'))
+                  AND day <= toDate(toDateTime({p10:String}, 'UTC'))
+                  AND day = toDate({lookout_first_live:String}) - 1
+                )
               )
               UNION ALL SELECT property, skey, vkey, start_ts, toFloat64(0) AS duration, toUInt64(0) AS pageviews, toUInt64(0) AS events, toUInt8(0) AS bounce, toFloat64(0) AS engaged_ms, toUInt8(0) AS is_new
               FROM visits_done
@@ -150,9 +178,16 @@ FROM (
                   WHERE property = {p1:String}
                   AND day >= toDate(toDateTime({p9:String}, 'UTC'))
                   AND day <= toDate(toDateTime({p10:String}, 'UTC'))
-                  AND day >= toDate({lookout_first_live:String}) - 1
+                  AND day >= toDate({lookout_first_live:String})
                   GROUP BY property, skey
-                  HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+                  HAVING skey NOT IN (
+                    SELECT cityHash64(session_id)
+                    FROM visits
+                    WHERE property = {p1:String}
+                    AND day >= toDate(toDateTime({p9:String}, 'UTC'))
+                    AND day <= toDate(toDateTime({p10:String}, 'UTC'))
+                    AND day = toDate({lookout_first_live:String}) - 1
+                  )
                 )
               )
             )
@@ -183,7 +218,7 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p9:String}, 'UTC'))
             AND day <= toDate(toDateTime({p10:String}, 'UTC'))
-            AND day >= toDate({lookout_first_live:String}) - 1
+            AND day >= toDate({lookout_first_live:String})
             GROUP BY property, skey, name
           )
           ANY INNER JOIN (
@@ -192,9 +227,16 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p9:String}, 'UTC'))
             AND day <= toDate(toDateTime({p10:String}, 'UTC'))
-            AND day >= toDate({lookout_first_live:String}) - 1
+            AND day >= toDate({lookout_first_live:String})
             GROUP BY property, skey
-            HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+            HAVING skey NOT IN (
+              SELECT cityHash64(session_id)
+              FROM visits
+              WHERE property = {p1:String}
+              AND day >= toDate(toDateTime({p9:String}, 'UTC'))
+              AND day <= toDate(toDateTime({p10:String}, 'UTC'))
+              AND day = toDate({lookout_first_live:String}) - 1
+            )
           ) USING (property, skey)
         )
       )

@@ -26,9 +26,16 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p4:String}, 'UTC'))
             AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-            AND day >= toDate({lookout_first_live:String}) - 1
+            AND day >= toDate({lookout_first_live:String})
             GROUP BY property, skey
-            HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+            HAVING skey NOT IN (
+              SELECT cityHash64(session_id)
+              FROM visits
+              WHERE property = {p1:String}
+              AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+              AND day <= toDate(toDateTime({p5:String}, 'UTC'))
+              AND day = toDate({lookout_first_live:String}) - 1
+            )
           )
           UNION ALL SELECT property, skey, vkey, start_ts, toFloat64(0) AS duration, toUInt8(0) AS bounce, entry_page, toUInt8(0) AS is_new
           FROM visits_done
@@ -44,9 +51,16 @@ FROM (
               WHERE property = {p1:String}
               AND day >= toDate(toDateTime({p4:String}, 'UTC'))
               AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-              AND day >= toDate({lookout_first_live:String}) - 1
+              AND day >= toDate({lookout_first_live:String})
               GROUP BY property, skey
-              HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+              HAVING skey NOT IN (
+                SELECT cityHash64(session_id)
+                FROM visits
+                WHERE property = {p1:String}
+                AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+                AND day <= toDate(toDateTime({p5:String}, 'UTC'))
+                AND day = toDate({lookout_first_live:String}) - 1
+              )
             )
           )
         )

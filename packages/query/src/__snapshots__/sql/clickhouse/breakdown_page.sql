@@ -30,7 +30,7 @@ FROM (
                 WHERE property = {p1:String}
                 AND day >= toDate(toDateTime({p4:String}, 'UTC'))
                 AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-                AND day >= toDate({lookout_first_live:String}) - 1
+                AND day >= toDate({lookout_first_live:String})
                 GROUP BY property, skey, path
                 HAVING pageviews > 0
               )
@@ -40,9 +40,16 @@ FROM (
                 WHERE property = {p1:String}
                 AND day >= toDate(toDateTime({p4:String}, 'UTC'))
                 AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-                AND day >= toDate({lookout_first_live:String}) - 1
+                AND day >= toDate({lookout_first_live:String})
                 GROUP BY property, skey
-                HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+                HAVING skey NOT IN (
+                  SELECT cityHash64(session_id)
+                  FROM visits
+                  WHERE property = {p1:String}
+                  AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+                  AND day <= toDate(toDateTime({p5:String}, 'UTC'))
+                  AND day = toDate({lookout_first_live:String}) - 1
+                )
               ) USING (property, skey)
             )
             UNION ALL SELECT property, skey, vkey, start_ts, path, toUInt64(0) AS pageviews, toFloat64(0) AS engaged_ms, toUInt8(0) AS is_new
@@ -61,7 +68,7 @@ FROM (
                   WHERE property = {p1:String}
                   AND day >= toDate(toDateTime({p4:String}, 'UTC'))
                   AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-                  AND day >= toDate({lookout_first_live:String}) - 1
+                  AND day >= toDate({lookout_first_live:String})
                   GROUP BY property, skey, path
                   HAVING pageviews > 0
                 )
@@ -71,9 +78,16 @@ FROM (
                   WHERE property = {p1:String}
                   AND day >= toDate(toDateTime({p4:String}, 'UTC'))
                   AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-                  AND day >= toDate({lookout_first_live:String}) - 1
+                  AND day >= toDate({lookout_first_live:String})
                   GROUP BY property, skey
-                  HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+                  HAVING skey NOT IN (
+                    SELECT cityHash64(session_id)
+                    FROM visits
+                    WHERE property = {p1:String}
+                    AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+                    AND day <= toDate(toDateTime({p5:String}, 'UTC'))
+                    AND day = toDate({lookout_first_live:String}) - 1
+                  )
                 ) USING (property, skey)
               )
             )
@@ -103,9 +117,16 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p4:String}, 'UTC'))
         AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-        AND day >= toDate({lookout_first_live:String}) - 1
+        AND day >= toDate({lookout_first_live:String})
         GROUP BY property, skey
-        HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+        HAVING skey NOT IN (
+          SELECT cityHash64(session_id)
+          FROM visits
+          WHERE property = {p1:String}
+          AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+          AND day <= toDate(toDateTime({p5:String}, 'UTC'))
+          AND day = toDate({lookout_first_live:String}) - 1
+        )
       )
     )
     WHERE property = {p1:String}

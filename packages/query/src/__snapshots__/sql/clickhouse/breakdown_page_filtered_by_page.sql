@@ -24,7 +24,7 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p5:String}, 'UTC'))
         AND day <= toDate(toDateTime({p6:String}, 'UTC'))
-        AND day >= toDate({lookout_first_live:String}) - 1
+        AND day >= toDate({lookout_first_live:String})
         GROUP BY property, skey, path
         HAVING pageviews > 0
       )
@@ -34,9 +34,16 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p5:String}, 'UTC'))
         AND day <= toDate(toDateTime({p6:String}, 'UTC'))
-        AND day >= toDate({lookout_first_live:String}) - 1
+        AND day >= toDate({lookout_first_live:String})
         GROUP BY property, skey
-        HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+        HAVING skey NOT IN (
+          SELECT cityHash64(session_id)
+          FROM visits
+          WHERE property = {p1:String}
+          AND day >= toDate(toDateTime({p5:String}, 'UTC'))
+          AND day <= toDate(toDateTime({p6:String}, 'UTC'))
+          AND day = toDate({lookout_first_live:String}) - 1
+        )
       ) USING (property, skey)
     )
   )
@@ -61,7 +68,7 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p5:String}, 'UTC'))
           AND day <= toDate(toDateTime({p6:String}, 'UTC'))
-          AND day >= toDate({lookout_first_live:String}) - 1
+          AND day >= toDate({lookout_first_live:String})
           GROUP BY property, skey, path
           HAVING pageviews > 0
         )
@@ -71,9 +78,16 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p5:String}, 'UTC'))
           AND day <= toDate(toDateTime({p6:String}, 'UTC'))
-          AND day >= toDate({lookout_first_live:String}) - 1
+          AND day >= toDate({lookout_first_live:String})
           GROUP BY property, skey
-          HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+          HAVING skey NOT IN (
+            SELECT cityHash64(session_id)
+            FROM visits
+            WHERE property = {p1:String}
+            AND day >= toDate(toDateTime({p5:String}, 'UTC'))
+            AND day <= toDate(toDateTime({p6:String}, 'UTC'))
+            AND day = toDate({lookout_first_live:String}) - 1
+          )
         ) USING (property, skey)
       )
     )

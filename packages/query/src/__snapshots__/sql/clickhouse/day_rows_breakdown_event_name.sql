@@ -45,7 +45,7 @@ FROM (
                 WHERE property = {p1:String}
                 AND day >= toDate(toDateTime({p6:String}, 'UTC'))
                 AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-                AND day >= toDate({lookout_first_live:String}) - 1
+                AND day >= toDate({lookout_first_live:String})
                 GROUP BY property, skey, name
               )
               ANY INNER JOIN (
@@ -54,9 +54,16 @@ FROM (
                 WHERE property = {p1:String}
                 AND day >= toDate(toDateTime({p6:String}, 'UTC'))
                 AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-                AND day >= toDate({lookout_first_live:String}) - 1
+                AND day >= toDate({lookout_first_live:String})
                 GROUP BY property, skey
-                HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+                HAVING skey NOT IN (
+                  SELECT cityHash64(session_id)
+                  FROM visits
+                  WHERE property = {p1:String}
+                  AND day >= toDate(toDateTime({p6:String}, 'UTC'))
+                  AND day <= toDate(toDateTime({p7:String}, 'UTC'))
+                  AND day = toDate({lookout_first_live:String}) - 1
+                )
               ) USING (property, skey)
             )
             UNION ALL SELECT property, skey, vkey, start_ts, name, toUInt64(0) AS events, toUInt8(0) AS is_new
@@ -75,7 +82,7 @@ FROM (
                   WHERE property = {p1:String}
                   AND day >= toDate(toDateTime({p6:String}, 'UTC'))
                   AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-                  AND day >= toDate({lookout_first_live:String}) - 1
+                  AND day >= toDate({lookout_first_live:String})
                   GROUP BY property, skey, name
                 )
                 ANY INNER JOIN (
@@ -84,9 +91,16 @@ FROM (
                   WHERE property = {p1:String}
                   AND day >= toDate(toDateTime({p6:String}, 'UTC'))
                   AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-                  AND day >= toDate({lookout_first_live:String}) - 1
+                  AND day >= toDate({lookout_first_live:String})
                   GROUP BY property, skey
-                  HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+                  HAVING skey NOT IN (
+                    SELECT cityHash64(session_id)
+                    FROM visits
+                    WHERE property = {p1:String}
+                    AND day >= toDate(toDateTime({p6:String}, 'UTC'))
+                    AND day <= toDate(toDateTime({p7:String}, 'UTC'))
+                    AND day = toDate({lookout_first_live:String}) - 1
+                  )
                 ) USING (property, skey)
               )
             )

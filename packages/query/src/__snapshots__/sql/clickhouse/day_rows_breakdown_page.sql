@@ -45,7 +45,7 @@ FROM (
                 WHERE property = {p1:String}
                 AND day >= toDate(toDateTime({p6:String}, 'UTC'))
                 AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-                AND day >= toDate({lookout_first_live:String}) - 1
+                AND day >= toDate({lookout_first_live:String})
                 GROUP BY property, skey, path
                 HAVING pageviews > 0
               )
@@ -55,9 +55,16 @@ FROM (
                 WHERE property = {p1:String}
                 AND day >= toDate(toDateTime({p6:String}, 'UTC'))
                 AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-                AND day >= toDate({lookout_first_live:String}) - 1
+                AND day >= toDate({lookout_first_live:String})
                 GROUP BY property, skey
-                HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+                HAVING skey NOT IN (
+                  SELECT cityHash64(session_id)
+                  FROM visits
+                  WHERE property = {p1:String}
+                  AND day >= toDate(toDateTime({p6:String}, 'UTC'))
+                  AND day <= toDate(toDateTime({p7:String}, 'UTC'))
+                  AND day = toDate({lookout_first_live:String}) - 1
+                )
               ) USING (property, skey)
             )
             UNION ALL SELECT property, skey, vkey, start_ts, path, toUInt64(0) AS pageviews, toFloat64(0) AS engaged_ms, toUInt8(0) AS is_new
@@ -76,7 +83,7 @@ FROM (
                   WHERE property = {p1:String}
                   AND day >= toDate(toDateTime({p6:String}, 'UTC'))
                   AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-                  AND day >= toDate({lookout_first_live:String}) - 1
+                  AND day >= toDate({lookout_first_live:String})
                   GROUP BY property, skey, path
                   HAVING pageviews > 0
                 )
@@ -86,9 +93,16 @@ FROM (
                   WHERE property = {p1:String}
                   AND day >= toDate(toDateTime({p6:String}, 'UTC'))
                   AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-                  AND day >= toDate({lookout_first_live:String}) - 1
+                  AND day >= toDate({lookout_first_live:String})
                   GROUP BY property, skey
-                  HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+                  HAVING skey NOT IN (
+                    SELECT cityHash64(session_id)
+                    FROM visits
+                    WHERE property = {p1:String}
+                    AND day >= toDate(toDateTime({p6:String}, 'UTC'))
+                    AND day <= toDate(toDateTime({p7:String}, 'UTC'))
+                    AND day = toDate({lookout_first_live:String}) - 1
+                  )
                 ) USING (property, skey)
               )
             )

@@ -44,9 +44,16 @@ FROM (
               WHERE property = {p1:String}
               AND day >= toDate(toDateTime({p6:String}, 'UTC'))
               AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-              AND day >= toDate({lookout_first_live:String}) - 1
+              AND day >= toDate({lookout_first_live:String})
               GROUP BY property, skey
-              HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+              HAVING skey NOT IN (
+                SELECT cityHash64(session_id)
+                FROM visits
+                WHERE property = {p1:String}
+                AND day >= toDate(toDateTime({p6:String}, 'UTC'))
+                AND day <= toDate(toDateTime({p7:String}, 'UTC'))
+                AND day = toDate({lookout_first_live:String}) - 1
+              )
             )
             UNION ALL SELECT property, skey, vkey, start_ts, toUInt64(0) AS pageviews, toFloat64(0) AS engaged_ms, toUInt8(0) AS is_new
             FROM visits_done
@@ -62,9 +69,16 @@ FROM (
                 WHERE property = {p1:String}
                 AND day >= toDate(toDateTime({p6:String}, 'UTC'))
                 AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-                AND day >= toDate({lookout_first_live:String}) - 1
+                AND day >= toDate({lookout_first_live:String})
                 GROUP BY property, skey
-                HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+                HAVING skey NOT IN (
+                  SELECT cityHash64(session_id)
+                  FROM visits
+                  WHERE property = {p1:String}
+                  AND day >= toDate(toDateTime({p6:String}, 'UTC'))
+                  AND day <= toDate(toDateTime({p7:String}, 'UTC'))
+                  AND day = toDate({lookout_first_live:String}) - 1
+                )
               )
             )
           )

@@ -23,9 +23,16 @@ FROM (
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p7:String}, 'UTC'))
       AND day <= toDate(toDateTime({p8:String}, 'UTC'))
-      AND day >= toDate({lookout_first_live:String}) - 1
+      AND day >= toDate({lookout_first_live:String})
       GROUP BY property, skey
-      HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+      HAVING skey NOT IN (
+        SELECT cityHash64(session_id)
+        FROM visits
+        WHERE property = {p1:String}
+        AND day >= toDate(toDateTime({p7:String}, 'UTC'))
+        AND day <= toDate(toDateTime({p8:String}, 'UTC'))
+        AND day = toDate({lookout_first_live:String}) - 1
+      )
     )
   )
   WHERE property = {p1:String}

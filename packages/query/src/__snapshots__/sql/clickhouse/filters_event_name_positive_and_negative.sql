@@ -24,9 +24,16 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p5:String}, 'UTC'))
         AND day <= toDate(toDateTime({p6:String}, 'UTC'))
-        AND day >= toDate({lookout_first_live:String}) - 1
+        AND day >= toDate({lookout_first_live:String})
         GROUP BY property, skey
-        HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+        HAVING skey NOT IN (
+          SELECT cityHash64(session_id)
+          FROM visits
+          WHERE property = {p1:String}
+          AND day >= toDate(toDateTime({p5:String}, 'UTC'))
+          AND day <= toDate(toDateTime({p6:String}, 'UTC'))
+          AND day = toDate({lookout_first_live:String}) - 1
+        )
       )
     )
     WHERE property = {p1:String}
@@ -49,7 +56,7 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p5:String}, 'UTC'))
             AND day <= toDate(toDateTime({p6:String}, 'UTC'))
-            AND day >= toDate({lookout_first_live:String}) - 1
+            AND day >= toDate({lookout_first_live:String})
             GROUP BY property, skey, name
           )
           ANY INNER JOIN (
@@ -58,9 +65,16 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p5:String}, 'UTC'))
             AND day <= toDate(toDateTime({p6:String}, 'UTC'))
-            AND day >= toDate({lookout_first_live:String}) - 1
+            AND day >= toDate({lookout_first_live:String})
             GROUP BY property, skey
-            HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+            HAVING skey NOT IN (
+              SELECT cityHash64(session_id)
+              FROM visits
+              WHERE property = {p1:String}
+              AND day >= toDate(toDateTime({p5:String}, 'UTC'))
+              AND day <= toDate(toDateTime({p6:String}, 'UTC'))
+              AND day = toDate({lookout_first_live:String}) - 1
+            )
           ) USING (property, skey)
         )
       )
@@ -86,7 +100,7 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p5:String}, 'UTC'))
             AND day <= toDate(toDateTime({p6:String}, 'UTC'))
-            AND day >= toDate({lookout_first_live:String}) - 1
+            AND day >= toDate({lookout_first_live:String})
             GROUP BY property, skey, name
           )
           ANY INNER JOIN (
@@ -95,9 +109,16 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p5:String}, 'UTC'))
             AND day <= toDate(toDateTime({p6:String}, 'UTC'))
-            AND day >= toDate({lookout_first_live:String}) - 1
+            AND day >= toDate({lookout_first_live:String})
             GROUP BY property, skey
-            HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+            HAVING skey NOT IN (
+              SELECT cityHash64(session_id)
+              FROM visits
+              WHERE property = {p1:String}
+              AND day >= toDate(toDateTime({p5:String}, 'UTC'))
+              AND day <= toDate(toDateTime({p6:String}, 'UTC'))
+              AND day = toDate({lookout_first_live:String}) - 1
+            )
           ) USING (property, skey)
         )
       )
@@ -124,7 +145,7 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p5:String}, 'UTC'))
           AND day <= toDate(toDateTime({p6:String}, 'UTC'))
-          AND day >= toDate({lookout_first_live:String}) - 1
+          AND day >= toDate({lookout_first_live:String})
           GROUP BY property, skey, name
         )
         ANY INNER JOIN (
@@ -133,9 +154,16 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p5:String}, 'UTC'))
           AND day <= toDate(toDateTime({p6:String}, 'UTC'))
-          AND day >= toDate({lookout_first_live:String}) - 1
+          AND day >= toDate({lookout_first_live:String})
           GROUP BY property, skey
-          HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+          HAVING skey NOT IN (
+            SELECT cityHash64(session_id)
+            FROM visits
+            WHERE property = {p1:String}
+            AND day >= toDate(toDateTime({p5:String}, 'UTC'))
+            AND day <= toDate(toDateTime({p6:String}, 'UTC'))
+            AND day = toDate({lookout_first_live:String}) - 1
+          )
         ) USING (property, skey)
       )
     )

@@ -24,9 +24,16 @@ FROM (
         WHERE property = {p1:String}
         AND day >= toDate(toDateTime({p5:String}, 'UTC'))
         AND day <= toDate(toDateTime({p6:String}, 'UTC'))
-        AND day >= toDate({lookout_first_live:String}) - 1
+        AND day >= toDate({lookout_first_live:String})
         GROUP BY property, skey
-        HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+        HAVING skey NOT IN (
+          SELECT cityHash64(session_id)
+          FROM visits
+          WHERE property = {p1:String}
+          AND day >= toDate(toDateTime({p5:String}, 'UTC'))
+          AND day <= toDate(toDateTime({p6:String}, 'UTC'))
+          AND day = toDate({lookout_first_live:String}) - 1
+        )
       )
     )
     WHERE property = {p1:String}
@@ -50,7 +57,7 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p5:String}, 'UTC'))
             AND day <= toDate(toDateTime({p6:String}, 'UTC'))
-            AND day >= toDate({lookout_first_live:String}) - 1
+            AND day >= toDate({lookout_first_live:String})
             GROUP BY property, skey, path
             HAVING pageviews > 0
           )
@@ -60,9 +67,16 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p5:String}, 'UTC'))
             AND day <= toDate(toDateTime({p6:String}, 'UTC'))
-            AND day >= toDate({lookout_first_live:String}) - 1
+            AND day >= toDate({lookout_first_live:String})
             GROUP BY property, skey
-            HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+            HAVING skey NOT IN (
+              SELECT cityHash64(session_id)
+              FROM visits
+              WHERE property = {p1:String}
+              AND day >= toDate(toDateTime({p5:String}, 'UTC'))
+              AND day <= toDate(toDateTime({p6:String}, 'UTC'))
+              AND day = toDate({lookout_first_live:String}) - 1
+            )
           ) USING (property, skey)
         )
       )
@@ -89,7 +103,7 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p5:String}, 'UTC'))
           AND day <= toDate(toDateTime({p6:String}, 'UTC'))
-          AND day >= toDate({lookout_first_live:String}) - 1
+          AND day >= toDate({lookout_first_live:String})
           GROUP BY property, skey, path
           HAVING pageviews > 0
         )
@@ -99,9 +113,16 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p5:String}, 'UTC'))
           AND day <= toDate(toDateTime({p6:String}, 'UTC'))
-          AND day >= toDate({lookout_first_live:String}) - 1
+          AND day >= toDate({lookout_first_live:String})
           GROUP BY property, skey
-          HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+          HAVING skey NOT IN (
+            SELECT cityHash64(session_id)
+            FROM visits
+            WHERE property = {p1:String}
+            AND day >= toDate(toDateTime({p5:String}, 'UTC'))
+            AND day <= toDate(toDateTime({p6:String}, 'UTC'))
+            AND day = toDate({lookout_first_live:String}) - 1
+          )
         ) USING (property, skey)
       )
     )

@@ -22,9 +22,16 @@ FROM (
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p4:String}, 'UTC'))
       AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-      AND day >= toDate({lookout_first_live:String}) - 1
+      AND day >= toDate({lookout_first_live:String})
       GROUP BY property, skey
-      HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+      HAVING skey NOT IN (
+        SELECT cityHash64(session_id)
+        FROM visits
+        WHERE property = {p1:String}
+        AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+        AND day <= toDate(toDateTime({p5:String}, 'UTC'))
+        AND day = toDate({lookout_first_live:String}) - 1
+      )
     )
   )
   WHERE property = {p1:String}
@@ -47,7 +54,7 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p4:String}, 'UTC'))
           AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-          AND day >= toDate({lookout_first_live:String}) - 1
+          AND day >= toDate({lookout_first_live:String})
           GROUP BY property, skey, path
           HAVING pageviews > 0
         )
@@ -57,9 +64,16 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p4:String}, 'UTC'))
           AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-          AND day >= toDate({lookout_first_live:String}) - 1
+          AND day >= toDate({lookout_first_live:String})
           GROUP BY property, skey
-          HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+          HAVING skey NOT IN (
+            SELECT cityHash64(session_id)
+            FROM visits
+            WHERE property = {p1:String}
+            AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+            AND day <= toDate(toDateTime({p5:String}, 'UTC'))
+            AND day = toDate({lookout_first_live:String}) - 1
+          )
         ) USING (property, skey)
       )
     )
@@ -85,7 +99,7 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p4:String}, 'UTC'))
           AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-          AND day >= toDate({lookout_first_live:String}) - 1
+          AND day >= toDate({lookout_first_live:String})
           GROUP BY property, skey, path
           HAVING pageviews > 0
         )
@@ -95,9 +109,16 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p4:String}, 'UTC'))
           AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-          AND day >= toDate({lookout_first_live:String}) - 1
+          AND day >= toDate({lookout_first_live:String})
           GROUP BY property, skey
-          HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+          HAVING skey NOT IN (
+            SELECT cityHash64(session_id)
+            FROM visits
+            WHERE property = {p1:String}
+            AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+            AND day <= toDate(toDateTime({p5:String}, 'UTC'))
+            AND day = toDate({lookout_first_live:String}) - 1
+          )
         ) USING (property, skey)
       )
     )

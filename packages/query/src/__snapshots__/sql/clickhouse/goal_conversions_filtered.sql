@@ -30,9 +30,16 @@ FROM (
               WHERE property = {p1:String}
               AND day >= toDate(toDateTime({p5:String}, 'UTC'))
               AND day <= toDate(toDateTime({p6:String}, 'UTC'))
-              AND day >= toDate({lookout_first_live:String}) - 1
+              AND day >= toDate({lookout_first_live:String})
               GROUP BY property, skey
-              HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+              HAVING skey NOT IN (
+                SELECT cityHash64(session_id)
+                FROM visits
+                WHERE property = {p1:String}
+                AND day >= toDate(toDateTime({p5:String}, 'UTC'))
+                AND day <= toDate(toDateTime({p6:String}, 'UTC'))
+                AND day = toDate({lookout_first_live:String}) - 1
+              )
             )
             UNION ALL SELECT property, skey, vkey, start_ts, channel, toUInt8(0) AS is_new
             FROM visits_done
@@ -48,9 +55,16 @@ FROM (
                 WHERE property = {p1:String}
                 AND day >= toDate(toDateTime({p5:String}, 'UTC'))
                 AND day <= toDate(toDateTime({p6:String}, 'UTC'))
-                AND day >= toDate({lookout_first_live:String}) - 1
+                AND day >= toDate({lookout_first_live:String})
                 GROUP BY property, skey
-                HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+                HAVING skey NOT IN (
+                  SELECT cityHash64(session_id)
+                  FROM visits
+                  WHERE property = {p1:String}
+                  AND day >= toDate(toDateTime({p5:String}, 'UTC'))
+                  AND day <= toDate(toDateTime({p6:String}, 'UTC'))
+                  AND day = toDate({lookout_first_live:String}) - 1
+                )
               )
             )
           )
@@ -82,7 +96,7 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p5:String}, 'UTC'))
           AND day <= toDate(toDateTime({p6:String}, 'UTC'))
-          AND day >= toDate({lookout_first_live:String}) - 1
+          AND day >= toDate({lookout_first_live:String})
           GROUP BY property, skey, name
         )
         ANY INNER JOIN (
@@ -91,9 +105,16 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p5:String}, 'UTC'))
           AND day <= toDate(toDateTime({p6:String}, 'UTC'))
-          AND day >= toDate({lookout_first_live:String}) - 1
+          AND day >= toDate({lookout_first_live:String})
           GROUP BY property, skey
-          HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+          HAVING skey NOT IN (
+            SELECT cityHash64(session_id)
+            FROM visits
+            WHERE property = {p1:String}
+            AND day >= toDate(toDateTime({p5:String}, 'UTC'))
+            AND day <= toDate(toDateTime({p6:String}, 'UTC'))
+            AND day = toDate({lookout_first_live:String}) - 1
+          )
         ) USING (property, skey)
       )
     )

@@ -28,7 +28,7 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= toDate({lookout_first_live:String}) - 1
+          AND day >= toDate({lookout_first_live:String})
           GROUP BY property, skey, name
         )
         ANY INNER JOIN (
@@ -37,9 +37,16 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= toDate({lookout_first_live:String}) - 1
+          AND day >= toDate({lookout_first_live:String})
           GROUP BY property, skey
-          HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+          HAVING skey NOT IN (
+            SELECT cityHash64(session_id)
+            FROM visits
+            WHERE property = {p1:String}
+            AND day >= toDate(toDateTime({p6:String}, 'UTC'))
+            AND day <= toDate(toDateTime({p7:String}, 'UTC'))
+            AND day = toDate({lookout_first_live:String}) - 1
+          )
         ) USING (property, skey)
       )
     )
@@ -66,7 +73,7 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= toDate({lookout_first_live:String}) - 1
+          AND day >= toDate({lookout_first_live:String})
           GROUP BY property, skey, path
           HAVING pageviews > 0
         )
@@ -76,9 +83,16 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= toDate({lookout_first_live:String}) - 1
+          AND day >= toDate({lookout_first_live:String})
           GROUP BY property, skey
-          HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+          HAVING skey NOT IN (
+            SELECT cityHash64(session_id)
+            FROM visits
+            WHERE property = {p1:String}
+            AND day >= toDate(toDateTime({p6:String}, 'UTC'))
+            AND day <= toDate(toDateTime({p7:String}, 'UTC'))
+            AND day = toDate({lookout_first_live:String}) - 1
+          )
         ) USING (property, skey)
       )
     )

@@ -28,9 +28,16 @@ SELECT dim, g_visitors AS visitors, g_events AS events, g_visitors AS conversion
       WHERE property = {p1:String}
       AND day >= toDate(toDateTime({p6:String}, 'UTC'))
       AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-      AND day >= toDate({lookout_first_live:String}) - 1
+      AND day >= toDate({lookout_first_live:String})
       GROUP BY property, skey
-      HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+      HAVING skey NOT IN (
+        SELECT cityHash64(session_id)
+        FROM visits
+        WHERE property = {p1:String}
+        AND day >= toDate(toDateTime({p6:String}, 'UTC'))
+        AND day <= toDate(toDateTime({p7:String}, 'UTC'))
+        AND day = toDate({lookout_first_live:String}) - 1
+      )
     )
   )
   WHERE property = {p1:String}
@@ -54,7 +61,7 @@ SELECT dim, g_visitors AS visitors, g_events AS events, g_visitors AS conversion
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= toDate({lookout_first_live:String}) - 1
+          AND day >= toDate({lookout_first_live:String})
           GROUP BY property, skey, path
           HAVING pageviews > 0
         )
@@ -64,9 +71,16 @@ SELECT dim, g_visitors AS visitors, g_events AS events, g_visitors AS conversion
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= toDate({lookout_first_live:String}) - 1
+          AND day >= toDate({lookout_first_live:String})
           GROUP BY property, skey
-          HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+          HAVING skey NOT IN (
+            SELECT cityHash64(session_id)
+            FROM visits
+            WHERE property = {p1:String}
+            AND day >= toDate(toDateTime({p6:String}, 'UTC'))
+            AND day <= toDate(toDateTime({p7:String}, 'UTC'))
+            AND day = toDate({lookout_first_live:String}) - 1
+          )
         ) USING (property, skey)
       )
     )
@@ -92,7 +106,7 @@ SELECT dim, g_visitors AS visitors, g_events AS events, g_visitors AS conversion
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= toDate({lookout_first_live:String}) - 1
+          AND day >= toDate({lookout_first_live:String})
           GROUP BY property, skey, name
         )
         ANY INNER JOIN (
@@ -101,9 +115,16 @@ SELECT dim, g_visitors AS visitors, g_events AS events, g_visitors AS conversion
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= toDate({lookout_first_live:String}) - 1
+          AND day >= toDate({lookout_first_live:String})
           GROUP BY property, skey
-          HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+          HAVING skey NOT IN (
+            SELECT cityHash64(session_id)
+            FROM visits
+            WHERE property = {p1:String}
+            AND day >= toDate(toDateTime({p6:String}, 'UTC'))
+            AND day <= toDate(toDateTime({p7:String}, 'UTC'))
+            AND day = toDate({lookout_first_live:String}) - 1
+          )
         ) USING (property, skey)
       )
     )
@@ -132,7 +153,7 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= toDate({lookout_first_live:String}) - 1
+          AND day >= toDate({lookout_first_live:String})
           GROUP BY property, skey, name
         )
         ANY INNER JOIN (
@@ -141,9 +162,16 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= toDate({lookout_first_live:String}) - 1
+          AND day >= toDate({lookout_first_live:String})
           GROUP BY property, skey
-          HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+          HAVING skey NOT IN (
+            SELECT cityHash64(session_id)
+            FROM visits
+            WHERE property = {p1:String}
+            AND day >= toDate(toDateTime({p6:String}, 'UTC'))
+            AND day <= toDate(toDateTime({p7:String}, 'UTC'))
+            AND day = toDate({lookout_first_live:String}) - 1
+          )
         ) USING (property, skey)
       )
     )
@@ -168,7 +196,7 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p6:String}, 'UTC'))
             AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-            AND day >= toDate({lookout_first_live:String}) - 1
+            AND day >= toDate({lookout_first_live:String})
             GROUP BY property, skey, path
             HAVING pageviews > 0
           )
@@ -178,9 +206,16 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p6:String}, 'UTC'))
             AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-            AND day >= toDate({lookout_first_live:String}) - 1
+            AND day >= toDate({lookout_first_live:String})
             GROUP BY property, skey
-            HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+            HAVING skey NOT IN (
+              SELECT cityHash64(session_id)
+              FROM visits
+              WHERE property = {p1:String}
+              AND day >= toDate(toDateTime({p6:String}, 'UTC'))
+              AND day <= toDate(toDateTime({p7:String}, 'UTC'))
+              AND day = toDate({lookout_first_live:String}) - 1
+            )
           ) USING (property, skey)
         )
       )
@@ -206,7 +241,7 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p6:String}, 'UTC'))
             AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-            AND day >= toDate({lookout_first_live:String}) - 1
+            AND day >= toDate({lookout_first_live:String})
             GROUP BY property, skey, name
           )
           ANY INNER JOIN (
@@ -215,9 +250,16 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p6:String}, 'UTC'))
             AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-            AND day >= toDate({lookout_first_live:String}) - 1
+            AND day >= toDate({lookout_first_live:String})
             GROUP BY property, skey
-            HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+            HAVING skey NOT IN (
+              SELECT cityHash64(session_id)
+              FROM visits
+              WHERE property = {p1:String}
+              AND day >= toDate(toDateTime({p6:String}, 'UTC'))
+              AND day <= toDate(toDateTime({p7:String}, 'UTC'))
+              AND day = toDate({lookout_first_live:String}) - 1
+            )
           ) USING (property, skey)
         )
       )
@@ -241,9 +283,16 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= toDate({lookout_first_live:String}) - 1
+          AND day >= toDate({lookout_first_live:String})
           GROUP BY property, skey
-          HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+          HAVING skey NOT IN (
+            SELECT cityHash64(session_id)
+            FROM visits
+            WHERE property = {p1:String}
+            AND day >= toDate(toDateTime({p6:String}, 'UTC'))
+            AND day <= toDate(toDateTime({p7:String}, 'UTC'))
+            AND day = toDate({lookout_first_live:String}) - 1
+          )
         )
       )
       WHERE property = {p1:String}
@@ -270,7 +319,7 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= toDate({lookout_first_live:String}) - 1
+          AND day >= toDate({lookout_first_live:String})
           GROUP BY property, skey, path
           HAVING pageviews > 0
         )
@@ -280,9 +329,16 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= toDate({lookout_first_live:String}) - 1
+          AND day >= toDate({lookout_first_live:String})
           GROUP BY property, skey
-          HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+          HAVING skey NOT IN (
+            SELECT cityHash64(session_id)
+            FROM visits
+            WHERE property = {p1:String}
+            AND day >= toDate(toDateTime({p6:String}, 'UTC'))
+            AND day <= toDate(toDateTime({p7:String}, 'UTC'))
+            AND day = toDate({lookout_first_live:String}) - 1
+          )
         ) USING (property, skey)
       )
     )
@@ -307,7 +363,7 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p6:String}, 'UTC'))
             AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-            AND day >= toDate({lookout_first_live:String}) - 1
+            AND day >= toDate({lookout_first_live:String})
             GROUP BY property, skey, path
             HAVING pageviews > 0
           )
@@ -317,9 +373,16 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p6:String}, 'UTC'))
             AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-            AND day >= toDate({lookout_first_live:String}) - 1
+            AND day >= toDate({lookout_first_live:String})
             GROUP BY property, skey
-            HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+            HAVING skey NOT IN (
+              SELECT cityHash64(session_id)
+              FROM visits
+              WHERE property = {p1:String}
+              AND day >= toDate(toDateTime({p6:String}, 'UTC'))
+              AND day <= toDate(toDateTime({p7:String}, 'UTC'))
+              AND day = toDate({lookout_first_live:String}) - 1
+            )
           ) USING (property, skey)
         )
       )
@@ -345,7 +408,7 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p6:String}, 'UTC'))
             AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-            AND day >= toDate({lookout_first_live:String}) - 1
+            AND day >= toDate({lookout_first_live:String})
             GROUP BY property, skey, name
           )
           ANY INNER JOIN (
@@ -354,9 +417,16 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p6:String}, 'UTC'))
             AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-            AND day >= toDate({lookout_first_live:String}) - 1
+            AND day >= toDate({lookout_first_live:String})
             GROUP BY property, skey
-            HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+            HAVING skey NOT IN (
+              SELECT cityHash64(session_id)
+              FROM visits
+              WHERE property = {p1:String}
+              AND day >= toDate(toDateTime({p6:String}, 'UTC'))
+              AND day <= toDate(toDateTime({p7:String}, 'UTC'))
+              AND day = toDate({lookout_first_live:String}) - 1
+            )
           ) USING (property, skey)
         )
       )
@@ -380,9 +450,16 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= toDate({lookout_first_live:String}) - 1
+          AND day >= toDate({lookout_first_live:String})
           GROUP BY property, skey
-          HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+          HAVING skey NOT IN (
+            SELECT cityHash64(session_id)
+            FROM visits
+            WHERE property = {p1:String}
+            AND day >= toDate(toDateTime({p6:String}, 'UTC'))
+            AND day <= toDate(toDateTime({p7:String}, 'UTC'))
+            AND day = toDate({lookout_first_live:String}) - 1
+          )
         )
       )
       WHERE property = {p1:String}
@@ -409,7 +486,7 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= toDate({lookout_first_live:String}) - 1
+          AND day >= toDate({lookout_first_live:String})
           GROUP BY property, skey, path
           HAVING pageviews > 0
         )
@@ -419,9 +496,16 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= toDate({lookout_first_live:String}) - 1
+          AND day >= toDate({lookout_first_live:String})
           GROUP BY property, skey
-          HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+          HAVING skey NOT IN (
+            SELECT cityHash64(session_id)
+            FROM visits
+            WHERE property = {p1:String}
+            AND day >= toDate(toDateTime({p6:String}, 'UTC'))
+            AND day <= toDate(toDateTime({p7:String}, 'UTC'))
+            AND day = toDate({lookout_first_live:String}) - 1
+          )
         ) USING (property, skey)
       )
     )
@@ -446,7 +530,7 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p6:String}, 'UTC'))
             AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-            AND day >= toDate({lookout_first_live:String}) - 1
+            AND day >= toDate({lookout_first_live:String})
             GROUP BY property, skey, path
             HAVING pageviews > 0
           )
@@ -456,9 +540,16 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p6:String}, 'UTC'))
             AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-            AND day >= toDate({lookout_first_live:String}) - 1
+            AND day >= toDate({lookout_first_live:String})
             GROUP BY property, skey
-            HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+            HAVING skey NOT IN (
+              SELECT cityHash64(session_id)
+              FROM visits
+              WHERE property = {p1:String}
+              AND day >= toDate(toDateTime({p6:String}, 'UTC'))
+              AND day <= toDate(toDateTime({p7:String}, 'UTC'))
+              AND day = toDate({lookout_first_live:String}) - 1
+            )
           ) USING (property, skey)
         )
       )
@@ -484,7 +575,7 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p6:String}, 'UTC'))
             AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-            AND day >= toDate({lookout_first_live:String}) - 1
+            AND day >= toDate({lookout_first_live:String})
             GROUP BY property, skey, name
           )
           ANY INNER JOIN (
@@ -493,9 +584,16 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p6:String}, 'UTC'))
             AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-            AND day >= toDate({lookout_first_live:String}) - 1
+            AND day >= toDate({lookout_first_live:String})
             GROUP BY property, skey
-            HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+            HAVING skey NOT IN (
+              SELECT cityHash64(session_id)
+              FROM visits
+              WHERE property = {p1:String}
+              AND day >= toDate(toDateTime({p6:String}, 'UTC'))
+              AND day <= toDate(toDateTime({p7:String}, 'UTC'))
+              AND day = toDate({lookout_first_live:String}) - 1
+            )
           ) USING (property, skey)
         )
       )
@@ -519,9 +617,16 @@ FROM (
           WHERE property = {p1:String}
           AND day >= toDate(toDateTime({p6:String}, 'UTC'))
           AND day <= toDate(toDateTime({p7:String}, 'UTC'))
-          AND day >= toDate({lookout_first_live:String}) - 1
+          AND day >= toDate({lookout_first_live:String})
           GROUP BY property, skey
-          HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+          HAVING skey NOT IN (
+            SELECT cityHash64(session_id)
+            FROM visits
+            WHERE property = {p1:String}
+            AND day >= toDate(toDateTime({p6:String}, 'UTC'))
+            AND day <= toDate(toDateTime({p7:String}, 'UTC'))
+            AND day = toDate({lookout_first_live:String}) - 1
+          )
         )
       )
       WHERE property = {p1:String}

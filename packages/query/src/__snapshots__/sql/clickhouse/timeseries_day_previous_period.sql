@@ -32,9 +32,16 @@ FROM (
               WHERE property = {p1:String}
               AND day >= toDate(toDateTime({p4:String}, 'UTC'))
               AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-              AND day >= toDate({lookout_first_live:String}) - 1
+              AND day >= toDate({lookout_first_live:String})
               GROUP BY property, skey
-              HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+              HAVING skey NOT IN (
+                SELECT cityHash64(session_id)
+                FROM visits
+                WHERE property = {p1:String}
+                AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+                AND day <= toDate(toDateTime({p5:String}, 'UTC'))
+                AND day = toDate({lookout_first_live:String}) - 1
+              )
             )
             UNION ALL SELECT property, skey, vkey, start_ts, toFloat64(0) AS duration, toUInt64(0) AS pageviews, toUInt8(0) AS bounce, toFloat64(0) AS engaged_ms, toUInt8(0) AS is_new
             FROM visits_done
@@ -50,9 +57,16 @@ FROM (
                 WHERE property = {p1:String}
                 AND day >= toDate(toDateTime({p4:String}, 'UTC'))
                 AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-                AND day >= toDate({lookout_first_live:String}) - 1
+                AND day >= toDate({lookout_first_live:String})
                 GROUP BY property, skey
-                HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+                HAVING skey NOT IN (
+                  SELECT cityHash64(session_id)
+                  FROM visits
+                  WHERE property = {p1:String}
+                  AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+                  AND day <= toDate(toDateTime({p5:String}, 'UTC'))
+                  AND day = toDate({lookout_first_live:String}) - 1
+                )
               )
             )
           )
@@ -89,9 +103,16 @@ FROM (
               WHERE property = {p1:String}
               AND day >= toDate(toDateTime({p8:String}, 'UTC'))
               AND day <= toDate(toDateTime({p9:String}, 'UTC'))
-              AND day >= toDate({lookout_first_live:String}) - 1
+              AND day >= toDate({lookout_first_live:String})
               GROUP BY property, skey
-              HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+              HAVING skey NOT IN (
+                SELECT cityHash64(session_id)
+                FROM visits
+                WHERE property = {p1:String}
+                AND day >= toDate(toDateTime({p8:String}, 'UTC'))
+                AND day <= toDate(toDateTime({p9:String}, 'UTC'))
+                AND day = toDate({lookout_first_live:String}) - 1
+              )
             )
             UNION ALL SELECT property, skey, vkey, start_ts, toFloat64(0) AS duration, toUInt64(0) AS pageviews, toUInt8(0) AS bounce, toFloat64(0) AS engaged_ms, toUInt8(0) AS is_new
             FROM visits_done
@@ -107,9 +128,16 @@ FROM (
                 WHERE property = {p1:String}
                 AND day >= toDate(toDateTime({p8:String}, 'UTC'))
                 AND day <= toDate(toDateTime({p9:String}, 'UTC'))
-                AND day >= toDate({lookout_first_live:String}) - 1
+                AND day >= toDate({lookout_first_live:String})
                 GROUP BY property, skey
-                HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+                HAVING skey NOT IN (
+                  SELECT cityHash64(session_id)
+                  FROM visits
+                  WHERE property = {p1:String}
+                  AND day >= toDate(toDateTime({p8:String}, 'UTC'))
+                  AND day <= toDate(toDateTime({p9:String}, 'UTC'))
+                  AND day = toDate({lookout_first_live:String}) - 1
+                )
               )
             )
           )

@@ -39,9 +39,16 @@ FROM (
                 WHERE property = {p1:String}
                 AND day >= toDate(toDateTime({p4:String}, 'UTC'))
                 AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-                AND day >= toDate({lookout_first_live:String}) - 1
+                AND day >= toDate({lookout_first_live:String})
                 GROUP BY property, skey
-                HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+                HAVING skey NOT IN (
+                  SELECT cityHash64(session_id)
+                  FROM visits
+                  WHERE property = {p1:String}
+                  AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+                  AND day <= toDate(toDateTime({p5:String}, 'UTC'))
+                  AND day = toDate({lookout_first_live:String}) - 1
+                )
               )
               UNION ALL SELECT property, skey, vkey, start_ts, toUInt8(0) AS is_new
               FROM visits_done
@@ -57,9 +64,16 @@ FROM (
                   WHERE property = {p1:String}
                   AND day >= toDate(toDateTime({p4:String}, 'UTC'))
                   AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-                  AND day >= toDate({lookout_first_live:String}) - 1
+                  AND day >= toDate({lookout_first_live:String})
                   GROUP BY property, skey
-                  HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+                  HAVING skey NOT IN (
+                    SELECT cityHash64(session_id)
+                    FROM visits
+                    WHERE property = {p1:String}
+                    AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+                    AND day <= toDate(toDateTime({p5:String}, 'UTC'))
+                    AND day = toDate({lookout_first_live:String}) - 1
+                  )
                 )
               )
             )
@@ -90,7 +104,7 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p4:String}, 'UTC'))
             AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-            AND day >= toDate({lookout_first_live:String}) - 1
+            AND day >= toDate({lookout_first_live:String})
             GROUP BY property, skey, name
           )
           ANY INNER JOIN (
@@ -99,9 +113,16 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p4:String}, 'UTC'))
             AND day <= toDate(toDateTime({p5:String}, 'UTC'))
-            AND day >= toDate({lookout_first_live:String}) - 1
+            AND day >= toDate({lookout_first_live:String})
             GROUP BY property, skey
-            HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+            HAVING skey NOT IN (
+              SELECT cityHash64(session_id)
+              FROM visits
+              WHERE property = {p1:String}
+              AND day >= toDate(toDateTime({p4:String}, 'UTC'))
+              AND day <= toDate(toDateTime({p5:String}, 'UTC'))
+              AND day = toDate({lookout_first_live:String}) - 1
+            )
           ) USING (property, skey)
         )
       )
@@ -137,9 +158,16 @@ FROM (
                 WHERE property = {p1:String}
                 AND day >= toDate(toDateTime({p11:String}, 'UTC'))
                 AND day <= toDate(toDateTime({p12:String}, 'UTC'))
-                AND day >= toDate({lookout_first_live:String}) - 1
+                AND day >= toDate({lookout_first_live:String})
                 GROUP BY property, skey
-                HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+                HAVING skey NOT IN (
+                  SELECT cityHash64(session_id)
+                  FROM visits
+                  WHERE property = {p1:String}
+                  AND day >= toDate(toDateTime({p11:String}, 'UTC'))
+                  AND day <= toDate(toDateTime({p12:String}, 'UTC'))
+                  AND day = toDate({lookout_first_live:String}) - 1
+                )
               )
               UNION ALL SELECT property, skey, vkey, start_ts, toUInt8(0) AS is_new
               FROM visits_done
@@ -155,9 +183,16 @@ FROM (
                   WHERE property = {p1:String}
                   AND day >= toDate(toDateTime({p11:String}, 'UTC'))
                   AND day <= toDate(toDateTime({p12:String}, 'UTC'))
-                  AND day >= toDate({lookout_first_live:String}) - 1
+                  AND day >= toDate({lookout_first_live:String})
                   GROUP BY property, skey
-                  HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+                  HAVING skey NOT IN (
+                    SELECT cityHash64(session_id)
+                    FROM visits
+                    WHERE property = {p1:String}
+                    AND day >= toDate(toDateTime({p11:String}, 'UTC'))
+                    AND day <= toDate(toDateTime({p12:String}, 'UTC'))
+                    AND day = toDate({lookout_first_live:String}) - 1
+                  )
                 )
               )
             )
@@ -188,7 +223,7 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p11:String}, 'UTC'))
             AND day <= toDate(toDateTime({p12:String}, 'UTC'))
-            AND day >= toDate({lookout_first_live:String}) - 1
+            AND day >= toDate({lookout_first_live:String})
             GROUP BY property, skey, name
           )
           ANY INNER JOIN (
@@ -197,9 +232,16 @@ FROM (
             WHERE property = {p1:String}
             AND day >= toDate(toDateTime({p11:String}, 'UTC'))
             AND day <= toDate(toDateTime({p12:String}, 'UTC'))
-            AND day >= toDate({lookout_first_live:String}) - 1
+            AND day >= toDate({lookout_first_live:String})
             GROUP BY property, skey
-            HAVING toDate(start_ts) >= toDate({lookout_first_live:String})
+            HAVING skey NOT IN (
+              SELECT cityHash64(session_id)
+              FROM visits
+              WHERE property = {p1:String}
+              AND day >= toDate(toDateTime({p11:String}, 'UTC'))
+              AND day <= toDate(toDateTime({p12:String}, 'UTC'))
+              AND day = toDate({lookout_first_live:String}) - 1
+            )
           ) USING (property, skey)
         )
       )
