@@ -57,7 +57,7 @@ export async function buildApp(deps: AppDeps, opts: { webDist?: string } = {}): 
     return503OnClosing: true,
     // A visitor's client id in a path (1-128 visible ASCII characters) URL-encoded is up to 384
     // characters; Fastify's default of 100 would answer 414 (visitors/routes.ts).
-    maxParamLength: 512,
+    routerOptions: { maxParamLength: 512 },
   });
   recordRoutes(app);
   installErrorHandling(app);
