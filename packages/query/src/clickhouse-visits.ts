@@ -232,7 +232,7 @@ export function settledRowsSql(
 
 /**
  * What a read needs of the marks, compiled in (CompileContext.settledVisits) or bound by the store
- * when it runs the statement (storage's clickhouse-store.ts; clickhouse-settle.ts settledState reads
+ * when it runs the statement (storage's clickhouse-store.ts; clickhouse-marks.ts settledState reads
  * them): the first day whose visits are
  * read from states, and the winning batch of each settled day before it. As constants: 18.16
  * executes a scalar or IN subquery again at every level of analysis of the statement around it,

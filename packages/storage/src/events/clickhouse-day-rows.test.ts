@@ -8,7 +8,7 @@ import type { EventRow, QuerySpecInput } from "@lookout/schema";
 import { EVENTS_PER_VISITOR, generateEvents } from "@lookout/traffic";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clickHouseTestDatabase, requireClickHouse } from "../test-services.js";
-import { dayNumber } from "./clickhouse-settle.js";
+import { dayNumber } from "./clickhouse-marks.js";
 import { type ClickHouseEventStore, openClickHouseEventStore } from "./clickhouse-store.js";
 import { at, event, recordingQueries } from "./fixtures.js";
 import { runStats, type StatsContext } from "./stats.js";

@@ -10,7 +10,7 @@ import { EVENTS_PER_VISITOR, generateEvents } from "@lookout/traffic";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clickHouseTestDatabase, requireClickHouse, stopClickHouseCluster } from "../test-services.js";
-import { dayNumber } from "./clickhouse-settle.js";
+import { dayNumber } from "./clickhouse-marks.js";
 import { type ClickHouseEventStore, openClickHouseEventStore } from "./clickhouse-store.js";
 import { at, event, recordingQueries } from "./fixtures.js";
 import { runPaths } from "./paths.js";

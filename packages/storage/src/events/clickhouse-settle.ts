@@ -1,7 +1,8 @@
 // ClickHouse's settle step (@lookout/query clickhouse-visits.ts says what settled visit rows are
-// and how reads combine them with the visit states), run by a store's Settler: which UTC days it settles next, writing their
-// rows under a new batch id and then the days' marks; the "not settled" marks an insert of events
-// into a settled day leaves; and the deletion of batches later marks superseded.
+// and how reads combine them with the visit states), run by a store's Settler: which UTC days it
+// settles next, writing their rows under a new batch id and then the days' marks; and the
+// deletion of batches later marks superseded. The marks themselves (which days are settleable,
+// which an insert unsettles, the latest marks): clickhouse-marks.ts.
 //
 // Every server of a scale-out install runs the step on its own timer: two steps settling the same
 // days at once both write, the later mark wins and the other batch is deleted here later. Marks
@@ -15,7 +16,6 @@ import {
   DONE_TABLES,
   doneColumns,
   PREV_COLUMNS,
-  SETTLE_MS,
   type SettledVisits,
   settledRowsSql,
   VISIT_DAYS_TABLE,
@@ -24,11 +24,22 @@ import {
   VISIT_TABLE_NAMES,
 } from "@lookout/query";
 import type { EventRow } from "@lookout/schema";
-import { addDayRowsPair, type DayRowsPair, dayRowsState, fillDayRows, type Winner } from "./clickhouse-day-rows.js";
+import { addDayRowsPair, type DayRowsPair, fillDayRows } from "./clickhouse-day-rows.js";
+import {
+  continuesFrom,
+  dayLit,
+  dayNumber,
+  lastSettleableDay,
+  latestMarks,
+  markDays,
+  markUnsettled,
+  parseDay,
+  settledState,
+  unsettledBy,
+  winningBatches,
+} from "./clickhouse-marks.js";
 import { rows } from "./clickhouse-migrate.js";
 import { literal } from "./clickhouse-sql.js";
-
-const DAY = 86_400_000;
 
 /**
  * Visit state rows a step settles at most (one INSERT per table covers its days, at least one day):
@@ -44,88 +55,6 @@ export const SUPERSEDED_GRACE_MS = 15 * 60_000;
 
 /** How soon after the store opens its first settle step runs (Settler.start). */
 const FIRST_STEP_MS = 10_000;
-
-/** A UTC day's number (days since 1970-01-01) and its ISO date. */
-export const dayNumber = (ms: number) => Math.floor(ms / DAY);
-const iso = (day: number) => new Date(day * DAY).toISOString().slice(0, 10);
-const dayLit = (day: number) => `toDate('${iso(day)}')`;
-
-/**
- * The last UTC day whose visits may be settled at `now`: it ended SETTLE_MS ago. A visit that
- * started there and still runs after that changes its settled rows, so the insert of its later
- * events marks the day again (Settler.unsettle: continuesFrom), as DuckDB's day rollups move their
- * mark back; yesterday is read from settled rows for most of today, not from states.
- */
-export function lastSettleableDay(now: number): number {
-  return dayNumber(now - SETTLE_MS) - 1;
-}
-
-/**
- * The days an insert of events from UTC day `first` on unsettles: from that day (from the day
- * before when one of its visits `continued` from there: that visit started there, and its settled
- * row holds its pages up to the end of the next day) to the last settleable day, since every later
- * settled visit's prev_* may now point past a visit the insert added. Through the last settleable
- * day, not the last marked one: a step settling days past that one has read the earlier days
- * already, and its marks must lose to these. Recent events unsettle nothing.
- */
-export function unsettledBy(first: number, now: number, continued: boolean): number[] {
-  const last = lastSettleableDay(now);
-  const out: number[] = [];
-  for (let d = first - (continued ? 1 : 0); d <= last; d++) out.push(d);
-  return out;
-}
-
-/** Session ids per statement of continuesFrom: well under 18.16's 256 KiB max_query_size. */
-const SESSIONS_PER_CHECK = 2000;
-
-/**
- * Whether a visit of the events `rows` on UTC day `day` has visit states on the day before (then it
- * started on or before that day). A lookup by the visit tables' key (property, day, session_id).
- */
-export async function continuesFrom(client: ClickHouseClient, day: number, inserted: readonly EventRow[]): Promise<boolean> {
-  const sessions = new Map<string, Set<string>>();
-  for (const row of inserted) {
-    if (dayNumber(row.ts.getTime()) !== day) continue;
-    const s = sessions.get(row.property) ?? new Set<string>();
-    s.add(row.session_id);
-    sessions.set(row.property, s);
-  }
-  for (const [property, ids] of sessions) {
-    const all = [...ids];
-    for (let i = 0; i < all.length; i += SESSIONS_PER_CHECK) {
-      const list = all
-        .slice(i, i + SESSIONS_PER_CHECK)
-        .map(literal)
-        .join(", ");
-      const found = await rows<{ n: number }>(
-        client,
-        `SELECT count() AS n FROM visits WHERE property = ${literal(property)} AND day = ${dayLit(day - 1)} AND session_id IN (${list})`,
-      );
-      if (Number(found[0]?.n ?? 0) > 0) return true;
-    }
-  }
-  return false;
-}
-
-/** Marks `days` not settled (batch 0), after an insert of events into them. */
-export function markUnsettled(client: ClickHouseClient, days: readonly number[]): Promise<void> {
-  return markDays(client, days, () => 0, Date.now() * 1000 + 500);
-}
-
-/** A mark per day: its batch, at `at`. */
-async function markDays(
-  client: ClickHouseClient,
-  days: readonly number[],
-  batch: (day: number) => number,
-  at: number,
-): Promise<void> {
-  if (days.length === 0) return;
-  await client.insert({
-    table: DONE_MARKS_TABLE,
-    values: days.map((d) => ({ day: iso(d), batch: batch(d), at })),
-    format: "JSONEachRow",
-  });
-}
 
 export interface SettleTarget {
   client: ClickHouseClient;
@@ -263,8 +192,6 @@ export class Settler {
   }
 }
 
-const parseDay = (d: string) => dayNumber(Date.parse(`${d}T00:00:00Z`));
-
 /**
  * The days a step would settle at `now`, as [first, last] (inclusive), or null when none is due.
  * Due: days whose latest mark is "not settled", days with visit states but no mark (stored before
@@ -359,36 +286,6 @@ export async function settleSpan(
   const days: number[] = [];
   for (let d = first; d <= last; d++) days.push(d);
   await markDays(client, days, (d) => base + d, at);
-}
-
-/** Each marked day's latest mark: its day number and batch (as text: up to 2^52). */
-async function latestMarks(client: ClickHouseClient): Promise<{ day: number; batch: string }[]> {
-  const marks = await rows<{ d: string; b: string }>(
-    client,
-    `SELECT toString(day) AS d, toString(argMax(batch, at)) AS b FROM ${DONE_MARKS_TABLE} GROUP BY day`,
-  );
-  return marks.map((m) => ({ day: parseDay(m.d), batch: String(m.b) }));
-}
-
-/**
- * The marks as a read needs them (SettledVisits, bound into each statement that reads visits):
- * the first day read from states (the earliest day whose latest mark is "not settled", else the
- * day after the last marked one; 1970-01-02 when none is marked), and the winning batch of every
- * day before it (0 alone when none, which no row has).
- */
-export async function settledState(client: ClickHouseClient): Promise<SettledVisits> {
-  const { firstLiveDay, winners } = await winningBatches(client);
-  const { dayRows, pathRows } = await dayRowsState(client, winners, firstLiveDay);
-  return { firstLiveDay, batches: winners.map((w) => w.batch), dayRows, pathRows };
-}
-
-/** The first day read from states (settledState) and the winning batch of each settled day before it. */
-async function winningBatches(client: ClickHouseClient): Promise<{ firstLiveDay: number; winners: Winner[] }> {
-  const marks = await latestMarks(client);
-  // With no marks, 1970-01-02 (day 1): the reads' "the day before the first live day" stays a date.
-  let firstLiveDay = marks.length === 0 ? 1 : Math.max(...marks.map((m) => m.day)) + 1;
-  for (const m of marks) if (m.batch === "0" && m.day < firstLiveDay) firstLiveDay = m.day;
-  return { firstLiveDay, winners: marks.filter((m) => m.day < firstLiveDay && m.batch !== "0") };
 }
 
 /**

@@ -2,7 +2,7 @@
 // layout): how ClickHouse reads a base and its fresh part. ClickHouse rows carry no commit order
 // a read could resume from, so the split is by time, on a day boundary:
 // - The base holds every event before B, the first UTC day not yet settleable when it is read
-//   (clickhouse-settle.ts lastSettleableDay). Each query counts the events from B on (the fresh
+//   (clickhouse-marks.ts lastSettleableDay). Each query counts the events from B on (the fresh
 //   part, today, and yesterday too for 35 minutes after midnight: the sort key (property, ts)
 //   narrows the read to them) and reads them again when the count moved.
 // - An insert into a settleable day (an import, a backlog delivered late, `/api/batch` with old
@@ -26,7 +26,7 @@ import {
   timelinePagesSql,
 } from "@lookout/query";
 import { rows } from "./clickhouse-migrate.js";
-import { lastSettleableDay } from "./clickhouse-settle.js";
+import { lastSettleableDay } from "./clickhouse-marks.js";
 import { bindParams, literal } from "./clickhouse-sql.js";
 import { Dictionary, encoded, keySlices, PairDictionary, TimelineWriter } from "./timeline-columns.js";
 import { TIMELINE_DEFAULTS, type TimelineOptions, type TimelineSource, Timelines } from "./timelines.js";

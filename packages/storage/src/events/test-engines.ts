@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SETTLE_MS } from "@lookout/query";
 import { clickHouseTestDatabase, requireClickHouse, requireClickHouseCluster } from "../test-services.js";
-import { dayNumber } from "./clickhouse-settle.js";
+import { dayNumber } from "./clickhouse-marks.js";
 import { CLICKHOUSE_CANNOT, type ClickHouseEventStore, openClickHouseEventStore } from "./clickhouse-store.js";
 import type { DuckDbEventStore } from "./duckdb-options.js";
 import { openDuckDbEventStore } from "./duckdb-store.js";
