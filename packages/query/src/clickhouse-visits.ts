@@ -131,8 +131,9 @@ const merge = (table: VisitStateTable, name: string): string => {
 // per day (`visits_done_marks`: day, batch, `at` = when the step began reading). A day's rows are
 // those of the batch of its latest mark. An insert of events into a settled day marks with batch 0
 // ("not settled"), after the insert, the day, every settleable day after (their prev_*, below) and
-// the day before when one of the insert's visits has states there (it started there: a visit that
-// runs past midnight after its day was settled changes that day's rows), so a step that began
+// the day before when one of the insert's visits has states there (it started there: a day is
+// settled once none of its visits has been active for SETTLE_MS, and a backlog delivered later can
+// still add to one; storage's clickhouse-marks.ts), so a step that began
 // before that insert loses to it, and the days are read from states again until later steps
 // settle them anew. Two servers settling the same day at once both write; the later mark wins and
 // the other batch is never read (and is deleted some minutes later). The first unsettled day is the
@@ -154,7 +155,7 @@ export const DONE_TABLES: Record<VisitStateTable, VisitDoneTable> = {
 };
 export const DONE_MARKS_TABLE = "visits_done_marks";
 
-/** How long after a UTC day ends its visits are settled (its last visits ending, events still arriving). */
+/** How long after a UTC day ends, and after its visits' last events, its visits are settled (events still arriving). */
 export const SETTLE_MS = 35 * 60_000;
 
 const UTC_TS = "DateTime('UTC')";

@@ -18,13 +18,28 @@ export const iso = (day: number) => new Date(day * DAY).toISOString().slice(0, 1
 export const dayLit = (day: number) => `toDate('${iso(day)}')`;
 
 /**
- * The last UTC day whose visits may be settled at `now`: it ended SETTLE_MS ago. A visit that
- * started there and still runs after that changes its settled rows, so the insert of its later
- * events marks the day again (Settler.unsettle: continuesFrom), as DuckDB's day rollups move their
- * mark back; yesterday is read from settled rows for most of today, not from states.
+ * The last UTC day whose visits may be settled at `now`: it ended SETTLE_MS ago. The step settles
+ * it then only when none of its visits is still running (openVisitsOf); else once the next day
+ * has ended too (every visit of the day is cut there), as before stop 46.
  */
 export function lastSettleableDay(now: number): number {
   return dayNumber(now - SETTLE_MS) - 1;
+}
+
+/**
+ * Whether a visit that started on UTC day `day` had an event within SETTLE_MS before `now`: it may
+ * go on (a tab left open sends heartbeats), so the day waits. Every visit that started there is
+ * read (from the day before, for their true start).
+ */
+export async function openVisitsOf(client: ClickHouseClient, day: number, now: number): Promise<boolean> {
+  const cutoff = Math.floor((now - SETTLE_MS) / 1000);
+  const found = await rows<{ n: number }>(
+    client,
+    "SELECT count() AS n FROM (SELECT property, session_id, minMerge(s_start) AS st, maxMerge(s_end) AS en FROM visits " +
+      `WHERE day >= ${dayLit(day - 1)} AND day <= ${dayLit(day + 1)} GROUP BY property, session_id ` +
+      `HAVING toDate(st) = ${dayLit(day)} AND en >= toDateTime(${cutoff}, 'UTC'))`,
+  );
+  return Number(found[0]?.n ?? 0) > 0;
 }
 
 /**
@@ -42,34 +57,41 @@ export function unsettledBy(first: number, now: number, continued: boolean): num
   return out;
 }
 
+/**
+ * How old an event must be to continue a visit of a settled day. A day is settled with none of its
+ * visits active in the SETTLE_MS (35 minutes) before the step began, and a visit breaks after 30
+ * idle minutes, so an event of such a visit is over 5 minutes older than the step; 4 leave a
+ * minute for servers' clocks. Fresher events (the live traffic) are not looked up.
+ */
+export const CONTINUES_BEFORE_MS = 4 * 60_000;
+
 /** Session ids per statement of continuesFrom: well under 18.16's 256 KiB max_query_size. */
 const SESSIONS_PER_CHECK = 2000;
 
 /**
- * Whether a visit of the events `rows` on UTC day `day` has visit states on the day before (then it
- * started on or before that day). A lookup by the visit tables' key (property, day, session_id).
+ * Whether a visit of the `inserted` events on UTC day `day` older than CONTINUES_BEFORE_MS at
+ * `now` has visit states on the day before (then it started on or before that day). A lookup by
+ * the visit tables' key (property, day, session_id), one statement per 2 000 visits.
  */
-export async function continuesFrom(client: ClickHouseClient, day: number, inserted: readonly EventRow[]): Promise<boolean> {
-  const sessions = new Map<string, Set<string>>();
+export async function continuesFrom(
+  client: ClickHouseClient,
+  day: number,
+  inserted: readonly EventRow[],
+  now: number,
+): Promise<boolean> {
+  const keys = new Set<string>();
   for (const row of inserted) {
-    if (dayNumber(row.ts.getTime()) !== day) continue;
-    const s = sessions.get(row.property) ?? new Set<string>();
-    s.add(row.session_id);
-    sessions.set(row.property, s);
+    const ts = row.ts.getTime();
+    if (dayNumber(ts) === day && ts < now - CONTINUES_BEFORE_MS)
+      keys.add(`(${literal(row.property)}, ${literal(row.session_id)})`);
   }
-  for (const [property, ids] of sessions) {
-    const all = [...ids];
-    for (let i = 0; i < all.length; i += SESSIONS_PER_CHECK) {
-      const list = all
-        .slice(i, i + SESSIONS_PER_CHECK)
-        .map(literal)
-        .join(", ");
-      const found = await rows<{ n: number }>(
-        client,
-        `SELECT count() AS n FROM visits WHERE property = ${literal(property)} AND day = ${dayLit(day - 1)} AND session_id IN (${list})`,
-      );
-      if (Number(found[0]?.n ?? 0) > 0) return true;
-    }
+  const all = [...keys];
+  for (let i = 0; i < all.length; i += SESSIONS_PER_CHECK) {
+    const found = await rows<{ n: number }>(
+      client,
+      `SELECT count() AS n FROM visits WHERE day = ${dayLit(day - 1)} AND (property, session_id) IN (${all.slice(i, i + SESSIONS_PER_CHECK).join(", ")})`,
+    );
+    if (Number(found[0]?.n ?? 0) > 0) return true;
   }
   return false;
 }

@@ -33,6 +33,7 @@ import {
   latestMarks,
   markDays,
   markUnsettled,
+  openVisitsOf,
   parseDay,
   settledState,
   unsettledBy,
@@ -84,10 +85,13 @@ export class Settler {
    */
   async unsettle(inserted: readonly EventRow[]): Promise<void> {
     const now = (this.t.now ?? Date.now)();
+    // A minute ahead: a server whose clock lags another's still marks a day the other has just
+    // settled (a mark on a day not yet settled changes nothing).
+    const ahead = now + 60_000;
     let first = Number.POSITIVE_INFINITY;
     for (const row of inserted) first = Math.min(first, dayNumber(row.ts.getTime()));
-    if (!(first - 1 <= lastSettleableDay(now))) return;
-    const days = unsettledBy(first, now, await continuesFrom(this.t.client, first, inserted));
+    if (!(first - 1 <= lastSettleableDay(ahead))) return;
+    const days = unsettledBy(first, ahead, await continuesFrom(this.t.client, first, inserted, now));
     if (days.length === 0) return;
     await markUnsettled(this.t.client, days);
     this.#marksWritten++;
@@ -196,10 +200,12 @@ export class Settler {
  * The days a step would settle at `now`, as [first, last] (inclusive), or null when none is due.
  * Due: days whose latest mark is "not settled", days with visit states but no mark (stored before
  * any mark, or while no step ran for days), and every day after the last marked one; all up to
- * the last settleable day. Settled in order, so the marked days grow without holes.
+ * the last settleable day, or the day before it while one of that day's visits runs on. Settled in order, so the marked days grow without holes.
  */
 export async function nextSpan(client: ClickHouseClient, now: number): Promise<[number, number] | null> {
-  const last = lastSettleableDay(now);
+  // Yesterday waits while one of its visits is still running (clickhouse-marks.ts).
+  let last = lastSettleableDay(now);
+  if (await openVisitsOf(client, last, now)) last -= 1;
   const marks = await rows<{ d: string; b: number }>(
     client,
     `SELECT toString(day) AS d, argMax(batch, at) AS b FROM ${DONE_MARKS_TABLE} GROUP BY day`,
