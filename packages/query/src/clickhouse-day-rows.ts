@@ -44,6 +44,10 @@ export const VISIT_DAYS_COLUMNS: readonly (readonly [string, string])[] = [
 
 const DAY = 86_400_000;
 
+/** A printed UTC instant (epoch ms, to the second) and a printed UTC date (a day number): the fills' literals. */
+export const chUtcTs = (ms: number) => `toDateTime(${Math.floor(ms / 1000)}, 'UTC')`;
+export const chUtcDate = (day: number) => `toDate('${new Date(day * DAY).toISOString().slice(0, 10)}')`;
+
 /** The key of a pair in SettledVisits.dayRows. */
 export const dayRowsKey = (property: string, tz: string) => JSON.stringify([property, tz]);
 
@@ -73,8 +77,7 @@ export function rowsThrough(
  */
 export function chLocalDay(o: { tzName: string; sinceDay: number; lastDay: number }): (column: string) => string {
   const segments = offsetSegments(o.tzName, o.sinceDay * DAY - DAY, (o.lastDay + 2) * DAY);
-  const ts = (ms: number) => `toDateTime(${Math.floor(ms / 1000)}, 'UTC')`;
-  return (c) => `toInt32(greatest(intDiv(toInt64(toUInt32(${c})) + 60 * (${offsetCase(segments, c, ts)}), 86400), 0))`;
+  return (c) => `toInt32(greatest(intDiv(toInt64(toUInt32(${c})) + 60 * (${offsetCase(segments, c, chUtcTs)}), 86400), 0))`;
 }
 
 /**
@@ -94,9 +97,8 @@ export function visitDaysInsertSql(o: {
   const lday = chLocalDay(o);
   // Plain numbers: 18.16 analyses a long list of function calls slowly.
   const batches = o.batches.map((b) => BigInt(b).toString()).join(", ");
-  const iso = (d: number) => `toDate('${new Date(d * DAY).toISOString().slice(0, 10)}')`;
   const own = (t: string) =>
-    `${t} WHERE property IN (${o.properties.join(", ")}) AND day >= ${iso(o.firstDay)} AND day <= ${iso(o.lastDay)} AND batch IN (${batches})`;
+    `${t} WHERE property IN (${o.properties.join(", ")}) AND day >= ${chUtcDate(o.firstDay)} AND day <= ${chUtcDate(o.lastDay)} AND batch IN (${batches})`;
   const group = "GROUP BY property, batch, lday, dimension, value, prev_lday";
   const dims = [
     `tuple('any', '', ${lday(prevColumn("any"))})`,

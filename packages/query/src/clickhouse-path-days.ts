@@ -24,7 +24,7 @@
 // its later pages count only for a visitor the read swaps from events. Settled visits are cut
 // about there too (the settle step reads a day's visits from the states of the day after).
 import { PATHS_LIMITS } from "@lookout/schema";
-import { chLocalDay, rowsThrough } from "./clickhouse-day-rows.js";
+import { chLocalDay, chUtcDate, chUtcTs, rowsThrough } from "./clickhouse-day-rows.js";
 import type { SettledVisits } from "./compiled.js";
 import { PATHS_KIND } from "./paths-rollup.js";
 
@@ -144,13 +144,12 @@ export interface PathFill {
  * there anyway).
  */
 export function visitPathVisitsInsertSql(o: PathFill): string {
-  const ts = (ms: number) => `toDateTime(${Math.floor(ms / 1000)}, 'UTC')`;
   const days = o.batches.map((b) => Math.trunc(b.day)).join(", ");
   const batches = o.batches.map((b) => BigInt(b.batch).toString()).join(", ");
   const visits =
     `SELECT property, cityHash64(session_id) AS v_skey, any(cityHash64(visitor_id)) AS v_vkey, min(${CH_TMS}) AS v_start, ` +
     `toUInt32(intDiv(v_start, ${DAY})) AS v_uday, ${chVisitPageTuples()} AS v_pages FROM events ` +
-    `WHERE property IN (${o.properties.join(", ")}) AND ts >= ${ts((o.firstDay - 2) * DAY)} AND ts < ${ts((o.lastDay + 2) * DAY)} ` +
+    `WHERE property IN (${o.properties.join(", ")}) AND ts >= ${chUtcTs((o.firstDay - 2) * DAY)} AND ts < ${chUtcTs((o.lastDay + 2) * DAY)} ` +
     `GROUP BY property, v_skey HAVING has([${days}], v_uday) AND length(v_pages) > 0`;
   const names = VISIT_PATH_VISITS_COLUMNS.map(([n]) => n).join(", ");
   return (
@@ -167,15 +166,13 @@ export function visitPathVisitsInsertSql(o: PathFill): string {
  */
 export function visitPathsInsertSql(o: PathFill): string {
   const lday = chLocalDay(o);
-  const ts = (ms: number) => `toDateTime(${Math.floor(ms / 1000)}, 'UTC')`;
-  const iso = (d: number) => `toDate('${new Date(d * DAY).toISOString().slice(0, 10)}')`;
   const props = `property IN (${o.properties.join(", ")})`;
   // The visitors with an event in the days: their visits up to the span's end, earlier ones too.
-  const visitors = `SELECT cityHash64(visitor_id) FROM events WHERE ${props} AND ts >= ${ts(o.firstDay * DAY)} AND ts < ${ts((o.lastDay + 1) * DAY)}`;
+  const visitors = `SELECT cityHash64(visitor_id) FROM events WHERE ${props} AND ts >= ${chUtcTs(o.firstDay * DAY)} AND ts < ${chUtcTs((o.lastDay + 1) * DAY)}`;
   const visits =
     `SELECT property, cityHash64(session_id) AS p_skey, any(cityHash64(visitor_id)) AS p_vkey, min(ts) AS p_start, ${chVisitPages()} AS p_items ` +
-    `FROM events WHERE ${props} AND ts < ${ts((o.lastDay + 2) * DAY)} AND cityHash64(visitor_id) IN (${visitors}) ` +
-    `GROUP BY property, p_skey HAVING toDate(p_start) <= ${iso(o.lastDay)} AND length(p_items) > 0`;
+    `FROM events WHERE ${props} AND ts < ${chUtcTs((o.lastDay + 2) * DAY)} AND cityHash64(visitor_id) IN (${visitors}) ` +
+    `GROUP BY property, p_skey HAVING toDate(p_start) <= ${chUtcDate(o.lastDay)} AND length(p_items) > 0`;
   // Plain numbers: 18.16 analyses a long list of function calls slowly. The batches' days need not
   // be consecutive: a visit of a day between them only chains prev_lday, as one before them does.
   const days = o.batches.map((b) => Math.trunc(b.day)).join(", ");

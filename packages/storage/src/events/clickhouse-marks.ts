@@ -14,7 +14,7 @@ const DAY = 86_400_000;
 /** A UTC day's number (days since 1970-01-01) and its ISO date. */
 export const dayNumber = (ms: number) => Math.floor(ms / DAY);
 export const parseDay = (d: string) => dayNumber(Date.parse(`${d}T00:00:00Z`));
-export const iso = (day: number) => new Date(day * DAY).toISOString().slice(0, 10);
+const iso = (day: number) => new Date(day * DAY).toISOString().slice(0, 10);
 export const dayLit = (day: number) => `toDate('${iso(day)}')`;
 
 /**
