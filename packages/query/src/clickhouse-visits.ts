@@ -19,6 +19,7 @@
 import type { SettledVisits } from "./compiled.js";
 import type { Dialect, EventBounds } from "./dialects.js";
 import { tableRead } from "./relation.js";
+import { markShared } from "./clickhouse-live-shared.js";
 import { PREV_COLUMNS, withPrevs } from "./clickhouse-prevs.js";
 import { NON_CUSTOM_EVENT_NAMES, SESSION_ATTRIBUTE_COLUMNS } from "./tables.js";
 
@@ -332,20 +333,25 @@ function readRows(d: Dialect, table: VisitStateTable, b: EventBounds, reads: rea
   const earlier = `SELECT cityHash64(session_id) FROM visits WHERE ${[d.propertyIs(b.property), from, `day <= toDate(${b.to})`, `day = ${FIRST_LIVE_DAY} - 1`].join(" AND ")}`;
   const liveOf = (cols: readonly string[]) =>
     liveRowsSql(table, liveWhere, `skey NOT IN (${earlier})`, d.propertyIs(b.property), cols);
-  let live = liveOf(keep);
-  if (prevs.length > 0 && !noHistory) {
+  // Shared (clickhouse-live-shared.ts): every column and prev_*, so the reads that arrive together
+  // print the same part and the store computes it once; else what this read names.
+  const shared = b.settled?.sharedLive === true;
+  const liveKeep = shared ? doneColumns(table).map(([n]) => n) : keep;
+  const livePrevs = shared ? PREV_COLUMNS[table].map(([p]) => p) : prevs;
+  let live = liveOf(liveKeep);
+  if (livePrevs.length > 0 && !noHistory) {
     const history = tableRead(scope, DONE_TABLES[table], [
       b.historyFrom ? `day >= toDate(${b.historyFrom})` : from,
       `day < ${FIRST_LIVE_DAY}`,
       `batch IN ${WINNERS}`,
       `vkey IN (SELECT vkey FROM ${liveOf([])})`,
     ]);
-    live = withPrevs(table, doneColumns(table), live, history, prevs, keep);
-  } else if (prevs.length > 0) {
+    live = withPrevs(table, doneColumns(table), live, history, livePrevs, liveKeep);
+  } else if (livePrevs.length > 0) {
     // Every settled visit starts before the history's bounds: none is an earlier visit that counts.
-    live = withPrevs(table, doneColumns(table), live, tableRead(scope, DONE_TABLES[table], ["0"]), prevs, keep);
+    live = withPrevs(table, doneColumns(table), live, tableRead(scope, DONE_TABLES[table], ["0"]), livePrevs, liveKeep);
   }
-  const liveRows = `SELECT property, ${names.join(", ")} FROM ${live}`;
+  const liveRows = `SELECT property, ${names.join(", ")} FROM ${shared ? markShared(live) : live}`;
   return noDone ? `(${liveRows})` : `(${doneRows} UNION ALL ${liveRows})`;
 }
 

@@ -6,6 +6,8 @@
 import type { Dimension } from "@lookout/schema";
 import { describe, expect, it } from "vitest";
 import { dayRowsKey, dayRowsThrough } from "./clickhouse-day-rows.js";
+import { markShared, SHARED_OPEN, sharedParts } from "./clickhouse-live-shared.js";
+import { PREV_COLUMNS } from "./clickhouse-prevs.js";
 import type { CompileContext } from "./compiled.js";
 import { QueryError } from "./errors.js";
 import { CASES, CTX, compile, DIALECTS, MARK, MAX_ROWS, PROPERTY, type SpecIn, snapshotText, v } from "./sql-cases.js";
@@ -123,6 +125,36 @@ describe("ClickHouse's settled visits known at compile time", () => {
     const unknown = compile(spec, "clickhouse");
     expect(readsStates(unknown.sql) && readsSettled(unknown.sql)).toBe(true);
     expect(unknown.params.lookout_first_live).toBeUndefined();
+  });
+
+  it("marks the live part whole when the store shares it: the same text for every panel of a range", () => {
+    const settledVisits = { firstLiveDay: day("2024-04-01"), batches: ["65537"], sharedLive: true };
+    const panel = (dimension: "country" | "source") =>
+      compile({ ...spec, dimensions: [dimension] }, "clickhouse", { ...CTX, settledVisits });
+    const [country, source] = [panel("country"), panel("source")];
+    // Bound as the store binds them: the placeholders' numbering differs from panel to panel.
+    const bind = (text: string, params: Record<string, unknown>) =>
+      text.replace(/\{(\w+):\w+\}/g, (_, n: string) => JSON.stringify(params[n]));
+    const parts = (c: typeof country) => sharedParts(c.sql).map((p) => bind(p.text, c.params));
+    expect(parts(country)).toHaveLength(1);
+    expect(parts(country)).toEqual(parts(source));
+    // Every prev_* column, not just the one a panel reads.
+    for (const [prev] of PREV_COLUMNS.visits) expect(parts(country)[0]).toContain(` AS ${prev}`);
+    // The settled rows stay outside the part; without sharing there is none.
+    const [part] = sharedParts(country.sql);
+    expect(country.params[part?.propertyParam ?? ""]).toBe(PROPERTY);
+    expect(readsSettled(country.sql.slice(0, part?.start) + country.sql.slice(part?.end))).toBe(true);
+    expect(sharedParts(at("2024-04-01").sql)).toEqual([]);
+    expect(sqlProblems(country, "clickhouse", PROPERTY, MAX_ROWS)).toEqual([]);
+  });
+
+  it("finds marked parts in order and refuses an unclosed one", () => {
+    const sql = `SELECT 1 FROM ${markShared("(a)")} UNION ALL SELECT 2 FROM ${markShared("(b)")}`;
+    expect(sharedParts(sql).map((p) => [p.text, sql.slice(p.start, p.end)])).toEqual([
+      ["(a)", markShared("(a)")],
+      ["(b)", markShared("(b)")],
+    ]);
+    expect(() => sharedParts(`${SHARED_OPEN}(a)`)).toThrow(/not closed/);
   });
 });
 

@@ -39,6 +39,11 @@ export interface SettledVisits {
   dayRows?: Readonly<Record<string, number>>;
   /** Path rows (clickhouse-path-days.ts), as dayRows: per pair, the first UTC day whose winning batch has none. */
   pathRows?: Readonly<Record<string, number>>;
+  /**
+   * The store computes each marked live part once for the reads that arrive together
+   * (clickhouse-live-shared.ts): reads print theirs whole and marked.
+   */
+  sharedLive?: boolean;
 }
 
 export interface CompiledStats extends CompiledQuery {

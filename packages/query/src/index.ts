@@ -13,6 +13,7 @@ export * from "./breakdown-rollup.js";
 export { bucketLabels, bucketOf, bucketsUpToNow, formatBucket, MAX_BUCKETS } from "./buckets.js";
 export { DIMENSION_LEVELS, METRIC_SQL } from "./catalog.js";
 export * from "./clickhouse-day-rows.js";
+export * from "./clickhouse-live-shared.js";
 export * from "./clickhouse-path-days.js";
 export * from "./clickhouse-prevs.js";
 export * from "./clickhouse-visits.js";

@@ -106,6 +106,9 @@ class LoggedStore implements ClickHouseEventStore {
   get database() {
     return this.ch.database;
   }
+  get liveTablesMade() {
+    return this.ch.liveTablesMade;
+  }
 
   settle(now?: Date): Promise<number> {
     return this.ch.settle(now);

@@ -36,6 +36,11 @@ export interface ClickHouseOptions {
   supersededGraceMs?: number;
   /** The visitor timelines funnels and retention grids read (clickhouse-timelines.ts); false: none, every one by SQL. */
   timelines?: TimelineOptions | false;
+  /**
+   * Whether the live parts of the reads that arrive together are computed once (default true;
+   * clickhouse-live-rows.ts). false: each read runs its own (tests compare the two).
+   */
+  shareLive?: boolean;
   /** The clock (epoch ms) that says which days an insert unsettles (default Date.now; tests fix it). */
   settleClock?: () => number;
   /** The clock (epoch ms) that places the timelines' base boundary (default Date.now; the bench sets its own "now"). */
@@ -62,6 +67,8 @@ export interface ClickHouseEventStore extends EventStore {
    * of the log after a crash, cannot duplicate a record.
    */
   appendOnce(records: readonly IngestRecord[]): Promise<void>;
+  /** How many shared live tables this store has made (clickhouse-live-rows.ts): how tests see the sharing. */
+  readonly liveTablesMade: number;
   /**
    * Settles the visits of every day due at `now` (the day over, SETTLE_MS past),
    * so reads take them as plain rows instead of merging their states (@lookout/query

@@ -37,6 +37,7 @@ import {
   EVENT_SLOTS_TABLE,
   SETTLED_PARAMS,
   type SettledVisits,
+  type SharedPart,
   settledParamsOf,
   VISIT_DAYS_TABLE,
   VISIT_DAYS_ZONES_TABLE,
@@ -54,6 +55,7 @@ import {
   parseClickHouseUrl,
 } from "./clickhouse-options.js";
 import { inDays, refillSlotDays, slotDaysOf } from "./clickhouse-event-slots.js";
+import { LiveRows } from "./clickhouse-live-rows.js";
 import { markStoredDays, Settler } from "./clickhouse-settle.js";
 import { bindParams, EVENT_SELECT, eventFromJson, eventJson, literal, profileJson } from "./clickhouse-sql.js";
 import { clickHouseTimelines } from "./clickhouse-timelines.js";
@@ -145,6 +147,7 @@ class ChStore implements ClickHouseEventStore {
   #pending = new Set<Promise<unknown>>();
   #version = 0;
   readonly #settler: Settler;
+  readonly #live: LiveRows;
   readonly #timelines: Timelines<unknown> | null;
   readonly funnelFromTimelines: EventStore["funnelFromTimelines"];
   readonly retentionFromTimelines: EventStore["retentionFromTimelines"];
@@ -167,6 +170,13 @@ class ChStore implements ClickHouseEventStore {
       closed: () => this.#closed,
       ...(opts.supersededGraceMs !== undefined ? { supersededGraceMs: opts.supersededGraceMs } : {}),
       ...(opts.settleClock ? { now: opts.settleClock } : {}),
+    });
+    this.#live = new LiveRows({
+      client: this.client,
+      settings: () => ({
+        ...this.#spilling(),
+        max_execution_time: Math.max(1, Math.ceil((this.opts.queryTimeoutMs ?? 10_000) / 1000)),
+      }),
     });
     this.#timelines =
       opts.timelines === false
@@ -260,8 +270,9 @@ class ChStore implements ClickHouseEventStore {
   }
 
   /** After an insert: marks the settled days its events change as not settled (clickhouse-settle.ts). */
-  #unsettle(inserted: readonly EventRow[]): Promise<void> {
-    return this.#settler.unsettle(inserted);
+  async #unsettle(inserted: readonly EventRow[]): Promise<void> {
+    this.#live.changed();
+    await this.#settler.unsettle(inserted);
   }
 
   settle(now: Date = new Date()): Promise<number> {
@@ -270,7 +281,13 @@ class ChStore implements ClickHouseEventStore {
 
   /** The marks as the statements that read visits bind them (settledParamsOf; Settler.settledVisits). */
   settledVisits(): Promise<SettledVisits> {
-    return this.#track(() => this.#settler.settledVisits());
+    const shared = this.opts.shareLive !== false;
+    return this.#track(async () => ({ ...(await this.#settler.settledVisits()), ...(shared ? { sharedLive: true } : {}) }));
+  }
+
+  /** Shared live tables made so far (clickhouse-live-rows.ts): a test's measure of sharing. */
+  get liveTablesMade(): number {
+    return this.#live.made;
   }
 
   /** Settles due days now and then (settleEveryMs). */
@@ -336,41 +353,71 @@ class ChStore implements ClickHouseEventStore {
       const limit = opts.timeoutMs ?? this.opts.queryTimeoutMs ?? 10_000;
       // A statement compiled without CompileContext.settledVisits binds them now.
       const unbound = Object.values(SETTLED_PARAMS).some((n) => q.sql.includes(`{${n}:`) && !Object.hasOwn(q.params, n));
-      const sql = bindParams(
-        unbound ? { ...q, params: { ...settledParamsOf(q.sql, await this.settledVisits()), ...q.params } } : q,
-      );
-      const spilling = this.#spilling();
-      if (!(limit > 0)) return rows<T>(this.client, sql, { clickhouse_settings: spilling });
-      const queryId = randomUUID();
-      const run = rows<T>(this.client, sql, {
-        query_id: queryId,
-        clickhouse_settings: {
-          ...spilling,
-          // Whole seconds in 18.16; the call's own timer below keeps the exact limit.
-          max_execution_time: Math.max(1, Math.ceil(limit / 1000)),
-          timeout_overflow_mode: "throw",
-        },
-      });
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          reject(new QueryTimeoutError(limit));
-          void this.admin.command({ query: `KILL QUERY WHERE query_id = ${literal(queryId)} ASYNC` }).catch(() => {});
-        }, limit);
-      });
+      const params = unbound ? { ...settledParamsOf(q.sql, await this.settledVisits()), ...q.params } : q.params;
+      // The shared live parts (clickhouse-live-rows.ts) are computed, or waited for, first.
+      const bind = (text: string) => bindParams({ ...q, sql: text, params });
+      const taken = await this.#live
+        .take(q.sql, bind, (part) => this.#liveStamp(part, params))
+        .catch((err) => {
+          throw TIMEOUT_CODE.test(err instanceof Error ? err.message : String(err)) ? new QueryTimeoutError(limit) : err;
+        });
       try {
-        return await Promise.race([run, timeout]);
-      } catch (err) {
-        if (err instanceof QueryTimeoutError) {
-          run.catch(() => {});
-          throw err;
-        }
-        if (TIMEOUT_CODE.test(err instanceof Error ? err.message : String(err))) throw new QueryTimeoutError(limit);
-        throw err;
+        return await this.#run<T>(taken.sql, limit);
       } finally {
-        clearTimeout(timer);
+        taken.release();
       }
     });
+  }
+
+  /**
+   * What a shared live part's events are now (clickhouse-live-rows.ts): the count and a sum of
+   * hashes of the property's events from the first live day on, over the sort key.
+   */
+  async #liveStamp(part: SharedPart, params: Record<string, unknown>): Promise<string | undefined> {
+    const property = part.propertyParam ? params[part.propertyParam] : undefined;
+    const first = params[SETTLED_PARAMS.firstLive];
+    if (typeof property !== "string" || typeof first !== "string") return undefined;
+    const [r] = await rows<{ n: number; h: string }>(
+      this.client,
+      "SELECT count() AS n, toString(sum(cityHash64(session_id, name, ts_ms))) AS h FROM events " +
+        `WHERE property = ${literal(property)} AND ts >= toDateTime(toDate(${literal(first)}), 'UTC')`,
+    );
+    return `${r?.n ?? 0}:${r?.h ?? ""}`;
+  }
+
+  /** Runs a bound statement within `limit` ms (0: none). */
+  async #run<T>(sql: string, limit: number): Promise<T[]> {
+    const spilling = this.#spilling();
+    if (!(limit > 0)) return rows<T>(this.client, sql, { clickhouse_settings: spilling });
+    const queryId = randomUUID();
+    const run = rows<T>(this.client, sql, {
+      query_id: queryId,
+      clickhouse_settings: {
+        ...spilling,
+        // Whole seconds in 18.16; the call's own timer below keeps the exact limit.
+        max_execution_time: Math.max(1, Math.ceil(limit / 1000)),
+        timeout_overflow_mode: "throw",
+      },
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(new QueryTimeoutError(limit));
+        void this.admin.command({ query: `KILL QUERY WHERE query_id = ${literal(queryId)} ASYNC` }).catch(() => {});
+      }, limit);
+    });
+    try {
+      return await Promise.race([run, timeout]);
+    } catch (err) {
+      if (err instanceof QueryTimeoutError) {
+        run.catch(() => {});
+        throw err;
+      }
+      if (TIMEOUT_CODE.test(err instanceof Error ? err.message : String(err))) throw new QueryTimeoutError(limit);
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   events(property: string, q: EventsQuery = {}): Promise<EventRow[]> {
@@ -446,7 +493,14 @@ class ChStore implements ClickHouseEventStore {
 
   deleteProperty(property: string): Promise<void> {
     return this.#track(async () => {
-      for (const table of [...this.#tables(), VISIT_DAYS_TABLE, VISIT_PATHS_TABLE, VISIT_PATH_VISITS_TABLE, VISIT_DAYS_ZONES_TABLE, EVENT_SLOTS_TABLE]) {
+      for (const table of [
+        ...this.#tables(),
+        VISIT_DAYS_TABLE,
+        VISIT_PATHS_TABLE,
+        VISIT_PATH_VISITS_TABLE,
+        VISIT_DAYS_ZONES_TABLE,
+        EVENT_SLOTS_TABLE,
+      ]) {
         await this.#mutate(`ALTER TABLE ${this.#stored(table)} DELETE WHERE property = ${literal(property)}`);
       }
       await this.#awaitMutations();
@@ -472,7 +526,9 @@ class ChStore implements ClickHouseEventStore {
       if (batches.length > 0) {
         const list = batches.map((r) => String(BigInt(r.b))).join(", ");
         for (const table of [VISIT_DAYS_TABLE, VISIT_PATHS_TABLE, VISIT_PATH_VISITS_TABLE])
-          await this.#mutate(`ALTER TABLE ${this.#stored(table)} DELETE WHERE property = ${literal(property)} AND batch IN (${list})`);
+          await this.#mutate(
+            `ALTER TABLE ${this.#stored(table)} DELETE WHERE property = ${literal(property)} AND batch IN (${list})`,
+          );
       }
       await this.#awaitMutations();
       // Only once the events are gone, and then at once: an event appended between the slots'
@@ -516,7 +572,11 @@ class ChStore implements ClickHouseEventStore {
         );
         n += Number(pending[0]?.n ?? 0);
       }
-      if (n === 0) return;
+      if (n === 0) {
+        // Shared live parts begun before the deletion are not read after it.
+        this.#live.changed();
+        return;
+      }
       if (Date.now() > deadline) throw new Error("ClickHouse mutations still pending after the deletion's time limit");
       await new Promise((r) => setTimeout(r, wait));
     }
@@ -528,6 +588,7 @@ class ChStore implements ClickHouseEventStore {
     this.#settler.stop();
     await this.#timelines?.close();
     await Promise.allSettled([...this.#pending]);
+    await this.#live.close();
     await Promise.all([this.client.close(), this.admin.close(), ...this.shards.map((s) => s.close())]);
   }
 }
