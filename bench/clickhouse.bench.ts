@@ -70,7 +70,12 @@ const pct = (xs: number[], p: number) => {
 const r1 = (x: number) => Math.round(x * 10) / 10;
 const fmt = (n: number) => n.toLocaleString("en");
 
-async function measure(store: EventStore) {
+/**
+ * The dashboard set: 3 warm-up runs, each query alone, then RUNS timed sets. `before` runs ahead of
+ * every run, outside the timing (the live case: a new event, so that the shared live parts are
+ * computed again in each run, as on a site with traffic: clickhouse-live-rows.ts).
+ */
+async function measure(store: EventStore, before: () => Promise<void> = async () => {}) {
   const entries = Object.entries(dashboardSpecs(PROPERTY));
   const dashboard = () => Promise.all(entries.map(([, spec]) => runStats(store, spec, CTX)));
   for (let i = 0; i < 3; i++) await dashboard();
@@ -78,6 +83,7 @@ async function measure(store: EventStore) {
   for (const [name, spec] of entries) {
     const times: number[] = [];
     for (let i = 0; i < 5; i++) {
+      await before();
       const t = performance.now();
       await runStats(store, spec, CTX);
       times.push(performance.now() - t);
@@ -86,6 +92,7 @@ async function measure(store: EventStore) {
   }
   const totals: number[] = [];
   for (let i = 0; i < RUNS; i++) {
+    await before();
     const t = performance.now();
     await dashboard();
     totals.push(performance.now() - t);
@@ -243,7 +250,15 @@ try {
       const ts = new Date((lastDay - (LIVE_DAYS - 1)) * 86_400_000 + 12 * 3_600_000);
       const ids = { session_id: "bench-late", visitor_id: "bench-late", client_id: "bench-late" };
       await ch.append([{ ...lastRow, ...ids, ts }]);
-      const m = await measure(ch);
+      // Before each timed run, a new visit's event on the last day: the live parts run again.
+      let k = 0;
+      const arrive = async () => {
+        k++;
+        const id = `bench-live-${k}`;
+        const at = new Date(Math.min(END.getTime() - 1, ts.getTime() + k * 1000));
+        await ch.append([{ ...(lastRow as EventRow), session_id: id, visitor_id: id, client_id: id, ts: at }]);
+      };
+      const m = await measure(ch, arrive);
       live = { live_days: LIVE_DAYS, ...m, within_budget: judged ? m.p95_ms < BUDGET_MS : null };
       console.log(`  ClickHouse with the last ${LIVE_DAYS} days live: dashboard p50/p95 ${m.p50_ms}/${m.p95_ms} ms`);
     }
