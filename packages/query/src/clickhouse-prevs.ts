@@ -44,14 +44,40 @@ export function withPrevs(
   prevs: readonly string[],
   keep: readonly string[] = done.map(([n]) => n),
 ): string {
+  const names = done.filter(([n]) => keep.includes(n)).map(([n]) => n);
+  return prevsOver(table, names, prevRows(table, done, fresh, history, prevs, keep), prevs);
+}
+
+/**
+ * The rows withPrevs orders: `fresh`'s with is_new = 1 and `history`'s with is_new = 0, each with
+ * `property` and the `keep` columns of `done` (a history row only those that order and match the
+ * `prevs`' values; the others are typed constants).
+ */
+export function prevRows(
+  table: VisitStateTable,
+  done: readonly DoneColumn[],
+  fresh: string,
+  history: string,
+  prevs: readonly string[],
+  keep: readonly string[] = done.map(([n]) => n),
+): string {
   const cols = done.filter(([n]) => keep.includes(n));
   const spec = PREV_COLUMNS[table].filter(([p]) => prevs.includes(p));
   const needed = new Set(["skey", "vkey", "start_ts", ...spec.flatMap(([, v]) => (v ? [v] : []))]);
   const names = cols.map(([n]) => n);
   const historyCols = cols.map(([n, type]) => (needed.has(n) ? n : `${zero(type)} AS ${n}`));
-  const rows =
+  return (
     `SELECT property, ${names.join(", ")}, toUInt8(1) AS is_new FROM ${fresh} ` +
-    `UNION ALL SELECT property, ${historyCols.join(", ")}, toUInt8(0) AS is_new FROM ${history}`;
+    `UNION ALL SELECT property, ${historyCols.join(", ")}, toUInt8(0) AS is_new FROM ${history}`
+  );
+}
+
+/**
+ * The fresh rows of `rows` (a SELECT of prevRows' shape, with at least `names`) with the prev_*
+ * columns `prevs` and `names`.
+ */
+export function prevsOver(table: VisitStateTable, names: readonly string[], rows: string, prevs: readonly string[]): string {
+  const spec = PREV_COLUMNS[table].filter(([p]) => prevs.includes(p));
   const [one] = spec;
   if (spec.length === 1 && one) return withOnePrev(names, rows, one);
   const arrayed = names.filter((n) => n !== "vkey");

@@ -7,7 +7,7 @@ import type { Dimension } from "@lookout/schema";
 import { describe, expect, it } from "vitest";
 import { dayRowsKey, dayRowsThrough } from "./clickhouse-day-rows.js";
 import { markShared, SHARED_OPEN, sharedParts } from "./clickhouse-live-shared.js";
-import { PREV_COLUMNS } from "./clickhouse-prevs.js";
+import { doneColumns } from "./clickhouse-visits.js";
 import type { CompileContext } from "./compiled.js";
 import { QueryError } from "./errors.js";
 import { CASES, CTX, compile, DIALECTS, MARK, MAX_ROWS, PROPERTY, type SpecIn, snapshotText, v } from "./sql-cases.js";
@@ -138,8 +138,13 @@ describe("ClickHouse's settled visits known at compile time", () => {
     const parts = (c: typeof country) => sharedParts(c.sql).map((p) => bind(p.text, c.params));
     expect(parts(country)).toHaveLength(1);
     expect(parts(country)).toEqual(parts(source));
-    // Every prev_* column, not just the one a panel reads.
-    for (const [prev] of PREV_COLUMNS.visits) expect(parts(country)[0]).toContain(` AS ${prev}`);
+    // Every column and the visitors' history, not just what a panel reads; each orders them for its own prev_*.
+    for (const [column] of doneColumns("visits")) expect(parts(country)[0]).toMatch(new RegExp(`\\b${column}\\b`));
+    expect(parts(country)[0]).toContain("FROM visits_done WHERE");
+    expect(parts(country)[0]).not.toContain("prev_");
+    const outside = (c: typeof country) => c.sql.slice(0, sharedParts(c.sql)[0]?.start) + c.sql.slice(sharedParts(c.sql)[0]?.end);
+    expect(outside(country)).toContain(" AS prev_country");
+    expect(outside(source)).toContain(" AS prev_referrer_source");
     // The settled rows stay outside the part; without sharing there is none.
     const [part] = sharedParts(country.sql);
     expect(country.params[part?.propertyParam ?? ""]).toBe(PROPERTY);
