@@ -19,7 +19,7 @@
 import type { SettledVisits } from "./compiled.js";
 import type { Dialect, EventBounds } from "./dialects.js";
 import { tableRead } from "./relation.js";
-import { markShared } from "./clickhouse-live-shared.js";
+import { markHistory, markShared } from "./clickhouse-live-shared.js";
 import { PREV_COLUMNS, prevRows, prevsOver, withPrevs } from "./clickhouse-prevs.js";
 import { NON_CUSTOM_EVENT_NAMES, SESSION_ATTRIBUTE_COLUMNS } from "./tables.js";
 
@@ -333,31 +333,40 @@ function readRows(d: Dialect, table: VisitStateTable, b: EventBounds, reads: rea
   const earlier = `SELECT cityHash64(session_id) FROM visits WHERE ${[d.propertyIs(b.property), from, `day <= toDate(${b.to})`, `day = ${FIRST_LIVE_DAY} - 1`].join(" AND ")}`;
   const liveOf = (cols: readonly string[]) =>
     liveRowsSql(table, liveWhere, `skey NOT IN (${earlier})`, d.propertyIs(b.property), cols);
-  const history = noHistory
-    ? // Every settled visit starts before the history's bounds: none is an earlier visit that counts.
-      tableRead(scope, DONE_TABLES[table], ["0"])
-    : tableRead(scope, DONE_TABLES[table], [
-        b.historyFrom ? `day >= toDate(${b.historyFrom})` : from,
-        `day < ${FIRST_LIVE_DAY}`,
-        `batch IN ${WINNERS}`,
-        `vkey IN (SELECT vkey FROM ${liveOf([])})`,
-      ]);
+  const historyWhere = [
+    b.historyFrom ? `day >= toDate(${b.historyFrom})` : from,
+    `day < ${FIRST_LIVE_DAY}`,
+    `batch IN ${WINNERS}`,
+  ];
+  // Every settled visit starts before the history's bounds when noHistory: none is an earlier visit that counts.
+  const none = tableRead(scope, DONE_TABLES[table], ["0"]);
   let live: string;
   if (b.settled?.sharedLive === true) {
-    // Shared (clickhouse-live-shared.ts): the live visits with every column and their visitors'
-    // settled history, the same text for every read of these bounds, computed once; each read
-    // orders them for its own prev_* (one GROUP BY over some 10^5 rows at 10M events). The prev_*
-    // themselves are not shared: all 21 of the visits' took 0.85 s of the part's 1 s.
-    const all = doneColumns(table).map(([n]) => n);
-    const allPrevs = PREV_COLUMNS[table].map(([p]) => p);
-    const rows = markShared(`(${prevRows(table, doneColumns(table), liveOf(all), history, allPrevs, all)})`);
-    live =
-      prevs.length > 0
-        ? prevsOver(table, keep, `SELECT * FROM ${rows}`, prevs)
-        : `(SELECT property, ${keep.join(", ")} FROM ${rows} WHERE is_new = 1)`;
+    // Shared (clickhouse-live-shared.ts): the live visits with every column, the same text for
+    // every read of these bounds, and their visitors' history with what every prev_* orders by;
+    // each read orders them for its own prev_* (one GROUP BY over some 10^4 rows at 10M events):
+    // all 21 of the visits' prev_* in the shared part took 0.85 s of its 1 s.
+    const fresh = markShared(liveOf(doneColumns(table).map(([n]) => n)));
+    if (prevs.length === 0) live = `(SELECT property, ${keep.join(", ")} FROM ${fresh})`;
+    else {
+      const allPrevs = PREV_COLUMNS[table].map(([p]) => p);
+      const ordered = ["skey", "vkey", "start_ts", ...PREV_COLUMNS[table].flatMap(([, v]) => (v ? [v] : []))];
+      const history = noHistory
+        ? none
+        : markHistory(
+            `(SELECT property, ${[...new Set(ordered)].join(", ")} FROM ${tableRead(scope, DONE_TABLES[table], [...historyWhere, `vkey IN (SELECT vkey FROM ${fresh})`])})`,
+          );
+      const all = doneColumns(table).map(([n]) => n);
+      live = prevsOver(table, keep, prevRows(table, doneColumns(table), fresh, history, allPrevs, all), prevs);
+    }
   } else {
     live = liveOf(keep);
-    if (prevs.length > 0) live = withPrevs(table, doneColumns(table), live, history, prevs, keep);
+    if (prevs.length > 0) {
+      const history = noHistory
+        ? none
+        : tableRead(scope, DONE_TABLES[table], [...historyWhere, `vkey IN (SELECT vkey FROM ${liveOf([])})`]);
+      live = withPrevs(table, doneColumns(table), live, history, prevs, keep);
+    }
   }
   const liveRows = `SELECT property, ${names.join(", ")} FROM ${live}`;
   return noDone ? `(${liveRows})` : `(${doneRows} UNION ALL ${liveRows})`;

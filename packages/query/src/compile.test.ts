@@ -6,7 +6,7 @@
 import type { Dimension } from "@lookout/schema";
 import { describe, expect, it } from "vitest";
 import { dayRowsKey, dayRowsThrough } from "./clickhouse-day-rows.js";
-import { markShared, SHARED_OPEN, sharedParts } from "./clickhouse-live-shared.js";
+import { historyParts, markShared, SHARED_OPEN, sharedParts } from "./clickhouse-live-shared.js";
 import { doneColumns } from "./clickhouse-visits.js";
 import type { CompileContext } from "./compiled.js";
 import { QueryError } from "./errors.js";
@@ -135,21 +135,37 @@ describe("ClickHouse's settled visits known at compile time", () => {
     // Bound as the store binds them: the placeholders' numbering differs from panel to panel.
     const bind = (text: string, params: Record<string, unknown>) =>
       text.replace(/\{(\w+):\w+\}/g, (_, n: string) => JSON.stringify(params[n]));
-    const parts = (c: typeof country) => sharedParts(c.sql).map((p) => bind(p.text, c.params));
+    const parts = (c: typeof country) => [...new Set(sharedParts(c.sql).map((p) => bind(p.text, c.params)))];
+    const histories = (c: typeof country) => historyParts(c.sql).map((p) => bind(p.text, c.params));
     expect(parts(country)).toHaveLength(1);
     expect(parts(country)).toEqual(parts(source));
-    // Every column and the visitors' history, not just what a panel reads; each orders them for its own prev_*.
-    for (const [column] of doneColumns("visits")) expect(parts(country)[0]).toMatch(new RegExp(`\\b${column}\\b`));
-    expect(parts(country)[0]).toContain("FROM visits_done WHERE");
-    expect(parts(country)[0]).not.toContain("prev_");
-    const outside = (c: typeof country) => c.sql.slice(0, sharedParts(c.sql)[0]?.start) + c.sql.slice(sharedParts(c.sql)[0]?.end);
+    expect(histories(country)).toHaveLength(1);
+    expect(histories(country)).toEqual(histories(source));
+    // The live visits with every column; their visitors' settled history, for the visitors of that
+    // part, with every column a prev_* orders by; each read orders them for its own prev_*.
+    const [live] = parts(country);
+    for (const [column] of doneColumns("visits")) expect(live).toMatch(new RegExp(`\\b${column}\\b`));
+    expect(live).not.toContain("visits_done");
+    const [history] = histories(country);
+    expect(history).toContain("FROM visits_done WHERE");
+    expect(history).toMatch(
+      /AND vkey IN \(SELECT vkey FROM \/\*lookout:shared-live\*\/\(SELECT [^]*\/\*lookout:\/shared-live\*\/\)\)$/,
+    );
+    for (const column of ["country", "referrer_source", "entry_page", "city"]) expect(history).toContain(`, ${column}`);
+    expect(`${live}${history}`).not.toContain("prev_");
+    const outside = (c: typeof country) => {
+      const [h] = historyParts(c.sql);
+      const rest = c.sql.slice(0, h?.start) + c.sql.slice(h?.end);
+      return sharedParts(rest).reduceRight((t, p) => t.slice(0, p.start) + t.slice(p.end), rest);
+    };
     expect(outside(country)).toContain(" AS prev_country");
     expect(outside(source)).toContain(" AS prev_referrer_source");
-    // The settled rows stay outside the part; without sharing there is none.
+    // The settled rows of the range stay outside the parts; without sharing there are none.
     const [part] = sharedParts(country.sql);
     expect(country.params[part?.propertyParam ?? ""]).toBe(PROPERTY);
-    expect(readsSettled(country.sql.slice(0, part?.start) + country.sql.slice(part?.end))).toBe(true);
+    expect(readsSettled(outside(country))).toBe(true);
     expect(sharedParts(at("2024-04-01").sql)).toEqual([]);
+    expect(historyParts(at("2024-04-01").sql)).toEqual([]);
     expect(sqlProblems(country, "clickhouse", PROPERTY, MAX_ROWS)).toEqual([]);
   });
 

@@ -109,6 +109,9 @@ class LoggedStore implements ClickHouseEventStore {
   get liveTablesMade() {
     return this.ch.liveTablesMade;
   }
+  get liveHistoryReads() {
+    return this.ch.liveHistoryReads;
+  }
 
   settle(now?: Date): Promise<number> {
     return this.ch.settle(now);

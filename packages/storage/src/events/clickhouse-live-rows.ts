@@ -21,12 +21,20 @@
 
 import { randomBytes } from "node:crypto";
 import type { ClickHouseClient } from "@clickhouse/client";
-import { type SharedPart, sharedParts } from "@lookout/query";
+import { historyParts, SETTLED_PARAMS, type SharedPart, sharedParts } from "@lookout/query";
 import { rows } from "./clickhouse-migrate.js";
 import { literal } from "./clickhouse-sql.js";
+import { QueryTimeoutError } from "./event-store.js";
 
 /** How long a table no read has used is kept. */
 export const IDLE_MS = 60_000;
+/**
+ * How long a history is added to before it is read again whole: the marks in its text change with
+ * any settling or insert into a settled day, but another server's deletion of a visitor does not.
+ */
+const HISTORY_MAX_MS = 10 * 60_000;
+/** Stands for a history part's live table in its key. */
+const FRESH_TOKEN = "lookout_live_rows";
 /** When a table another process made is taken as left behind. */
 const STALE_MS = 10 * 60_000;
 const PREFIX = "lookout_live_";
@@ -45,43 +53,124 @@ interface Entry {
   retired: boolean;
 }
 
+/** A history part's rows for the visitors seen so far (`seen`), and the live tables it covers. */
+interface History {
+  table: string;
+  seen: string;
+  createdAt: number;
+  usedAt: number;
+  holders: number;
+  retired: boolean;
+  covered: Set<string>;
+  /** The fills, one after another. */
+  chain: Promise<void>;
+  created: boolean;
+}
+
 export interface LiveRowsTarget {
   client: ClickHouseClient;
+  /** Whether the store's tables are Distributed (a cluster): the fills' subqueries run GLOBAL. */
+  cluster: boolean;
   /** Settings of the statement that fills a table (spilling, time limit). */
   settings: () => Record<string, string | number>;
 }
 
+const TIMEOUT_CODE = /Code: 159\b|TIMEOUT_EXCEEDED/;
+
 /** A part's stamp: what its events from the first live day on are now, or undefined when it cannot tell (never shared after). */
-export type StampOf = (part: SharedPart) => Promise<string | undefined>;
+type StampOf = (part: SharedPart) => Promise<string | undefined>;
 
 export class LiveRows {
   readonly #entries = new Map<string, Entry>();
+  readonly #histories = new Map<string, History>();
+  readonly #stamps = new Map<string, Promise<string>>();
   #writes = 0;
   #sweptAt = 0;
   #timer: NodeJS.Timeout | undefined;
   /** Tables made (a test's measure of sharing). */
   made = 0;
+  /** Fills of histories (the visitors new to one): a test's measure. */
+  historyReads = 0;
 
   constructor(private readonly t: LiveRowsTarget) {}
 
-  /** This store wrote events or deleted: parts begun before are not shared after. */
-  changed(): void {
+  /**
+   * This store wrote events or deleted: parts begun before are not shared after. A deletion also
+   * drops the histories (a deleted visitor's settled rows must not be read if they come back).
+   */
+  changed(deleted = false): void {
     this.#writes++;
+    if (deleted) for (const [key, h] of this.#histories) this.#retireHistory(key, h);
   }
 
   /**
    * `sql` (compiled, unbound) with each marked part replaced by its table, bound by `bind`;
    * `release` once the statement is done. A statement without parts is returned as bound.
    */
-  async take(sql: string, bind: (text: string) => string, stampOf: StampOf): Promise<{ sql: string; release: () => void }> {
+  async take(
+    sql: string,
+    bind: (text: string) => string,
+    params: Record<string, unknown>,
+    limitMs: number,
+  ): Promise<{ sql: string; release: () => void }> {
+    // Within the statement's limit: a read gives up waiting for a part, which goes on for the others.
+    const taking = this.#take(sql, bind, (part) => this.#stamp(part, params));
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await (limitMs > 0
+        ? Promise.race([
+            taking,
+            new Promise<never>((_, reject) => {
+              timer = setTimeout(() => reject(new QueryTimeoutError(limitMs)), limitMs);
+            }),
+          ])
+        : taking);
+    } catch (err) {
+      if (err instanceof QueryTimeoutError) taking.then((t) => t.release()).catch(() => {});
+      throw TIMEOUT_CODE.test(err instanceof Error ? err.message : String(err)) ? new QueryTimeoutError(limitMs) : err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * What a shared live part's events are now: the count and a sum of hashes of the property's
+   * events from the first live day on, over the sort key. One read for the reads that arrive while
+   * it is under way (the dashboard's at once); this store's own writes are told apart by #writes.
+   */
+  #stamp(part: SharedPart, params: Record<string, unknown>): Promise<string | undefined> {
+    const property = part.propertyParam ? params[part.propertyParam] : undefined;
+    const first = params[SETTLED_PARAMS.firstLive];
+    if (typeof property !== "string" || typeof first !== "string") return Promise.resolve(undefined);
+    const key = `${property}\u0000${first}`;
+    const open = this.#stamps.get(key);
+    if (open) return open;
+    const stamp = rows<{ n: number; h: string }>(
+      this.t.client,
+      "SELECT count() AS n, toString(sum(cityHash64(session_id, name, ts_ms))) AS h FROM events " +
+        `WHERE property = ${literal(property)} AND ts >= toDateTime(toDate(${literal(first)}), 'UTC')`,
+    ).then(([r]) => `${r?.n ?? 0}:${r?.h ?? ""}`);
+    this.#stamps.set(key, stamp);
+    const done = () => this.#stamps.delete(key);
+    stamp.then(done, done);
+    return stamp;
+  }
+
+  async #take(sql: string, bind: (text: string) => string, stampOf: StampOf): Promise<{ sql: string; release: () => void }> {
     const parts = sharedParts(sql);
     if (parts.length === 0) return { sql: bind(sql), release: () => {} };
     const held: Entry[] = [];
+    const heldHistory: History[] = [];
     const release = () => {
       for (const e of held.splice(0)) {
         e.holders--;
         e.usedAt = Date.now();
         this.#dropIfDone(e);
+      }
+      for (const h of heldHistory.splice(0)) {
+        h.holders--;
+        h.usedAt = Date.now();
+        this.#dropHistoryIfDone(h);
       }
     };
     try {
@@ -95,20 +184,112 @@ export class LiveRows {
         tables.set(key, e.table);
       }
       await Promise.all(held.map((e) => e.ready));
-      return { sql: bind(replaceParts(sql, parts, (i) => tables.get(keys[i] as string) as string)), release };
+      const withTables = replaceParts(sql, parts, (i) => tables.get(keys[i] as string) as string);
+      // The history parts, each over one live table now (clickhouse-live-shared.ts).
+      const hparts = historyParts(withTables);
+      const reads: string[] = [];
+      for (const part of hparts) {
+        const fresh = /\blookout_live_\w+/.exec(part.text)?.[0];
+        const key = fresh ? bind(part.text.split(fresh).join(FRESH_TOKEN)) : undefined;
+        if (!fresh || !key) throw new Error("a shared history part names no live table");
+        const h = this.#historyOf(key);
+        heldHistory.push(h);
+        await this.#cover(key, h, fresh, bind(part.text));
+        // Not narrowed to this part's visitors: the others' rows (visitors live in an earlier part
+        // of the day) are history without a live visit, which no prev_* read keeps.
+        reads.push(h.table);
+      }
+      return { sql: bind(replaceParts(withTables, hparts, (i) => reads[i] as string)), release };
     } catch (err) {
       release();
       throw err;
     }
   }
 
+  /** The history entry of `key` (a history part's bound text, its live table's name replaced): kept, or a new one. */
+  #historyOf(key: string): History {
+    const now = Date.now();
+    const open = this.#histories.get(key);
+    if (open && now - open.createdAt <= HISTORY_MAX_MS) {
+      open.holders++;
+      return open;
+    }
+    if (open) this.#retireHistory(key, open);
+    const id = `${PREFIX}${now}_${randomBytes(6).toString("hex")}`;
+    const h: History = {
+      table: id,
+      seen: `${id}_seen`,
+      createdAt: now,
+      usedAt: now,
+      holders: 1,
+      retired: false,
+      covered: new Set(),
+      chain: this.t.client.command({ query: `CREATE TABLE ${id}_seen (vkey UInt64) ENGINE = Memory` }).then(() => {}),
+      created: false,
+    };
+    this.#histories.set(key, h);
+    return h;
+  }
+
+  /**
+   * Makes `h` hold the history of every visitor of the live table `fresh`: reads the settled rows
+   * of those not seen yet (`text`: the bound history part), then marks them seen. One fill at a
+   * time per entry, so each visitor is read once; a failed fill retires the entry.
+   */
+  #cover(key: string, h: History, fresh: string, text: string): Promise<void> {
+    const run = async () => {
+      if (h.covered.has(fresh)) return;
+      const unseen = `SELECT vkey FROM ${fresh} WHERE vkey NOT IN (SELECT vkey FROM ${h.seen})`;
+      // GLOBAL on a cluster: the settled rows are Distributed, and these tables on this node only
+      // (on one node it cost the fill a third more).
+      const select = text.replace(`IN (SELECT vkey FROM ${fresh})`, `${this.t.cluster ? "GLOBAL IN" : "IN"} (${unseen})`);
+      if (select === text) throw new Error("a shared history part does not read its live visitors' keys");
+      const settings = this.t.settings();
+      if (h.created)
+        await this.t.client.command({ query: `INSERT INTO ${h.table} SELECT * FROM ${select}`, clickhouse_settings: settings });
+      else {
+        await this.t.client.command({
+          query: `CREATE TABLE ${h.table} ENGINE = Memory AS SELECT * FROM ${select}`,
+          clickhouse_settings: settings,
+        });
+        h.created = true;
+      }
+      await this.t.client.command({
+        query: `INSERT INTO ${h.seen} SELECT DISTINCT vkey FROM (${unseen})`,
+        clickhouse_settings: settings,
+      });
+      h.covered.add(fresh);
+      this.historyReads++;
+    };
+    h.chain = h.chain.then(run);
+    h.chain.catch(() => this.#retireHistory(key, h));
+    return h.chain;
+  }
+
+  #retireHistory(key: string, h: History): void {
+    if (this.#histories.get(key) === h) this.#histories.delete(key);
+    h.retired = true;
+    this.#dropHistoryIfDone(h);
+  }
+
+  #dropHistoryIfDone(h: History): void {
+    if (!h.retired || h.holders !== 0) return;
+    h.holders = -1; // dropped once
+    void h.chain.catch(() => {}).then(() => Promise.all([this.#drop(h.table), this.#drop(h.seen)]));
+  }
+
   /** Drops every table this store made (closing). */
   async close(): Promise<void> {
     clearInterval(this.#timer);
     const all = [...this.#entries.values()];
+    const histories = [...this.#histories.values()];
     this.#entries.clear();
-    await Promise.allSettled(all.map((e) => e.ready));
-    await Promise.allSettled(all.map((e) => this.#drop(e.table)));
+    this.#histories.clear();
+    await Promise.allSettled([...all.map((e) => e.ready), ...histories.map((h) => h.chain)]);
+    await Promise.allSettled([
+      ...all.map((e) => this.#drop(e.table)),
+      ...histories.flatMap((h) => [this.#drop(h.table), this.#drop(h.seen)]),
+    ]);
   }
 
   /** The entry a read of `key` holds: one under way, one whose stamp still holds, or a new one. */
@@ -165,8 +346,11 @@ export class LiveRows {
   }
 
   #retireIdle(): void {
-    const cutoff = Date.now() - IDLE_MS;
+    const now = Date.now();
+    const cutoff = now - IDLE_MS;
     for (const [key, e] of this.#entries) if (e.done && e.holders === 0 && e.usedAt < cutoff) this.#retire(key, e);
+    for (const [key, h] of this.#histories)
+      if (h.holders === 0 && (h.usedAt < cutoff || now - h.createdAt > HISTORY_MAX_MS)) this.#retireHistory(key, h);
   }
 
   #retire(key: string, e: Entry): void {

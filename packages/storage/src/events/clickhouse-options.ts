@@ -69,6 +69,8 @@ export interface ClickHouseEventStore extends EventStore {
   appendOnce(records: readonly IngestRecord[]): Promise<void>;
   /** How many shared live tables this store has made (clickhouse-live-rows.ts): how tests see the sharing. */
   readonly liveTablesMade: number;
+  /** How many times this store has read settled history for live visitors it had not seen (clickhouse-live-rows.ts). */
+  readonly liveHistoryReads: number;
   /**
    * Settles the visits of every day due at `now` (the day over, SETTLE_MS past),
    * so reads take them as plain rows instead of merging their states (@lookout/query

@@ -37,7 +37,6 @@ import {
   EVENT_SLOTS_TABLE,
   SETTLED_PARAMS,
   type SettledVisits,
-  type SharedPart,
   settledParamsOf,
   VISIT_DAYS_TABLE,
   VISIT_DAYS_ZONES_TABLE,
@@ -173,6 +172,7 @@ class ChStore implements ClickHouseEventStore {
     });
     this.#live = new LiveRows({
       client: this.client,
+      cluster: opts.cluster !== undefined,
       settings: () => ({
         ...this.#spilling(),
         max_execution_time: Math.max(1, Math.ceil((this.opts.queryTimeoutMs ?? 10_000) / 1000)),
@@ -290,6 +290,11 @@ class ChStore implements ClickHouseEventStore {
     return this.#live.made;
   }
 
+  /** Fills of the shared histories so far (clickhouse-live-rows.ts). */
+  get liveHistoryReads(): number {
+    return this.#live.historyReads;
+  }
+
   /** Settles due days now and then (settleEveryMs). */
   startSettling(): void {
     this.#settler.start(this.opts.settleEveryMs ?? 5 * 60_000);
@@ -356,33 +361,14 @@ class ChStore implements ClickHouseEventStore {
       const params = unbound ? { ...settledParamsOf(q.sql, await this.settledVisits()), ...q.params } : q.params;
       // The shared live parts (clickhouse-live-rows.ts) are computed, or waited for, first.
       const bind = (text: string) => bindParams({ ...q, sql: text, params });
-      const taken = await this.#live
-        .take(q.sql, bind, (part) => this.#liveStamp(part, params))
-        .catch((err) => {
-          throw TIMEOUT_CODE.test(err instanceof Error ? err.message : String(err)) ? new QueryTimeoutError(limit) : err;
-        });
+      const started = Date.now();
+      const taken = await this.#live.take(q.sql, bind, params, limit);
       try {
-        return await this.#run<T>(taken.sql, limit);
+        return await this.#run<T>(taken.sql, limit > 0 ? Math.max(1, limit - (Date.now() - started)) : limit);
       } finally {
         taken.release();
       }
     });
-  }
-
-  /**
-   * What a shared live part's events are now (clickhouse-live-rows.ts): the count and a sum of
-   * hashes of the property's events from the first live day on, over the sort key.
-   */
-  async #liveStamp(part: SharedPart, params: Record<string, unknown>): Promise<string | undefined> {
-    const property = part.propertyParam ? params[part.propertyParam] : undefined;
-    const first = params[SETTLED_PARAMS.firstLive];
-    if (typeof property !== "string" || typeof first !== "string") return undefined;
-    const [r] = await rows<{ n: number; h: string }>(
-      this.client,
-      "SELECT count() AS n, toString(sum(cityHash64(session_id, name, ts_ms))) AS h FROM events " +
-        `WHERE property = ${literal(property)} AND ts >= toDateTime(toDate(${literal(first)}), 'UTC')`,
-    );
-    return `${r?.n ?? 0}:${r?.h ?? ""}`;
   }
 
   /** Runs a bound statement within `limit` ms (0: none). */
@@ -573,8 +559,8 @@ class ChStore implements ClickHouseEventStore {
         n += Number(pending[0]?.n ?? 0);
       }
       if (n === 0) {
-        // Shared live parts begun before the deletion are not read after it.
-        this.#live.changed();
+        // Shared live parts begun before the deletion are not read after it, nor the histories.
+        this.#live.changed(true);
         return;
       }
       if (Date.now() > deadline) throw new Error("ClickHouse mutations still pending after the deletion's time limit");
