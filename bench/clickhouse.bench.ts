@@ -8,7 +8,9 @@
 //
 // With --live-days N, ClickHouse's dashboard is measured once more at the end with the data's last
 // N UTC days read from visit states (the live part of a running server's reads): a late event of a
-// new visit in the Nth-last day unsettles that day and every day after it.
+// new visit in the Nth-last day unsettles that day and every day after it. Each timed run then
+// follows a new visit's event in that day (appended outside the timing), so the reads' shared live
+// parts run again in every run, as on a site with traffic (storage's clickhouse-live-rows.ts).
 //
 // ClickHouse: CLICKHOUSE_URL when set (a database `bench_<size>` is dropped and filled), else a
 // clickhouse-server of its own in a temporary directory (Debian's 18.16, as the tests start it).
