@@ -14,33 +14,44 @@
 //   and compares it with the one taken before the part ran. Any insert (from any server) or
 //   deletion changes it, so a table is never read once its part would answer differently.
 //
+// The stamp is taken from `events` and from the visit state tables the parts read: 18.16 makes an
+// insert's events visible before its materialized views have written the states, so a stamp of the
+// events alone could count an event whose states the part then misses. Any change to either
+// changes the stamp (a background merge of states too: the part only runs again). Parts are run
+// again after ENTRY_MAX_MS whatever the stamp says.
+//
 // The tables live on the node this store talks to, named `lookout_live_<ms>_<hex>`. A table is
-// dropped once a newer one replaces it or no read has used it for IDLE_MS, and no read holds it;
-// tables a stopped process left behind are dropped by any store after STALE_MS (the name says when
-// it was made).
+// dropped once a newer one replaces it, it is older than ENTRY_MAX_MS or no read has used it for
+// IDLE_MS, and no read holds it; tables a stopped process left behind are dropped by any store
+// after STALE_MS (the name says when it was made; far past any table's life here). Not on a
+// cluster (the store does not set sharedLive there): a read's semi-join over a Distributed table
+// would send its subquery over this node's table to the shards.
 
 import { randomBytes } from "node:crypto";
 import type { ClickHouseClient } from "@clickhouse/client";
-import { historyParts, SETTLED_PARAMS, type SharedPart, sharedParts } from "@lookout/query";
+import { historyParts, SETTLED_PARAMS, type SharedPart, sharedParts, VISIT_TABLE_NAMES } from "@lookout/query";
 import { rows } from "./clickhouse-migrate.js";
 import { literal } from "./clickhouse-sql.js";
 import { QueryTimeoutError } from "./event-store.js";
 
 /** How long a table no read has used is kept. */
 export const IDLE_MS = 60_000;
+/** How long a live part is reused at most, its stamp unchanged. */
+const ENTRY_MAX_MS = 60_000;
 /**
  * How long a history is added to before it is read again whole: the marks in its text change with
  * any settling or insert into a settled day, but another server's deletion of a visitor does not.
  */
-const HISTORY_MAX_MS = 10 * 60_000;
+const HISTORY_MAX_MS = 5 * 60_000;
 /** Stands for a history part's live table in its key. */
 const FRESH_TOKEN = "lookout_live_rows";
 /** When a table another process made is taken as left behind. */
-const STALE_MS = 10 * 60_000;
+const STALE_MS = 60 * 60_000;
 const PREFIX = "lookout_live_";
 
 interface Entry {
   table: string;
+  startedAt: number;
   /** LiveRows.#writes when it began. */
   writes: number;
   /** The events' stamp taken before it ran (undefined: not yet). */
@@ -69,8 +80,6 @@ interface History {
 
 export interface LiveRowsTarget {
   client: ClickHouseClient;
-  /** Whether the store's tables are Distributed (a cluster): the fills' subqueries run GLOBAL. */
-  cluster: boolean;
   /** Settings of the statement that fills a table (spilling, time limit). */
   settings: () => Record<string, string | number>;
 }
@@ -145,11 +154,16 @@ export class LiveRows {
     const key = `${property}\u0000${first}`;
     const open = this.#stamps.get(key);
     if (open) return open;
-    const stamp = rows<{ n: number; h: string }>(
+    const p = literal(property);
+    const day = `toDate(${literal(first)})`;
+    const states = VISIT_TABLE_NAMES.map(
+      (t) => `(SELECT count() FROM ${t} WHERE property = ${p} AND day >= ${day} - 1) AS n_${t}`,
+    );
+    const stamp = rows<Record<string, number | string>>(
       this.t.client,
-      "SELECT count() AS n, toString(sum(cityHash64(session_id, name, ts_ms))) AS h FROM events " +
-        `WHERE property = ${literal(property)} AND ts >= toDateTime(toDate(${literal(first)}), 'UTC')`,
-    ).then(([r]) => `${r?.n ?? 0}:${r?.h ?? ""}`);
+      `SELECT count() AS n, toString(sum(cityHash64(session_id, name, ts, ts_ms))) AS h, ${states.join(", ")} FROM events ` +
+        `WHERE property = ${p} AND ts >= toDateTime(${day}, 'UTC')`,
+    ).then(([r]) => JSON.stringify(r ?? {}));
     this.#stamps.set(key, stamp);
     const done = () => this.#stamps.delete(key);
     stamp.then(done, done);
@@ -240,9 +254,7 @@ export class LiveRows {
     const run = async () => {
       if (h.covered.has(fresh)) return;
       const unseen = `SELECT vkey FROM ${fresh} WHERE vkey NOT IN (SELECT vkey FROM ${h.seen})`;
-      // GLOBAL on a cluster: the settled rows are Distributed, and these tables on this node only
-      // (on one node it cost the fill a third more).
-      const select = text.replace(`IN (SELECT vkey FROM ${fresh})`, `${this.t.cluster ? "GLOBAL IN" : "IN"} (${unseen})`);
+      const select = text.replace(`IN (SELECT vkey FROM ${fresh})`, `IN (${unseen})`);
       if (select === text) throw new Error("a shared history part does not read its live visitors' keys");
       const settings = this.t.settings();
       if (h.created)
@@ -296,7 +308,7 @@ export class LiveRows {
   async #acquire(key: string, stamp: () => Promise<string | undefined>): Promise<Entry> {
     for (;;) {
       const e = this.#entries.get(key);
-      if (!e || e.writes !== this.#writes) return this.#start(key, stamp());
+      if (!e || e.writes !== this.#writes || Date.now() - e.startedAt > ENTRY_MAX_MS) return this.#start(key, stamp());
       if (!e.done) {
         e.holders++;
         return e;
@@ -316,6 +328,7 @@ export class LiveRows {
     const table = `${PREFIX}${now}_${randomBytes(6).toString("hex")}`;
     const e: Entry = {
       table,
+      startedAt: now,
       writes: this.#writes,
       stamp: undefined,
       ready: Promise.resolve(),
@@ -348,7 +361,8 @@ export class LiveRows {
   #retireIdle(): void {
     const now = Date.now();
     const cutoff = now - IDLE_MS;
-    for (const [key, e] of this.#entries) if (e.done && e.holders === 0 && e.usedAt < cutoff) this.#retire(key, e);
+    for (const [key, e] of this.#entries)
+      if (e.done && e.holders === 0 && (e.usedAt < cutoff || now - e.startedAt > ENTRY_MAX_MS)) this.#retire(key, e);
     for (const [key, h] of this.#histories)
       if (h.holders === 0 && (h.usedAt < cutoff || now - h.createdAt > HISTORY_MAX_MS)) this.#retireHistory(key, h);
   }
@@ -372,6 +386,13 @@ export class LiveRows {
       .catch(() => {});
   }
 
+  /** Whether `name` is one of this store's tables. */
+  #own(name: string): boolean {
+    for (const e of this.#entries.values()) if (e.table === name) return true;
+    for (const h of this.#histories.values()) if (h.table === name || h.seen === name) return true;
+    return false;
+  }
+
   /** Now and then: drops the tables stopped processes left behind (older than STALE_MS). */
   #sweep(now: number): void {
     if (now - this.#sweptAt < STALE_MS / 10) return;
@@ -385,7 +406,7 @@ export class LiveRows {
         Promise.all(
           found
             .map((r) => r.name)
-            .filter((n) => Number(n.slice(PREFIX.length).split("_")[0]) < cutoff)
+            .filter((n) => Number(n.slice(PREFIX.length).split("_")[0]) < cutoff && !this.#own(n))
             .map((n) => this.#drop(n)),
         ),
       )

@@ -172,11 +172,10 @@ class ChStore implements ClickHouseEventStore {
     });
     this.#live = new LiveRows({
       client: this.client,
-      cluster: opts.cluster !== undefined,
-      settings: () => ({
-        ...this.#spilling(),
-        max_execution_time: Math.max(1, Math.ceil((this.opts.queryTimeoutMs ?? 10_000) / 1000)),
-      }),
+      settings: () => {
+        const limit = this.opts.queryTimeoutMs ?? 10_000;
+        return limit > 0 ? { ...this.#spilling(), max_execution_time: Math.ceil(limit / 1000) } : this.#spilling();
+      },
     });
     this.#timelines =
       opts.timelines === false
@@ -281,7 +280,8 @@ class ChStore implements ClickHouseEventStore {
 
   /** The marks as the statements that read visits bind them (settledParamsOf; Settler.settledVisits). */
   settledVisits(): Promise<SettledVisits> {
-    const shared = this.opts.shareLive !== false;
+    // Not on a cluster (clickhouse-live-rows.ts): its semi-joins would send the shared tables' names to the shards.
+    const shared = this.opts.shareLive !== false && !this.opts.cluster;
     return this.#track(async () => ({ ...(await this.#settler.settledVisits()), ...(shared ? { sharedLive: true } : {}) }));
   }
 
@@ -541,6 +541,8 @@ class ChStore implements ClickHouseEventStore {
 
   /** Runs a mutation on the node, or on every shard of a cluster (Distributed tables take none). */
   async #mutate(query: string): Promise<void> {
+    // Reads issued from now on run their shared live parts and histories anew (again once it is done: #awaitMutations).
+    this.#live.changed(true);
     if (!this.opts.cluster) await this.client.command({ query });
     else for (const shard of this.shards) await shard.command({ query });
   }
@@ -563,7 +565,10 @@ class ChStore implements ClickHouseEventStore {
         this.#live.changed(true);
         return;
       }
-      if (Date.now() > deadline) throw new Error("ClickHouse mutations still pending after the deletion's time limit");
+      if (Date.now() > deadline) {
+        this.#live.changed(true);
+        throw new Error("ClickHouse mutations still pending after the deletion's time limit");
+      }
       await new Promise((r) => setTimeout(r, wait));
     }
   }
