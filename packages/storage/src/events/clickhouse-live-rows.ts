@@ -49,7 +49,18 @@ const FRESH_TOKEN = "lookout_live_rows";
 const STALE_MS = 60 * 60_000;
 const PREFIX = "lookout_live_";
 
-interface Entry {
+/** What live parts and histories share: their tables, the reads holding them, and when they may go. */
+interface Kept {
+  /** The tables dropped with it. */
+  names: () => string[];
+  /** Settles once nothing is writing its tables. */
+  settled: () => Promise<unknown>;
+  usedAt: number;
+  holders: number;
+  retired: boolean;
+}
+
+interface Entry extends Kept {
   table: string;
   startedAt: number;
   /** LiveRows.#writes when it began. */
@@ -59,19 +70,13 @@ interface Entry {
   /** Resolves once the table is there. */
   ready: Promise<void>;
   done: boolean;
-  usedAt: number;
-  holders: number;
-  retired: boolean;
 }
 
 /** A history part's rows for the visitors seen so far (`seen`), and the live tables it covers. */
-interface History {
+interface History extends Kept {
   table: string;
   seen: string;
   createdAt: number;
-  usedAt: number;
-  holders: number;
-  retired: boolean;
   covered: Set<string>;
   /** The fills, one after another. */
   chain: Promise<void>;
@@ -109,7 +114,7 @@ export class LiveRows {
    */
   changed(deleted = false): void {
     this.#writes++;
-    if (deleted) for (const [key, h] of this.#histories) this.#retireHistory(key, h);
+    if (deleted) for (const [key, h] of this.#histories) this.#retire(this.#histories, key, h);
   }
 
   /**
@@ -176,15 +181,10 @@ export class LiveRows {
     const held: Entry[] = [];
     const heldHistory: History[] = [];
     const release = () => {
-      for (const e of held.splice(0)) {
-        e.holders--;
-        e.usedAt = Date.now();
-        this.#dropIfDone(e);
-      }
-      for (const h of heldHistory.splice(0)) {
-        h.holders--;
-        h.usedAt = Date.now();
-        this.#dropHistoryIfDone(h);
+      for (const k of [...held.splice(0), ...heldHistory.splice(0)]) {
+        k.holders--;
+        k.usedAt = Date.now();
+        this.#dropIfDone(k);
       }
     };
     try {
@@ -228,7 +228,7 @@ export class LiveRows {
       open.holders++;
       return open;
     }
-    if (open) this.#retireHistory(key, open);
+    if (open) this.#retire(this.#histories, key, open);
     const id = `${PREFIX}${now}_${randomBytes(6).toString("hex")}`;
     const h: History = {
       table: id,
@@ -240,6 +240,8 @@ export class LiveRows {
       covered: new Set(),
       chain: this.t.client.command({ query: `CREATE TABLE ${id}_seen (vkey UInt64) ENGINE = Memory` }).then(() => {}),
       created: false,
+      names: () => [h.table, h.seen],
+      settled: () => h.chain,
     };
     this.#histories.set(key, h);
     return h;
@@ -274,34 +276,18 @@ export class LiveRows {
       this.historyReads++;
     };
     h.chain = h.chain.then(run);
-    h.chain.catch(() => this.#retireHistory(key, h));
+    h.chain.catch(() => this.#retire(this.#histories, key, h));
     return h.chain;
-  }
-
-  #retireHistory(key: string, h: History): void {
-    if (this.#histories.get(key) === h) this.#histories.delete(key);
-    h.retired = true;
-    this.#dropHistoryIfDone(h);
-  }
-
-  #dropHistoryIfDone(h: History): void {
-    if (!h.retired || h.holders !== 0) return;
-    h.holders = -1; // dropped once
-    void h.chain.catch(() => {}).then(() => Promise.all([this.#drop(h.table), this.#drop(h.seen)]));
   }
 
   /** Drops every table this store made (closing). */
   async close(): Promise<void> {
     clearInterval(this.#timer);
-    const all = [...this.#entries.values()];
-    const histories = [...this.#histories.values()];
+    const all: Kept[] = [...this.#entries.values(), ...this.#histories.values()];
     this.#entries.clear();
     this.#histories.clear();
-    await Promise.allSettled([...all.map((e) => e.ready), ...histories.map((h) => h.chain)]);
-    await Promise.allSettled([
-      ...all.map((e) => this.#drop(e.table)),
-      ...histories.flatMap((h) => [this.#drop(h.table), this.#drop(h.seen)]),
-    ]);
+    await Promise.allSettled(all.map((k) => k.settled()));
+    await Promise.allSettled(all.flatMap((k) => k.names().map((n) => this.#drop(n))));
   }
 
   /** The entry a read of `key` holds: one under way, one whose stamp still holds, or a new one. */
@@ -323,7 +309,7 @@ export class LiveRows {
 
   #start(key: string, stamp: Promise<string | undefined>): Entry {
     const old = this.#entries.get(key);
-    if (old) this.#retire(key, old);
+    if (old) this.#retire(this.#entries, key, old);
     const now = Date.now();
     const table = `${PREFIX}${now}_${randomBytes(6).toString("hex")}`;
     const e: Entry = {
@@ -336,6 +322,8 @@ export class LiveRows {
       usedAt: now,
       holders: 1,
       retired: false,
+      names: () => [table],
+      settled: () => e.ready,
     };
     // The stamp first: events that arrive while the part runs make the next read run it again.
     e.ready = stamp
@@ -351,7 +339,7 @@ export class LiveRows {
         this.made++;
       });
     // A failed part is not shared: the next read runs it again (and a half-made table goes).
-    e.ready.catch(() => this.#retire(key, e));
+    e.ready.catch(() => this.#retire(this.#entries, key, e));
     this.#entries.set(key, e);
     this.#sweep(now);
     this.#timer ??= setInterval(() => this.#retireIdle(), IDLE_MS / 4).unref();
@@ -362,21 +350,26 @@ export class LiveRows {
     const now = Date.now();
     const cutoff = now - IDLE_MS;
     for (const [key, e] of this.#entries)
-      if (e.done && e.holders === 0 && (e.usedAt < cutoff || now - e.startedAt > ENTRY_MAX_MS)) this.#retire(key, e);
+      if (e.done && e.holders === 0 && (e.usedAt < cutoff || now - e.startedAt > ENTRY_MAX_MS))
+        this.#retire(this.#entries, key, e);
     for (const [key, h] of this.#histories)
-      if (h.holders === 0 && (h.usedAt < cutoff || now - h.createdAt > HISTORY_MAX_MS)) this.#retireHistory(key, h);
+      if (h.holders === 0 && (h.usedAt < cutoff || now - h.createdAt > HISTORY_MAX_MS)) this.#retire(this.#histories, key, h);
   }
 
-  #retire(key: string, e: Entry): void {
-    if (this.#entries.get(key) === e) this.#entries.delete(key);
-    e.retired = true;
-    this.#dropIfDone(e);
+  /** No longer handed out; dropped once no read holds it. */
+  #retire<T extends Kept>(map: Map<string, T>, key: string, k: T): void {
+    if (map.get(key) === k) map.delete(key);
+    k.retired = true;
+    this.#dropIfDone(k);
   }
 
-  #dropIfDone(e: Entry): void {
-    if (!e.retired || e.holders !== 0) return;
-    e.holders = -1; // dropped once
-    void e.ready.catch(() => {}).then(() => this.#drop(e.table));
+  #dropIfDone(k: Kept): void {
+    if (!k.retired || k.holders !== 0) return;
+    k.holders = -1; // dropped once
+    void k
+      .settled()
+      .catch(() => {})
+      .then(() => Promise.all(k.names().map((n) => this.#drop(n))));
   }
 
   #drop(table: string): Promise<void> {
