@@ -346,7 +346,8 @@ function readRows(d: Dialect, table: VisitStateTable, b: EventBounds, reads: rea
     // every read of these bounds, and their visitors' history with what every prev_* orders by;
     // each read orders them for its own prev_* (one GROUP BY over some 10^4 rows at 10M events):
     // all 21 of the visits' prev_* in the shared part took 0.85 s of its 1 s.
-    const fresh = markShared(liveOf(doneColumns(table).map(([n]) => n)));
+    const all = doneColumns(table).map(([n]) => n);
+    const fresh = markShared(liveOf(all));
     if (prevs.length === 0) live = `(SELECT property, ${keep.join(", ")} FROM ${fresh})`;
     else {
       const allPrevs = PREV_COLUMNS[table].map(([p]) => p);
@@ -354,9 +355,8 @@ function readRows(d: Dialect, table: VisitStateTable, b: EventBounds, reads: rea
       const history = noHistory
         ? none
         : markHistory(
-            `(SELECT property, ${[...new Set(ordered)].join(", ")} FROM ${tableRead(scope, DONE_TABLES[table], [...historyWhere, `vkey IN (SELECT vkey FROM ${fresh})`])})`,
+            `(SELECT property, ${ordered.join(", ")} FROM ${tableRead(scope, DONE_TABLES[table], [...historyWhere, `vkey IN (SELECT vkey FROM ${fresh})`])})`,
           );
-      const all = doneColumns(table).map(([n]) => n);
       live = prevsOver(table, keep, prevRows(table, doneColumns(table), fresh, history, allPrevs, all), prevs);
     }
   } else {
