@@ -57,16 +57,7 @@ export const dayRowsKey = (property: string, tz: string) => JSON.stringify([prop
  * before the first UTC day without them.
  */
 export function dayRowsThrough(settled: SettledVisits | undefined, property: string, tz: string): number | undefined {
-  return rowsThrough(settled?.dayRows, property, tz);
-}
-
-/** The local midnight at or before the pair's first UTC day without rows in `firstDays` (dayRows or pathRows), or undefined. */
-export function rowsThrough(
-  firstDays: Readonly<Record<string, number>> | undefined,
-  property: string,
-  tz: string,
-): number | undefined {
-  const day = firstDays?.[dayRowsKey(property, tz)];
+  const day = settled?.dayRows?.[dayRowsKey(property, tz)];
   return day === undefined ? undefined : startOfDay(tz, localDay(tz, day * DAY));
 }
 

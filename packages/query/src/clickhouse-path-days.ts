@@ -24,7 +24,7 @@
 // its later pages count only for a visitor the read swaps from events. Settled visits are cut
 // about there too (the settle step reads a day's visits from the states of the day after).
 import { PATHS_LIMITS } from "@lookout/schema";
-import { chLocalDay, chUtcDate, chUtcTs, rowsThrough } from "./clickhouse-day-rows.js";
+import { chLocalDay, chUtcDate, chUtcTs, dayRowsKey } from "./clickhouse-day-rows.js";
 import type { SettledVisits } from "./compiled.js";
 import { PATHS_KIND } from "./paths-rollup.js";
 
@@ -77,11 +77,15 @@ export const VISIT_PATH_VISITS_COLUMNS: readonly (readonly [string, string])[] =
 const DAY = 86_400_000;
 
 /**
- * Where a paths read of `property` in `tz` may take whole local days from path rows (every visit
- * that starts before it is in a batch with the pair's rows), or undefined.
+ * Up to where a paths read of `property` in `tz` may take visits from path rows, or undefined: the
+ * UTC midnight of the pair's first day without rows. Every visit that starts before it is in a
+ * batch with rows, so the rows of the local day it falls in hold that day's visits up to it
+ * (insights/paths-days.ts reads them): a read in a timezone behind UTC swaps only the visitors of
+ * the live UTC day, not also those of the hours of the day before in the same local day.
  */
 export function pathRowsThrough(settled: SettledVisits | undefined, property: string, tz: string): number | undefined {
-  return rowsThrough(settled?.pathRows, property, tz);
+  const day = settled?.pathRows?.[dayRowsKey(property, tz)];
+  return day === undefined ? undefined : day * DAY;
 }
 
 /** A path's positions as (kind, step, source, target) tuples: its nodes, its edges, then `extra` (an array of more). */

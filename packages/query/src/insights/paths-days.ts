@@ -1,9 +1,11 @@
 // Page paths from ClickHouse's path rows (clickhouse-path-days.ts): the statement that answers a
 // spec the paths rollups' rule admits (paths-rollup.ts pathsRollupTo: pages, no anchor, no filter,
-// whole local days before the rows' bound), as DuckDB's paths-rollup.ts answers it, printed for
-// 18.16 (no named subqueries, no window functions: one pass, arrays).
+// from a local midnight), as DuckDB's paths-rollup.ts answers it, printed for 18.16 (no named
+// subqueries, no window functions: one pass, arrays).
 //
-// The sum is the same: the rows' visitors for the visits starting in whole days [A, R), and for
+// The sum is the same: the rows' visitors for the visits starting in [A, R) (whole local days, and
+// the part before R of the one R falls in when R is the rows' UTC bound: a local day's rows are
+// per UTC batch, and a visitor counts at their first local day in the range), and for
 // the set S of visitors whose share the rows do not give (a pageview from R to the range's end, or
 // a visit over A or over R, from the settled visits) what they add to the answer (their visits'
 // paths cut to the range) less what the rows counted for them (the paths of their visits starting
@@ -31,7 +33,11 @@ import { tableRead } from "../relation.js";
 
 const DAY = 86_400_000;
 
-/** The answer's statement (PathsCountRow) for `steps` steps over [from, to), the rows read for the local days [from, rollupTo). */
+/**
+ * The answer's statement (PathsCountRow) for `steps` steps over [from, to), the rows read for the
+ * visits that start in [from, rollupTo): `from` a local midnight, `rollupTo` one or the UTC
+ * midnight of the first day without path rows (pathRowsThrough).
+ */
 export function pathDaysStatement(
   s: Scope,
   d: Dialect,
@@ -41,16 +47,16 @@ export function pathDaysStatement(
   const n = int(o.steps);
   // The settled batches of the days read (a batch id is its step's base plus its UTC day), when
   // known at compile time: the whole list, once per subquery that reads settled rows, took 18.16
-  // about 0.6 s to analyse at 10M events (a thousand batches, nine times).
+  // about 0.6 s to analyse at 10M events (a thousand batches, nine times). Every settled visit
+  // read starts before R, so its batch's day is before R's UTC day ends (R may be a UTC midnight
+  // inside a local day: pathRowsThrough).
   const firstDay = Math.floor(o.from / DAY) - 3;
-  const lastDay = Math.floor(Math.max(o.to, o.rollupTo) / DAY) + 1;
+  const endDay = Math.ceil(o.rollupTo / DAY);
   const inDays = (b: string) => {
     const day = Number(BigInt(b) % 65536n);
-    return day >= firstDay && day <= lastDay;
+    return day >= firstDay && day < endDay;
   };
-  const winners = o.settled
-    ? `(${[...o.settled.batches.filter(inDays).map((b) => int(Number(b))), 0].join(", ")})`
-    : WINNERS;
+  const winners = o.settled ? `(${[...o.settled.batches.filter(inDays).map((b) => int(Number(b))), 0].join(", ")})` : WINNERS;
   const A = p.ts(o.from);
   const R = p.ts(o.rollupTo);
   const TO = p.ts(o.to);
@@ -81,8 +87,11 @@ export function pathDaysStatement(
     `arrayJoin(if(end_ms < ${TOms}, [toInt8(1), toInt8(-1)], [toInt8(-1)])) AS w_sign FROM ${theirs([])}`;
   // What the rest of their visits add, from their events: a visit over A (its first two days in
   // the range), one that starts at or after R, and one of the rows' that reaches the range's end
-  // (it started less than two days before it). So only the events of two windows are read.
-  const lo = Math.min(o.rollupTo, o.to - 2 * DAY);
+  // (it started less than two days before it). So only the events of two windows are read. A
+  // settled visit ends before the UTC day after its start day's next (clickhouse-path-days.ts's
+  // cut), so none of those read reaches a range that ends after that: from R on is enough then.
+  const cutBy = (endDay + 1) * DAY;
+  const lo = o.to >= cutBy ? o.rollupTo : Math.min(o.rollupTo, o.to - 2 * DAY);
   const windows = `(ts < ${p.ts(o.from + 2 * DAY)} OR ts >= ${p.ts(lo)})`;
   const items =
     `SELECT ${d.eventSkey} AS e_skey, any(${d.eventVkey}) AS e_vkey, ${chOrderedItems(CH_TMS, "path", "name = 'pageview'")} AS e_items ` +
@@ -104,7 +113,8 @@ export function pathDaysStatement(
     `tz = ${p.add(s.timezone)}`,
     `batch IN ${winners}`,
     `lday >= ${lA}`,
-    `lday < ${int(localDayNumber(s.timezone, o.rollupTo))}`,
+    // The local day R falls in too when R is not a local midnight: its batches hold its visits up to R.
+    `lday <= ${int(localDayNumber(s.timezone, o.rollupTo - 1))}`,
     `prev_lday < ${lA}`,
     `((kind = ${edge} AND step < ${n}) OR (kind = ${node} AND step <= ${n}) OR kind = ${paths})`,
   ]);

@@ -115,7 +115,9 @@ describe("paths SQL", () => {
     };
     const pages = parse({ period: "last_30_days", type: "pageview", steps: 5 });
     const c = compilePaths(pages, PROPERTY, "clickhouse", { ...CTX, settledVisits: settled });
+    // The UTC midnight of the first day without rows, though inside a local day: its rows hold its visits up to there.
     expect(c.rollupTo).toBe(pathRowsThrough(settled, PROPERTY, CTX.timezone));
+    expect(c.rollupTo).toBe(through);
     expect(c.sql).toContain("FROM visit_paths WHERE");
     // The batches the bound was read with, those of the days read, are printed now, not bound when
     // the statement runs.

@@ -178,6 +178,67 @@ describe.each(ENGINES)("ClickHouse path rows on $name", (engine) => {
     expect(resettled.withRows).toEqual(unsettled.without);
   });
 
+  it("counts a settled visit over the range's end by its pages before it, and reads the rows up to a UTC bound inside a local day", async () => {
+    const of = "paths-bounds.example";
+    const db = await open(clickHouseTestDatabase("pathdays_bounds"));
+    const visit = (visitor: string, session: string, pages: [string, string][]) =>
+      pages.map(([t, path]) =>
+        event({ property: of, ts: at(t), name: "pageview", path, visitor_id: visitor, client_id: visitor, session_id: session }),
+      );
+    // New York: local midnight of May 10 is 04:00 UTC. Visitor a's second visit runs over it; the
+    // range that ends there (longer than the two days read from its start) has its first two pages
+    // from events, not its settled whole path.
+    const events = [
+      ...visit("a", "a1", [["2024-05-08 15:00:00", "/x"]]),
+      ...visit("a", "a2", [
+        ["2024-05-10 03:50:00", "/x"],
+        ["2024-05-10 03:55:00", "/y"],
+        ["2024-05-10 04:05:00", "/z"],
+      ]),
+      ...visit("b", "b1", [
+        ["2024-05-09 12:00:00", "/x"],
+        ["2024-05-09 12:01:00", "/y"],
+      ]),
+      // May 12 local, settled (its UTC day is), then the live UTC day May 13: its first hours are still local May 12.
+      ...visit("c", "c1", [
+        ["2024-05-12 22:00:00", "/x"],
+        ["2024-05-12 22:01:00", "/z"],
+      ]),
+      ...visit("d", "d1", [["2024-05-12 23:00:00", "/y"]]),
+      ...visit("c", "c2", [
+        ["2024-05-13 01:00:00", "/y"],
+        ["2024-05-13 01:01:00", "/z"],
+      ]),
+      ...visit("e", "e1", [
+        ["2024-05-13 02:00:00", "/x"],
+        ["2024-05-13 02:30:00", "/z"],
+      ]),
+    ];
+    const prev = store;
+    store = db;
+    try {
+      await db.buildDayRollups(of, TZ);
+      await db.append(events);
+      await db.settle(settledThrough(dayNumber(at("2024-05-12 00:00:00").getTime())));
+      const specs: PathsSpecInput[] = [
+        { kind: "paths", period: "custom", date: "2024-05-05,2024-05-09", type: "pageview", steps: 3 },
+        { kind: "paths", period: "custom", date: "2024-05-10,2024-05-13", type: "pageview", steps: 3 },
+      ];
+      const r = await both(TZ, of, specs, at("2024-05-13 20:00:00"));
+      expect(r.read).toEqual([true, true]);
+      expect(r.withRows).toEqual(r.without);
+      // a's second visit counts /x then /y on May 9 (its /z is after the range).
+      const first = r.without[0]?.results;
+      expect(first?.paths).toBe(3);
+      expect(first?.edges).toContainEqual(expect.objectContaining({ step: 1, source: "/x", target: "/y", visitors: 2 }));
+      expect(first?.edges.some((e) => e.target === "/z")).toBe(false);
+    } finally {
+      store = prev;
+      await db.close();
+      opened.splice(opened.indexOf(db), 1);
+    }
+  });
+
   it("agrees with the answer from events on random short visits settled up to a random day", { timeout: 240_000 }, async () => {
     const T0 = Date.parse("2024-03-06T05:00:00Z");
     const visitArb = fc.record({

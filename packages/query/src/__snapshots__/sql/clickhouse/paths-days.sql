@@ -1,7 +1,7 @@
 -- p1 = "Qx7MarkProp"
 -- p2 = "2024-03-04 23:00:00"
 -- p3 = "2024-04-03 22:00:00"
--- p4 = "2024-04-01 22:00:00"
+-- p4 = "2024-04-02 00:00:00"
 -- p5 = "Europe/Berlin"
 -- p6 = "2024-03-06 23:00:00"
 SELECT r.1 AS kind, r.2 AS step, r.3 AS source, r.4 AS target, r.5 AS visitors
@@ -18,7 +18,7 @@ FROM (
         AND tz = {p5:String}
         AND batch IN (478566, 0)
         AND lday >= 19787
-        AND lday < 19815
+        AND lday <= 19815
         AND prev_lday < 19787
         AND ((kind = 0 AND step < 5) OR (kind = 1 AND step <= 5) OR kind = 2)
         UNION ALL SELECT kind, step, if(kind = 2, '', src) AS source, tgt AS target, sum(sg) AS v
@@ -63,7 +63,7 @@ FROM (
                 )
               )
               AND start_ms >= 1709593200000
-              AND start_ms < 1712008800000
+              AND start_ms < 1712016000000
               UNION ALL SELECT e_skey AS w_skey, e_vkey AS w_vkey, arraySlice(arrayFilter((x, i) -> i = 1 OR x != e_items[i - 1], e_items, arrayEnumerate(e_items)), 1, 5) AS w_path, toInt8(1) AS w_sign
               FROM (
                 SELECT cityHash64(session_id) AS e_skey, any(cityHash64(visitor_id)) AS e_vkey, arrayMap(x -> x.2, arraySort(groupArrayIf((toUInt64(ts) * 1000 + ts_ms, path), name = 'pageview'))) AS e_items
@@ -140,7 +140,7 @@ FROM (
                     )
                   )
                   AND start_ms >= 1709593200000
-                  AND start_ms < 1712008800000
+                  AND start_ms < 1712016000000
                   AND end_ms < 1712181600000
                 )
               )
