@@ -6,8 +6,8 @@
 //   before anything is sent (an 18.16 INSERT of one block is all or nothing).
 // - sync: nothing to wait for: an INSERT is visible to reads once it returns, its visit states
 //   (clickhouse-visit-tables.ts) written by materialized views within the same INSERT.
-// - deleteProperty: ALTER TABLE ... DELETE is an asynchronous mutation in 18.16 (no mutations_sync
-//   yet): the call waits until system.mutations reports it done, so reads afterwards are correct.
+// - deleteProperty, deleteVisitor: asynchronous mutations in 18.16, waited for
+//   (clickhouse-deletions.ts).
 // - settle: every settleEveryMs (and on settle()), the visits of the days that are over are merged
 //   once into plain rows that reads take instead of their states (clickhouse-settle.ts); an append
 //   into a settled day marks it unsettled after its INSERT.
@@ -23,27 +23,14 @@
 //   synchronous (insert_distributed_sync); an ingest-log record's rows go to one shard (the
 //   sharding key is its id), so the exactly-once check per record holds across shards; rows
 //   without a record id are spread by visit. Subqueries over a Distributed table run GLOBAL
-//   (distributed_product_mode), so joins of visits are right however rows are spread. Deletions
-//   mutate each shard's local tables and wait for each shard.
+//   (distributed_product_mode), so joins of visits are right however rows are spread.
 //
 // This file: opening the store and its reads and writes. The options and contract types:
 // clickhouse-options.ts (re-exported here); the schema and its migration: clickhouse-migrate.ts.
 
 import { randomUUID } from "node:crypto";
 import type { ClickHouseClient } from "@clickhouse/client";
-import {
-  DONE_TABLES,
-  dayRowsKey,
-  EVENT_SLOTS_TABLE,
-  SETTLED_PARAMS,
-  type SettledVisits,
-  settledParamsOf,
-  VISIT_DAYS_TABLE,
-  VISIT_DAYS_ZONES_TABLE,
-  VISIT_PATH_VISITS_TABLE,
-  VISIT_PATHS_TABLE,
-  VISIT_TABLE_NAMES,
-} from "@lookout/query";
+import { dayRowsKey, SETTLED_PARAMS, type SettledVisits, settledParamsOf } from "@lookout/query";
 import type { EventRow, VisitorProfile } from "@lookout/schema";
 import { migrateClickHouse, rows } from "./clickhouse-migrate.js";
 import {
@@ -53,7 +40,7 @@ import {
   type IngestRecord,
   parseClickHouseUrl,
 } from "./clickhouse-options.js";
-import { inDays, refillSlotDays, slotDaysOf } from "./clickhouse-event-slots.js";
+import { Deletions } from "./clickhouse-deletions.js";
 import { LiveRows } from "./clickhouse-live-rows.js";
 import { markStoredDays, Settler } from "./clickhouse-settle.js";
 import { bindParams, EVENT_SELECT, eventFromJson, eventJson, literal, profileJson } from "./clickhouse-sql.js";
@@ -68,7 +55,6 @@ import {
 } from "./event-store.js";
 import { timelineAnswers } from "./timeline-answers.js";
 import type { Timelines } from "./timelines.js";
-import { VISITOR_TABLES } from "./visitor-tables.js";
 
 export {
   CLICKHOUSE_CANNOT,
@@ -147,6 +133,7 @@ class ChStore implements ClickHouseEventStore {
   #version = 0;
   readonly #settler: Settler;
   readonly #live: LiveRows;
+  readonly #deletions: Deletions;
   readonly #timelines: Timelines<unknown> | null;
   readonly funnelFromTimelines: EventStore["funnelFromTimelines"];
   readonly retentionFromTimelines: EventStore["retentionFromTimelines"];
@@ -162,9 +149,22 @@ class ChStore implements ClickHouseEventStore {
     private readonly opts: ClickHouseOptions,
     private readonly shards: readonly ClickHouseClient[] = [],
   ) {
+    this.#deletions = new Deletions({
+      client,
+      admin,
+      database,
+      shards,
+      cluster: opts.cluster !== undefined,
+      stored: (t) => this.#stored(t),
+      changed: () => this.#live.changed(true),
+      refillDayRows: () => this.#settler.refillDayRows(),
+      forget: (property) => this.#timelines?.forget(property),
+      now: () => opts.now?.() ?? Date.now(),
+      mutationTimeoutMs: opts.mutationTimeoutMs ?? 300_000,
+    });
     this.#settler = new Settler({
       client: this.client,
-      deleteWhere: (t, where) => this.#mutate(`ALTER TABLE ${this.#stored(t)} DELETE WHERE ${where}`),
+      deleteWhere: (t, where) => this.#deletions.mutate(`ALTER TABLE ${this.#stored(t)} DELETE WHERE ${where}`),
       settings: () => this.#spilling(),
       closed: () => this.#closed,
       ...(opts.supersededGraceMs !== undefined ? { supersededGraceMs: opts.supersededGraceMs } : {}),
@@ -478,99 +478,11 @@ class ChStore implements ClickHouseEventStore {
   }
 
   deleteProperty(property: string): Promise<void> {
-    return this.#track(async () => {
-      for (const table of [
-        ...this.#tables(),
-        VISIT_DAYS_TABLE,
-        VISIT_PATHS_TABLE,
-        VISIT_PATH_VISITS_TABLE,
-        VISIT_DAYS_ZONES_TABLE,
-        EVENT_SLOTS_TABLE,
-      ]) {
-        await this.#mutate(`ALTER TABLE ${this.#stored(table)} DELETE WHERE property = ${literal(property)}`);
-      }
-      await this.#awaitMutations();
-      this.#timelines?.forget(property);
-    });
+    return this.#track(() => this.#deletions.property(property));
   }
 
   deleteVisitor(property: string, clientId: string): Promise<number> {
-    return this.#track(async () => {
-      const where = `property = ${literal(property)} AND client_id = ${literal(clientId)}`;
-      const counted = await rows<{ n: number }>(this.client, `SELECT count() AS n FROM events WHERE ${where}`);
-      // The settle batches that hold the visitor's settled visits: their day rows sum them.
-      const batches = await rows<{ b: string }>(
-        this.client,
-        `SELECT DISTINCT toString(batch) AS b FROM ${DONE_TABLES.visits} WHERE ${where}`,
-      );
-      // The UTC days of their events: those days' event slots are made again from what is left.
-      const slotDays = await slotDaysOf(this.client, where, this.opts.now?.() ?? Date.now());
-      // The visit tables and the per-visitor tables lose the visitor's rows with the events (their
-      // rows are keyed by client_id too), so the statistics stay in line with what is left; the day
-      // and path rows of those batches go (their markers with them), and are filled again from what is left.
-      for (const table of this.#tables()) await this.#mutate(`ALTER TABLE ${this.#stored(table)} DELETE WHERE ${where}`);
-      if (batches.length > 0) {
-        const list = batches.map((r) => String(BigInt(r.b))).join(", ");
-        for (const table of [VISIT_DAYS_TABLE, VISIT_PATHS_TABLE, VISIT_PATH_VISITS_TABLE])
-          await this.#mutate(
-            `ALTER TABLE ${this.#stored(table)} DELETE WHERE property = ${literal(property)} AND batch IN (${list})`,
-          );
-      }
-      await this.#awaitMutations();
-      // Only once the events are gone, and then at once: an event appended between the slots'
-      // deletion and their refill would count twice (refillSlotDays).
-      await this.#mutate(
-        `ALTER TABLE ${this.#stored(EVENT_SLOTS_TABLE)} DELETE WHERE property = ${literal(property)} AND ${inDays("slot", slotDays)}`,
-      );
-      await this.#awaitMutations();
-      await refillSlotDays(this.client, EVENT_SLOTS_TABLE, literal(property), slotDays);
-      if (batches.length > 0) await this.#settler.refillDayRows();
-      this.#timelines?.forget(property);
-      return Number(counted[0]?.n ?? 0);
-    });
-  }
-
-  /**
-   * The tables that hold a property's rows. On a cluster the per-visitor tables are not kept (the
-   * visitor reads there go to the events table): only events, profiles and the visit tables.
-   */
-  #tables(): readonly string[] {
-    const kept = ["events", "visitors", ...VISIT_TABLE_NAMES, ...VISIT_TABLE_NAMES.map((t) => DONE_TABLES[t])];
-    return this.opts.cluster ? kept : [...kept, ...VISITOR_TABLES];
-  }
-
-  /** Runs a mutation on the node, or on every shard of a cluster (Distributed tables take none). */
-  async #mutate(query: string): Promise<void> {
-    // Reads issued from now on run their shared live parts and histories anew (again once it is done: #awaitMutations).
-    this.#live.changed(true);
-    if (!this.opts.cluster) await this.client.command({ query });
-    else for (const shard of this.shards) await shard.command({ query });
-  }
-
-  /** Waits until no mutation of this database's tables is pending (18.16: mutations are asynchronous). */
-  async #awaitMutations(): Promise<void> {
-    const deadline = Date.now() + (this.opts.mutationTimeoutMs ?? 300_000);
-    const nodes = this.opts.cluster ? this.shards : [this.admin];
-    for (let wait = 20; ; wait = Math.min(wait * 2, 500)) {
-      let n = 0;
-      for (const node of nodes) {
-        const pending = await rows<{ n: number }>(
-          node,
-          `SELECT count() AS n FROM system.mutations WHERE database = ${literal(this.database)} AND is_done = 0`,
-        );
-        n += Number(pending[0]?.n ?? 0);
-      }
-      if (n === 0) {
-        // Shared live parts begun before the deletion are not read after it, nor the histories.
-        this.#live.changed(true);
-        return;
-      }
-      if (Date.now() > deadline) {
-        this.#live.changed(true);
-        throw new Error("ClickHouse mutations still pending after the deletion's time limit");
-      }
-      await new Promise((r) => setTimeout(r, wait));
-    }
+    return this.#track(() => this.#deletions.visitor(property, clientId));
   }
 
   async close(): Promise<void> {
