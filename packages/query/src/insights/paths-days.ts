@@ -82,9 +82,9 @@ export function pathDaysStatement(
       `start_ms < ${int(o.rollupTo)}`,
       ...where,
     ]);
-  const settled =
-    `SELECT skey AS w_skey, vkey AS w_vkey, arraySlice(path, 1, ${n}) AS w_path, ` +
-    `arrayJoin(if(end_ms < ${TOms}, [toInt8(1), toInt8(-1)], [toInt8(-1)])) AS w_sign FROM ${theirs([])}`;
+  // Each settled visit: its path on the side of what they add (w_p) when it ends before the
+  // range's end, and on the side of what the rows counted (w_m).
+  const settled = `SELECT skey AS w_skey, vkey AS w_vkey, arraySlice(path, 1, ${n}) AS w_path, toInt8(end_ms < ${TOms}) AS w_p, toInt8(1) AS w_m FROM ${theirs([])}`;
   // What the rest of their visits add, from their events: a visit over A (its first two days in
   // the range), one that starts at or after R, and one of the rows' that reaches the range's end
   // (it started less than two days before it). So only the events of two windows are read. A
@@ -93,20 +93,20 @@ export function pathDaysStatement(
   const cutBy = (endDay + 1) * DAY;
   const lo = o.to >= cutBy ? o.rollupTo : Math.min(o.rollupTo, o.to - 2 * DAY);
   const windows = `(ts < ${p.ts(o.from + 2 * DAY)} OR ts >= ${p.ts(lo)})`;
+  // Those the settled visits give are left out: the settled visits with events in the windows
+  // start in them or up to two days before (the cut), which the visits' sort key finds.
   const items =
     `SELECT ${d.eventSkey} AS e_skey, any(${d.eventVkey}) AS e_vkey, ${chOrderedItems(CH_TMS, "path", "name = 'pageview'")} AS e_items ` +
     `FROM ${tableRead(s, "events", [`ts >= ${A}`, `ts < ${TO}`, windows, `${d.eventVkey} IN (${S})`])} GROUP BY e_skey ` +
-    `HAVING e_skey NOT IN (SELECT skey FROM ${theirs([`end_ms < ${TOms}`])})`;
-  const rest = `SELECT e_skey AS w_skey, e_vkey AS w_vkey, ${chPathOf("e_items", n)} AS w_path, toInt8(1) AS w_sign FROM (${items})`;
-  const pathsOf = `SELECT w_skey, w_vkey, w_path, w_sign FROM (${settled} UNION ALL ${rest})`;
-  // The sign passed as an array (a lambda naming a column: chTopEdges).
-  const signed = (path: string) =>
-    `arrayMap((x, g) -> (g, x.1, x.2, x.3, x.4), ${pathPositionsArray(path, `arrayFilter(x -> length(${path}) > 0, [(toUInt8(${paths}), toUInt8(0), toString(w_skey), '')])`)}, ` +
-    `arrayResize([w_sign], length(${path}) * 2, w_sign))`;
-  // Each visitor's nodes and edges once per side; a visit's count of paths keyed by the visit.
+    `HAVING e_skey NOT IN (SELECT skey FROM ${theirs([`end_ms < ${TOms}`, `(start_ms < ${int(o.from + 2 * DAY)} OR start_ms >= ${int(lo - 2 * DAY)})`])})`;
+  const rest = `SELECT e_skey AS w_skey, e_vkey AS w_vkey, ${chPathOf("e_items", n)} AS w_path, toInt8(1) AS w_p, toInt8(0) AS w_m FROM (${items})`;
+  const pathsOf = `SELECT w_skey, w_vkey, w_path, w_p, w_m FROM (${settled} UNION ALL ${rest})`;
+  // Per visitor and node or edge (a visit's count of paths keyed by the visit): +1 when only what
+  // they add has it, -1 when only what the rows counted has it (each position once, not once per side).
   const positions =
-    `SELECT DISTINCT w_vkey, x.1 AS sg, x.2 AS kind, x.3 AS step, x.4 AS src, x.5 AS tgt FROM (${pathsOf}) ` +
-    `ARRAY JOIN ${signed("w_path")} AS x`;
+    `SELECT w_vkey, x.1 AS kind, x.2 AS step, x.3 AS src, x.4 AS tgt, max(w_p) - max(w_m) AS sg FROM (${pathsOf}) ` +
+    `ARRAY JOIN ${pathPositionsArray("w_path", `arrayFilter(x -> length(w_path) > 0, [(toUInt8(${paths}), toUInt8(0), toString(w_skey), '')])`)} AS x ` +
+    "GROUP BY w_vkey, kind, step, src, tgt HAVING sg != 0";
   const swap = `SELECT kind, step, if(kind = ${paths}, '', src) AS source, tgt AS target, sum(sg) AS v FROM (${positions}) GROUP BY kind, step, source, target`;
   const lA = int(localDayNumber(s.timezone, o.from));
   const rowsRead = tableRead(s, VISIT_PATHS_TABLE, [

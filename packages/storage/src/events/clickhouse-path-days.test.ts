@@ -4,7 +4,7 @@
 // events alone, half and all settled, in a timezone with a half-hour offset, over ranges that end
 // inside the data and after it, after a visitor's deletion and a late insert into a settled day,
 // and on random short visits settled up to a random day.
-import { SETTLE_MS, VISIT_PATHS_TABLE } from "@lookout/query";
+import { dayRowsKey, SETTLE_MS, VISIT_PATHS_TABLE } from "@lookout/query";
 import type { EventRow, PathsSpecInput } from "@lookout/schema";
 import { EVENTS_PER_VISITOR, generateEvents } from "@lookout/traffic";
 import fc from "fast-check";
@@ -213,13 +213,23 @@ describe.each(ENGINES)("ClickHouse path rows on $name", (engine) => {
         ["2024-05-13 02:00:00", "/x"],
         ["2024-05-13 02:30:00", "/z"],
       ]),
+      // A settled visit over the UTC bound, whose visitor comes back on the live day: its events
+      // after the bound are not a visit of their own.
+      ...visit("f", "f1", [
+        ["2024-05-12 23:50:00", "/x"],
+        ["2024-05-13 00:10:00", "/y"],
+        ["2024-05-13 00:20:00", "/z"],
+      ]),
+      ...visit("f", "f2", [["2024-05-13 03:00:00", "/z"]]),
     ];
     const prev = store;
     store = db;
     try {
       await db.buildDayRollups(of, TZ);
       await db.append(events);
-      await db.settle(settledThrough(dayNumber(at("2024-05-12 00:00:00").getTime())));
+      // Through May 12 (the visit over its end ended at 00:20), so the rows' bound is May 13's UTC midnight.
+      await db.settle(at("2024-05-13 12:00:00"));
+      expect((await db.settledVisits()).pathRows?.[dayRowsKey(of, TZ)]).toBe(dayNumber(at("2024-05-13 00:00:00").getTime()));
       const specs: PathsSpecInput[] = [
         { kind: "paths", period: "custom", date: "2024-05-05,2024-05-09", type: "pageview", steps: 3 },
         { kind: "paths", period: "custom", date: "2024-05-10,2024-05-13", type: "pageview", steps: 3 },

@@ -23,11 +23,11 @@ FROM (
         AND ((kind = 0 AND step < 5) OR (kind = 1 AND step <= 5) OR kind = 2)
         UNION ALL SELECT kind, step, if(kind = 2, '', src) AS source, tgt AS target, sum(sg) AS v
         FROM (
-          SELECT DISTINCT w_vkey, x.1 AS sg, x.2 AS kind, x.3 AS step, x.4 AS src, x.5 AS tgt
+          SELECT w_vkey, x.1 AS kind, x.2 AS step, x.3 AS src, x.4 AS tgt, max(w_p) - max(w_m) AS sg
           FROM (
-            SELECT w_skey, w_vkey, w_path, w_sign
+            SELECT w_skey, w_vkey, w_path, w_p, w_m
             FROM (
-              SELECT skey AS w_skey, vkey AS w_vkey, arraySlice(path, 1, 5) AS w_path, arrayJoin(if(end_ms < 1712181600000, [toInt8(1), toInt8(-1)], [toInt8(-1)])) AS w_sign
+              SELECT skey AS w_skey, vkey AS w_vkey, arraySlice(path, 1, 5) AS w_path, toInt8(end_ms < 1712181600000) AS w_p, toInt8(1) AS w_m
               FROM visit_path_visits
               WHERE property = {p1:String}
               AND tz = {p5:String}
@@ -64,7 +64,7 @@ FROM (
               )
               AND start_ms >= 1709593200000
               AND start_ms < 1712016000000
-              UNION ALL SELECT e_skey AS w_skey, e_vkey AS w_vkey, arraySlice(arrayFilter((x, i) -> i = 1 OR x != e_items[i - 1], e_items, arrayEnumerate(e_items)), 1, 5) AS w_path, toInt8(1) AS w_sign
+              UNION ALL SELECT e_skey AS w_skey, e_vkey AS w_vkey, arraySlice(arrayFilter((x, i) -> i = 1 OR x != e_items[i - 1], e_items, arrayEnumerate(e_items)), 1, 5) AS w_path, toInt8(1) AS w_p, toInt8(0) AS w_m
               FROM (
                 SELECT cityHash64(session_id) AS e_skey, any(cityHash64(visitor_id)) AS e_vkey, arrayMap(x -> x.2, arraySort(groupArrayIf((toUInt64(ts) * 1000 + ts_ms, path), name = 'pageview'))) AS e_items
                 FROM events
@@ -142,11 +142,14 @@ FROM (
                   AND start_ms >= 1709593200000
                   AND start_ms < 1712016000000
                   AND end_ms < 1712181600000
+                  AND (start_ms < 1709766000000 OR start_ms >= 1711843200000)
                 )
               )
             )
           ) ARRAY
-          JOIN arrayMap((x, g) -> (g, x.1, x.2, x.3, x.4), arrayConcat(arrayMap(k -> (toUInt8(1), toUInt8(k), w_path[k], ''), arrayEnumerate(w_path)), arrayMap(k -> (toUInt8(0), toUInt8(k), w_path[k], w_path[k + 1]), arraySlice(arrayEnumerate(w_path), 1, length(w_path) - 1)), arrayFilter(x -> length(w_path) > 0, [(toUInt8(2), toUInt8(0), toString(w_skey), '')])), arrayResize([w_sign], length(w_path) * 2, w_sign)) AS x
+          JOIN arrayConcat(arrayMap(k -> (toUInt8(1), toUInt8(k), w_path[k], ''), arrayEnumerate(w_path)), arrayMap(k -> (toUInt8(0), toUInt8(k), w_path[k], w_path[k + 1]), arraySlice(arrayEnumerate(w_path), 1, length(w_path) - 1)), arrayFilter(x -> length(w_path) > 0, [(toUInt8(2), toUInt8(0), toString(w_skey), '')])) AS x
+          GROUP BY w_vkey, kind, step, src, tgt
+          HAVING sg != 0
         )
         GROUP BY kind, step, source, target
       )
