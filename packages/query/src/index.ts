@@ -39,6 +39,7 @@ export * from "./insights/funnel-timeline.js";
 export { type CompiledInsights, INSIGHT_COMPILERS, type InsightCompiler } from "./insights/index.js";
 export * from "./insights/lifecycle.js";
 export * from "./insights/lifecycle-timeline.js";
+export * from "./insights/timeline-days.js";
 export * from "./insights/paths.js";
 export { pathsRollupSpec } from "./insights/paths-rollup.js";
 export * from "./insights/retention.js";

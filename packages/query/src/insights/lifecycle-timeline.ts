@@ -7,7 +7,17 @@
 import type { LifecycleSpec } from "@lookout/schema";
 import { timelineHoldsFilters } from "./funnel-timeline.js";
 import type { LifecyclePlan, LifecycleRow } from "./lifecycle.js";
-import { kept, pairFresh, selects, T_HI, type Timeline, type TimelinePairs, type TimelineSelector } from "./timeline.js";
+import {
+  freshLikeBase,
+  freshOfBase,
+  kept,
+  pairFresh,
+  selects,
+  type Timeline,
+  type TimelinePairs,
+  type TimelineSelector,
+} from "./timeline.js";
+import { dayIntervals, type TimelineDays } from "./timeline-days.js";
 
 /** Whether a timeline holds what the spec needs: every filter on a dimension it keeps. */
 export function lifecycleTimelineCovers(spec: LifecycleSpec): boolean {
@@ -21,83 +31,109 @@ export interface TimelineLifecycle {
   /** Per page index, whether the global filters keep it (null: there are none). */
   keep: Uint8Array | null;
   pairs: TimelinePairs;
+  /** The spec's timezone (the grid's intervals are its local days). */
+  timezone: string;
 }
 
-// The visitor being read: their active grid intervals (set within [lo, hi]) and first-ever event.
-let active = new Uint8Array(64);
-let lo = 0;
-let hi = -1;
-let firstAt = Number.POSITIVE_INFINITY;
-
-function mark(starts: readonly number[], to: number, selected: Uint8Array, tl: Timeline, v: number): void {
-  const { pair, tLo, tHi, t0 } = tl;
-  const begin = tl.starts[v] as number;
-  const end = tl.starts[v + 1] as number;
+/** A visitor's part (begin, end) marked in `active`: range[0], range[1] the lowest and highest interval set, range[2] the interval of its first event (any), range[3] that event's day. */
+function mark(
+  pair: Uint16Array | Int32Array,
+  days: TimelineDays,
+  grid: Int32Array,
+  selected: Uint8Array,
+  active: Uint8Array,
+  begin: number,
+  end: number,
+  range: Int32Array,
+): void {
+  const day = days.day;
   if (begin < end) {
     // Events are in time order: the visitor's first in this part is its first row.
-    const at = t0 + (tHi[begin] as number) * T_HI + (tLo[begin] as number);
-    if (at < firstAt) firstAt = at;
+    const first = days.first + (day[begin] as number);
+    if (first < (range[3] as number)) {
+      range[3] = first;
+      range[2] = grid[day[begin] as number] as number;
+    }
   }
-  const from = starts[0] as number;
-  let k = -1;
-  let next = Number.NEGATIVE_INFINITY;
   for (let i = begin; i < end; i++) {
     if (selected[pair[i] as number] !== 1) continue;
-    const at = t0 + (tHi[i] as number) * T_HI + (tLo[i] as number);
-    if (at < from || at >= to) continue;
-    if (at >= next) {
-      while (k + 1 < starts.length - 1 && (starts[k + 1] as number) <= at) k++;
-      next = k + 1 < starts.length ? (starts[k + 1] as number) : Number.POSITIVE_INFINITY;
-    }
+    const k = grid[day[i] as number] as number;
+    if (k < 0) continue;
     active[k] = 1;
-    if (k < lo) lo = k;
-    if (k > hi) hi = k;
+    if (k < (range[0] as number)) range[0] = k;
+    if (k > (range[1] as number)) range[1] = k;
   }
 }
 
-/** Each grid interval's counts (the statement's rows: new, returning, resurrecting, dormant) from `base` and `fresh`. */
-export function timelineLifecycleRows(q: TimelineLifecycle, base: Timeline, fresh: Timeline): LifecycleRow[] {
+/**
+ * Each grid interval's counts (the statement's rows: new, returning, resurrecting, dormant) from
+ * `base` and `fresh` and their events' local days in the spec's timezone; null when the grid is
+ * not of whole local days there (SQL answers).
+ */
+export function timelineLifecycleRows(
+  q: TimelineLifecycle,
+  base: Timeline,
+  freshPart: Timeline,
+  days: { base: TimelineDays; fresh: TimelineDays },
+): LifecycleRow[] | null {
   const { starts } = q.plan;
-  const to = q.plan.range.to.getTime();
   const n = starts.length; // the grid's intervals and the one after it
-  if (active.length < n + 1) active = new Uint8Array(2 * n + 1);
+  // An event counts in the last interval that starts at or before it (not the one after the grid), within the range.
+  const bounds = { starts, last: n - 2, from: starts[0] as number, to: q.plan.range.to.getTime() };
+  const baseGrid = dayIntervals(days.base, q.timezone, bounds);
+  const freshGrid = dayIntervals(days.fresh, q.timezone, bounds);
+  if (baseGrid === null || freshGrid === null) return null;
   const selected = new Uint8Array(q.pairs.name.length);
   for (let p = 0; p < selected.length; p++) {
     const name = q.pairs.name[p] as number;
     const page = q.pairs.page[p] as number;
     if (kept(q.keep, page) && selects(q.event, name, page)) selected[p] = 1;
   }
-  const counts = Array.from({ length: n }, () => ({ new: 0, returning: 0, resurrecting: 0, dormant: 0 }));
+  const active = new Uint8Array(n + 1);
+  // Per interval: new, returning, resurrecting, dormant.
+  const counts = new Int32Array(4 * n);
+  const range = new Int32Array(4);
+  const fresh = freshLikeBase(base, freshPart);
   const { alsoFresh, freshOnly } = pairFresh(base, fresh);
-  const visit = (a: Timeline, va: number, b: Timeline | null, vb: number) => {
-    lo = n;
-    hi = -1;
-    firstAt = Number.POSITIVE_INFINITY;
-    mark(starts, to, selected, a, va);
-    if (b !== null) mark(starts, to, selected, b, vb);
+  const visit = (a: Timeline, aDays: TimelineDays, aGrid: Int32Array, va: number, vb: number) => {
+    range[0] = n;
+    range[1] = -1;
+    range[2] = -1;
+    range[3] = 0x7fffffff;
+    mark(a.pair, aDays, aGrid, selected, active, a.starts[va] as number, a.starts[va + 1] as number, range);
+    if (vb >= 0)
+      mark(
+        fresh.pair,
+        days.fresh,
+        freshGrid,
+        selected,
+        active,
+        fresh.starts[vb] as number,
+        fresh.starts[vb + 1] as number,
+        range,
+      );
+    const lo = range[0] as number;
+    const hi = range[1] as number;
     if (hi < 0) return;
-    // The first-ever event's interval, when it lies in the grid (before the range's end).
-    let first = -1;
-    if (firstAt >= (starts[0] as number) && firstAt < to) {
-      first = 0;
-      while (first + 1 < n - 1 && (starts[first + 1] as number) <= firstAt) first++;
-    }
+    // The first-ever event's interval (-1 when it lies outside the grid, before the range's end).
+    const first = range[2] as number;
     // Every interval the visitor is active in, and the one after each (where they may be dormant).
     for (let k = lo; k <= hi + 1 && k < n; k++) {
       const act = active[k] === 1;
       const was = k > 0 && active[k - 1] === 1;
-      const c = counts[k] as { new: number; returning: number; resurrecting: number; dormant: number };
-      if (act && first === k) c.new++;
-      else if (act && was) c.returning++;
-      else if (act) c.resurrecting++;
-      else if (was) c.dormant++;
+      const at = act && first === k ? 0 : act && was ? 1 : act ? 2 : was ? 3 : -1;
+      if (at >= 0) counts[4 * k + at] = (counts[4 * k + at] as number) + 1;
     }
     for (let k = lo; k <= hi; k++) active[k] = 0;
   };
-  for (let v = 0; v < base.keys.length; v++) {
-    const f = alsoFresh.size > 0 ? alsoFresh.get(v) : undefined;
-    visit(base, v, f === undefined ? null : fresh, f ?? 0);
-  }
-  for (const f of freshOnly) visit(fresh, f, null, 0);
-  return counts.map((c, idx) => ({ idx, ...c }));
+  const freshOf = freshOfBase(base, alsoFresh);
+  for (let v = 0; v < base.keys.length; v++) visit(base, days.base, baseGrid, v, freshOf[v] as number);
+  for (const f of freshOnly) visit(fresh, days.fresh, freshGrid, f, -1);
+  return Array.from({ length: n }, (_, idx) => ({
+    idx,
+    new: counts[4 * idx] as number,
+    returning: counts[4 * idx + 1] as number,
+    resurrecting: counts[4 * idx + 2] as number,
+    dormant: counts[4 * idx + 3] as number,
+  }));
 }

@@ -11,7 +11,17 @@ import { resolveDateRange } from "../date-range.js";
 import { parseDay, startOfDay } from "../tz.js";
 import { timelineHoldsFilters } from "./funnel-timeline.js";
 import type { StickinessPlan, StickinessRow } from "./stickiness.js";
-import { kept, pairFresh, selects, T_HI, type Timeline, type TimelinePairs, type TimelineSelector } from "./timeline.js";
+import {
+  freshLikeBase,
+  freshOfBase,
+  kept,
+  pairFresh,
+  selects,
+  type Timeline,
+  type TimelinePairs,
+  type TimelineSelector,
+} from "./timeline.js";
+import { dayIntervals, type TimelineDays } from "./timeline-days.js";
 
 /** Whether a timeline holds what the spec needs: every filter on a dimension it keeps. */
 export function stickinessTimelineCovers(spec: StickinessSpec): boolean {
@@ -30,6 +40,8 @@ export interface TimelineStickiness {
   /** Per page index, whether the global filters keep it (null: there are none). */
   keep: Uint8Array | null;
   pairs: TimelinePairs;
+  /** The spec's timezone (the intervals are its local days). */
+  timezone: string;
 }
 
 /** The local starts of the range's intervals (day, week or month), as the statement buckets them. */
@@ -38,63 +50,80 @@ export function stickinessStarts(spec: StickinessSpec, plan: StickinessPlan, ctx
   return Float64Array.from(bucketLabels(range, plan.unit, ctx.timezone), (label) => startOfDay(ctx.timezone, parseDay(label)));
 }
 
-// The visitor being read: a mark per interval index, set within [lo, hi].
-let marks = new Uint8Array(64);
-let lo = 0;
-let hi = -1;
-
-function mark(q: TimelineStickiness, selected: Uint8Array, tl: Timeline, v: number): void {
-  const { pair, tLo, tHi, t0 } = tl;
-  const { starts, from, to } = q;
-  const end = tl.starts[v + 1] as number;
-  // A visitor's events are in time order: their interval only moves on.
-  let k = -1;
-  let next = Number.NEGATIVE_INFINITY;
-  for (let i = tl.starts[v] as number; i < end; i++) {
+/** A visitor's part (begin, end) marked in `marks`: range[0], range[1] the lowest and highest interval set. */
+function mark(
+  pair: Uint16Array | Int32Array,
+  day: Uint16Array,
+  grid: Int32Array,
+  selected: Uint8Array,
+  marks: Uint8Array,
+  begin: number,
+  end: number,
+  range: Int32Array,
+): void {
+  for (let i = begin; i < end; i++) {
     if (selected[pair[i] as number] !== 1) continue;
-    const at = t0 + (tHi[i] as number) * T_HI + (tLo[i] as number);
-    if (at < from || at >= to) continue;
-    if (at >= next) {
-      while (k + 1 < starts.length && (starts[k + 1] as number) <= at) k++;
-      next = k + 1 < starts.length ? (starts[k + 1] as number) : Number.POSITIVE_INFINITY;
-    }
+    const k = grid[day[i] as number] as number;
     if (k < 0) continue;
     marks[k] = 1;
-    if (k < lo) lo = k;
-    if (k > hi) hi = k;
+    if (k < (range[0] as number)) range[0] = k;
+    if (k > (range[1] as number)) range[1] = k;
   }
 }
 
-/** Visitors per number of intervals with the event (n >= 1), from `base` and `fresh`, the events appended since base was read. */
-export function timelineStickinessRows(q: TimelineStickiness, base: Timeline, fresh: Timeline): StickinessRow[] {
+/**
+ * Visitors per number of intervals with the event (n >= 1), from `base` and `fresh` (the events
+ * appended since base was read) and their events' local days in the spec's timezone; null when
+ * the intervals are not whole local days there (SQL answers).
+ */
+export function timelineStickinessRows(
+  q: TimelineStickiness,
+  base: Timeline,
+  freshPart: Timeline,
+  days: { base: TimelineDays; fresh: TimelineDays },
+): StickinessRow[] | null {
   const n = q.starts.length;
-  if (marks.length < n) marks = new Uint8Array(2 * n);
+  const bounds = { starts: q.starts, last: n - 1, from: q.from, to: q.to };
+  const baseGrid = dayIntervals(days.base, q.timezone, bounds);
+  const freshGrid = dayIntervals(days.fresh, q.timezone, bounds);
+  if (baseGrid === null || freshGrid === null) return null;
   const selected = new Uint8Array(q.pairs.name.length);
   for (let p = 0; p < selected.length; p++) {
     const name = q.pairs.name[p] as number;
     const page = q.pairs.page[p] as number;
     if (kept(q.keep, page) && selects(q.event, name, page)) selected[p] = 1;
   }
+  const marks = new Uint8Array(n);
   const counts = new Array<number>(n + 1).fill(0);
+  const range = new Int32Array(2);
+  const fresh = freshLikeBase(base, freshPart);
   const { alsoFresh, freshOnly } = pairFresh(base, fresh);
-  const visit = (a: Timeline, va: number, b: Timeline | null, vb: number) => {
-    lo = n;
-    hi = -1;
-    mark(q, selected, a, va);
-    if (b !== null) mark(q, selected, b, vb);
-    if (hi < 0) return;
+  const visit = (a: Timeline, aDays: TimelineDays, aGrid: Int32Array, va: number, vb: number) => {
+    range[0] = n;
+    range[1] = -1;
+    mark(a.pair, aDays.day, aGrid, selected, marks, a.starts[va] as number, a.starts[va + 1] as number, range);
+    if (vb >= 0)
+      mark(
+        fresh.pair,
+        days.fresh.day,
+        freshGrid,
+        selected,
+        marks,
+        fresh.starts[vb] as number,
+        fresh.starts[vb + 1] as number,
+        range,
+      );
+    if ((range[1] as number) < 0) return;
     let c = 0;
-    for (let k = lo; k <= hi; k++) {
+    for (let k = range[0] as number; k <= (range[1] as number); k++) {
       c += marks[k] as number;
       marks[k] = 0;
     }
     counts[c] = (counts[c] as number) + 1;
   };
-  for (let v = 0; v < base.keys.length; v++) {
-    const f = alsoFresh.size > 0 ? alsoFresh.get(v) : undefined;
-    visit(base, v, f === undefined ? null : fresh, f ?? 0);
-  }
-  for (const f of freshOnly) visit(fresh, f, null, 0);
+  const freshOf = freshOfBase(base, alsoFresh);
+  for (let v = 0; v < base.keys.length; v++) visit(base, days.base, baseGrid, v, freshOf[v] as number);
+  for (const f of freshOnly) visit(fresh, days.fresh, freshGrid, f, -1);
   const rows: StickinessRow[] = [];
   for (let c = 1; c <= n; c++) if ((counts[c] as number) > 0) rows.push({ intervals: c, visitors: counts[c] as number });
   return rows;

@@ -42,13 +42,13 @@ export function timelineAnswers<S>(
     stickinessFromTimelines: async (property, spec, ctx) => {
       if (!timelines) return null;
       const plan = planStickiness(spec, ctx);
-      const rows = await timelines.stickiness(property, spec, plan, stickinessStarts(spec, plan, ctx));
+      const rows = await timelines.stickiness(property, spec, plan, stickinessStarts(spec, plan, ctx), ctx.timezone);
       return rows && shapeStickiness(plan, rows);
     },
     lifecycleFromTimelines: async (property, spec, ctx) => {
       if (!timelines) return null;
       const plan = planLifecycle(spec, ctx);
-      const rows = await timelines.lifecycle(property, spec, plan);
+      const rows = await timelines.lifecycle(property, spec, plan, ctx.timezone);
       return rows && shapeLifecycle(plan, rows);
     },
     funnelActorsFromTimelines: async (property, spec, at, page, ctx) => {

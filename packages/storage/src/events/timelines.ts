@@ -27,8 +27,10 @@ import {
   retentionGridStarts,
   retentionTimelineCovers,
   type Timeline,
+  type TimelineDays,
   type TimelineSelector,
   timelineCovers,
+  timelineDays,
   timelineFunnelOutcomes,
   timelineLifecycleRows,
   timelineRetentionCells,
@@ -244,10 +246,15 @@ export class Timelines<S> {
   }
 
   /** A lifecycle insight's rows (each grid interval's counts, as its statement gives them) from the property's timeline, or null where SQL must answer. */
-  lifecycle(property: string, spec: LifecycleSpec, plan: LifecyclePlan): Promise<LifecycleRow[] | null> {
+  lifecycle(property: string, spec: LifecycleSpec, plan: LifecyclePlan, timezone: string): Promise<LifecycleRow[] | null> {
     if (!lifecycleTimelineCovers(spec)) return Promise.resolve(null);
     return this.#answer(property, [spec.event], spec.filters, ([event], keep, tl, fresh) =>
-      timelineLifecycleRows({ plan, event: event as TimelineSelector, keep, pairs: tl.pairs.snapshot() }, tl.base, fresh),
+      timelineLifecycleRows(
+        { plan, event: event as TimelineSelector, keep, pairs: tl.pairs.snapshot(), timezone },
+        tl.base,
+        fresh,
+        this.#days(tl.base, fresh, timezone),
+      ),
     );
   }
 
@@ -257,6 +264,7 @@ export class Timelines<S> {
     spec: StickinessSpec,
     plan: StickinessPlan & { from: number; to: number },
     starts: Float64Array,
+    timezone: string,
   ): Promise<StickinessRow[] | null> {
     if (!stickinessTimelineCovers(spec)) return Promise.resolve(null);
     return this.#answer(property, [spec.event], spec.filters, ([event], keep, tl, fresh) => {
@@ -268,9 +276,22 @@ export class Timelines<S> {
         event: event as TimelineSelector,
         keep,
         pairs: tl.pairs.snapshot(),
+        timezone,
       };
-      return timelineStickinessRows(q, tl.base, fresh);
+      return timelineStickinessRows(q, tl.base, fresh, this.#days(tl.base, fresh, timezone));
     });
+  }
+
+  /** A base's events' local days in the last timezone asked (kept with the base: 2 bytes an event), and its fresh part's. */
+  readonly #baseDays = new WeakMap<Timeline, { timezone: string; days: TimelineDays }>();
+
+  #days(base: Timeline, fresh: Timeline, timezone: string): { base: TimelineDays; fresh: TimelineDays } {
+    let kept = this.#baseDays.get(base);
+    if (kept?.timezone !== timezone) {
+      kept = { timezone, days: timelineDays(base, timezone) };
+      this.#baseDays.set(base, kept);
+    }
+    return { base: kept.days, fresh: timelineDays(fresh, timezone) };
   }
 
   /**
