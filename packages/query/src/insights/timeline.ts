@@ -8,7 +8,9 @@
 // - its (name, page) pair, an index into the store's pair dictionary (2 bytes below 65 536 pairs):
 //   a query decides once per pair what the pair means to it (pairFlags), not once per event.
 // Postings (8 bytes more an event) are kept for the smaller timelines only: they let a funnel find
-// its step-1 visitors without reading every event; a large timeline is scanned instead.
+// its step-1 visitors without reading every event; a large timeline is scanned instead. A
+// lifecycle or stickiness pass adds each event's local day (2 bytes, timeline-days.ts), kept with
+// the base for the last timezone asked.
 
 /** 2^32: an instant's high part's unit. */
 export const T_HI = 4_294_967_296;
