@@ -1,7 +1,8 @@
 // The shared live parts (clickhouse-live-rows.ts; @lookout/query clickhouse-live-shared.ts): the
 // reads that arrive together compute each live part once and answer exactly what reads running
 // their own parts answer (a store with shareLive: false over the same events); an append counts in
-// the next read; a value that looks like a marker is only a value; no table outlives its reads.
+// the next read; another server's deletion of a visitor retires the histories; a value that looks
+// like a marker is only a value; no table outlives its reads.
 import { SETTLE_MS, SHARED_CLOSE, SHARED_OPEN } from "@lookout/query";
 import type { EventRow, QuerySpecInput } from "@lookout/schema";
 import { EVENTS_PER_VISITOR, generateEvents } from "@lookout/traffic";
@@ -164,6 +165,27 @@ describe.skipIf(!("url" in ch))("ClickHouse shared live parts", () => {
     expect(after).toEqual(await answers(inline));
     const tricky = dashboard([{ dimension: "page", op: "contains", values: [`${SHARED_CLOSE}') OR 1 = 1 ${SHARED_OPEN}`] }]);
     expect(await answers(shared, tricky)).toEqual(await answers(inline, tricky));
+  });
+
+  it("reads its histories again once another server deleted a visitor: one who comes back that day is new", async () => {
+    // A visitor live today with settled visits in the range: their settled rows are in the histories.
+    const firstLive = Math.floor(END.getTime() / DAY) - 3;
+    const byVisitor = new Map<string, EventRow[]>();
+    for (const r of rows) byVisitor.set(r.visitor_id, [...(byVisitor.get(r.visitor_id) ?? []), r]);
+    const [, theirs] = [...byVisitor].find(
+      ([, rs]) =>
+        rs.some((r) => r.name === "pageview" && r.ts.getTime() >= firstLive * DAY) &&
+        rs.some((r) => r.name === "pageview" && r.ts.getTime() < firstLive * DAY && r.ts.getTime() >= END.getTime() - 6 * DAY),
+    ) as [string, EventRow[]];
+    expect(await answers(shared)).toEqual(await answers(inline));
+    const other = await open(sharedDb, true);
+    const client = theirs[0]?.client_id as string;
+    await other.deleteVisitor(property, client);
+    await inline.deleteVisitor(property, client);
+    const template = theirs.filter((r) => r.name === "pageview").at(-1) as EventRow;
+    const back = { ...template, session_id: "back-after-deletion", ts: new Date(END.getTime() - 1_800_000) };
+    for (const s of [shared, inline]) await s.append([back]);
+    expect(await answers(shared)).toEqual(await answers(inline));
   });
 
   it("drops its tables once no read holds them, and those a stopped process left behind", async () => {

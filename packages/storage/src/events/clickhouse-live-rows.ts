@@ -12,7 +12,8 @@
 // - or that arrive after, while the property's events from the first live day on are unchanged:
 //   each such read takes their count and a sum of hashes (the stamp; a few ms over the sort key)
 //   and compares it with the one taken before the part ran. Any insert (from any server) or
-//   deletion changes it, so a table is never read once its part would answer differently.
+//   deletion changes it, so a table is never read once its part would answer differently. The
+//   stamp reads the database's mutations too: any server's deletion retires the histories.
 //
 // The stamp is taken from `events` and from the visit state tables the parts read: 18.16 makes an
 // insert's events visible before its materialized views have written the states, so a stamp of the
@@ -39,8 +40,8 @@ export const IDLE_MS = 60_000;
 /** How long a live part is reused at most, its stamp unchanged. */
 const ENTRY_MAX_MS = 60_000;
 /**
- * How long a history is added to before it is read again whole: the marks in its text change with
- * any settling or insert into a settled day, but another server's deletion of a visitor does not.
+ * How long a history is added to before it is read again whole (the marks in its text change with
+ * any settling or insert into a settled day; a deletion, this store's or another's, retires it).
  */
 const HISTORY_MAX_MS = 5 * 60_000;
 /** Stands for a history part's live table in its key. */
@@ -99,6 +100,8 @@ export class LiveRows {
   readonly #histories = new Map<string, History>();
   readonly #stamps = new Map<string, Promise<string>>();
   #writes = 0;
+  /** The database's mutations when a stamp last read them (a change retires the histories). */
+  #mutations: string | undefined;
   #sweptAt = 0;
   #timer: NodeJS.Timeout | undefined;
   /** Tables made (a test's measure of sharing). */
@@ -164,11 +167,20 @@ export class LiveRows {
     const states = VISIT_TABLE_NAMES.map(
       (t) => `(SELECT count() FROM ${t} WHERE property = ${p} AND day >= ${day} - 1) AS n_${t}`,
     );
+    // The database's mutations too: another server's deletion of a visitor leaves one, and a
+    // history must not keep that visitor's settled rows (they would count as returning if back).
+    const mutations =
+      "(SELECT toString(sum(cityHash64(mutation_id))) FROM system.mutations WHERE database = currentDatabase()) AS m";
     const stamp = rows<Record<string, number | string>>(
       this.t.client,
-      `SELECT count() AS n, toString(sum(cityHash64(session_id, name, ts, ts_ms))) AS h, ${states.join(", ")} FROM events ` +
+      `SELECT count() AS n, toString(sum(cityHash64(session_id, name, ts, ts_ms))) AS h, ${states.join(", ")}, ${mutations} FROM events ` +
         `WHERE property = ${p} AND ts >= toDateTime(${day}, 'UTC')`,
-    ).then(([r]) => JSON.stringify(r ?? {}));
+    ).then(([r]) => {
+      const m = String(r?.m ?? "");
+      if (this.#mutations !== undefined && m !== this.#mutations) this.changed(true);
+      this.#mutations = m;
+      return JSON.stringify(r ?? {});
+    });
     this.#stamps.set(key, stamp);
     const done = () => this.#stamps.delete(key);
     stamp.then(done, done);
