@@ -20,9 +20,11 @@ export interface TimelineDays {
 /** The local days of a timeline's events in `tz`. */
 export function timelineDays(tl: Timeline, tz: string): TimelineDays {
   const n = tl.tLo.length;
+  if (n === 0) return { first: 0, span: 0, day: new Uint16Array(0) };
   let maxHi = 0;
   for (let i = 0; i < n; i++) if ((tl.tHi[i] as number) > maxHi) maxHi = tl.tHi[i] as number;
-  const segments = offsetSegments(tz, tl.t0, tl.t0 + (maxHi + 1) * T_HI);
+  // Over whole UTC days, so that the fresh parts read again and again find the offsets computed.
+  const segments = offsetSegments(tz, Math.floor(tl.t0 / DAY) * DAY, (Math.floor((tl.t0 + (maxHi + 1) * T_HI) / DAY) + 1) * DAY);
   const until = segments.map((s) => s.untilMs ?? Number.POSITIVE_INFINITY);
   const offset = segments.map((s) => s.offsetMinutes * MINUTE);
   // A day before the first instant's, so that a negative offset stays at or above it.
