@@ -10,14 +10,13 @@ import type { LifecyclePlan, LifecycleRow } from "./lifecycle.js";
 import {
   freshLikeBase,
   freshOfBase,
-  kept,
   pairFresh,
-  selects,
+  selectedPairs,
   type Timeline,
   type TimelinePairs,
   type TimelineSelector,
 } from "./timeline.js";
-import { dayIntervals, type TimelineDays } from "./timeline-days.js";
+import { dayIntervals, markIntervals, type TimelineDays } from "./timeline-days.js";
 
 /** Whether a timeline holds what the spec needs: every filter on a dimension it keeps. */
 export function lifecycleTimelineCovers(spec: LifecycleSpec): boolean {
@@ -55,14 +54,7 @@ function mark(
       range[2] = grid[day[begin] as number] as number;
     }
   }
-  for (let i = begin; i < end; i++) {
-    if (selected[pair[i] as number] !== 1) continue;
-    const k = grid[day[i] as number] as number;
-    if (k < 0) continue;
-    active[k] = 1;
-    if (k < (range[0] as number)) range[0] = k;
-    if (k > (range[1] as number)) range[1] = k;
-  }
+  markIntervals(pair, day, grid, selected, active, begin, end, range);
 }
 
 /**
@@ -83,12 +75,7 @@ export function timelineLifecycleRows(
   const baseGrid = dayIntervals(days.base, q.timezone, bounds);
   const freshGrid = dayIntervals(days.fresh, q.timezone, bounds);
   if (baseGrid === null || freshGrid === null) return null;
-  const selected = new Uint8Array(q.pairs.name.length);
-  for (let p = 0; p < selected.length; p++) {
-    const name = q.pairs.name[p] as number;
-    const page = q.pairs.page[p] as number;
-    if (kept(q.keep, page) && selects(q.event, name, page)) selected[p] = 1;
-  }
+  const selected = selectedPairs(q.pairs, q.keep, q.event);
   const active = new Uint8Array(n + 1);
   // Per interval: new, returning, resurrecting, dormant.
   const counts = new Int32Array(4 * n);

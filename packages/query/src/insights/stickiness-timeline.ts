@@ -14,14 +14,13 @@ import type { StickinessPlan, StickinessRow } from "./stickiness.js";
 import {
   freshLikeBase,
   freshOfBase,
-  kept,
   pairFresh,
-  selects,
+  selectedPairs,
   type Timeline,
   type TimelinePairs,
   type TimelineSelector,
 } from "./timeline.js";
-import { dayIntervals, type TimelineDays } from "./timeline-days.js";
+import { dayIntervals, markIntervals, type TimelineDays } from "./timeline-days.js";
 
 /** Whether a timeline holds what the spec needs: every filter on a dimension it keeps. */
 export function stickinessTimelineCovers(spec: StickinessSpec): boolean {
@@ -50,27 +49,6 @@ export function stickinessStarts(spec: StickinessSpec, plan: StickinessPlan, ctx
   return Float64Array.from(bucketLabels(range, plan.unit, ctx.timezone), (label) => startOfDay(ctx.timezone, parseDay(label)));
 }
 
-/** A visitor's part (begin, end) marked in `marks`: range[0], range[1] the lowest and highest interval set. */
-function mark(
-  pair: Uint16Array | Int32Array,
-  day: Uint16Array,
-  grid: Int32Array,
-  selected: Uint8Array,
-  marks: Uint8Array,
-  begin: number,
-  end: number,
-  range: Int32Array,
-): void {
-  for (let i = begin; i < end; i++) {
-    if (selected[pair[i] as number] !== 1) continue;
-    const k = grid[day[i] as number] as number;
-    if (k < 0) continue;
-    marks[k] = 1;
-    if (k < (range[0] as number)) range[0] = k;
-    if (k > (range[1] as number)) range[1] = k;
-  }
-}
-
 /**
  * Visitors per number of intervals with the event (n >= 1), from `base` and `fresh` (the events
  * appended since base was read) and their events' local days in the spec's timezone; null when
@@ -87,12 +65,7 @@ export function timelineStickinessRows(
   const baseGrid = dayIntervals(days.base, q.timezone, bounds);
   const freshGrid = dayIntervals(days.fresh, q.timezone, bounds);
   if (baseGrid === null || freshGrid === null) return null;
-  const selected = new Uint8Array(q.pairs.name.length);
-  for (let p = 0; p < selected.length; p++) {
-    const name = q.pairs.name[p] as number;
-    const page = q.pairs.page[p] as number;
-    if (kept(q.keep, page) && selects(q.event, name, page)) selected[p] = 1;
-  }
+  const selected = selectedPairs(q.pairs, q.keep, q.event);
   const marks = new Uint8Array(n);
   const counts = new Array<number>(n + 1).fill(0);
   const range = new Int32Array(2);
@@ -101,9 +74,9 @@ export function timelineStickinessRows(
   const visit = (a: Timeline, aDays: TimelineDays, aGrid: Int32Array, va: number, vb: number) => {
     range[0] = n;
     range[1] = -1;
-    mark(a.pair, aDays.day, aGrid, selected, marks, a.starts[va] as number, a.starts[va + 1] as number, range);
+    markIntervals(a.pair, aDays.day, aGrid, selected, marks, a.starts[va] as number, a.starts[va + 1] as number, range);
     if (vb >= 0)
-      mark(
+      markIntervals(
         fresh.pair,
         days.fresh.day,
         freshGrid,

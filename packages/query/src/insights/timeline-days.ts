@@ -69,3 +69,27 @@ export function dayIntervals(
   }
   return out;
 }
+
+/**
+ * Marks in `marks` the grid interval of each event of [begin, end) whose pair is selected (its
+ * local day through `grid`); range[0] and range[1] narrow to the lowest and highest marked.
+ */
+export function markIntervals(
+  pair: Uint16Array | Int32Array,
+  day: Uint16Array,
+  grid: Int32Array,
+  selected: Uint8Array,
+  marks: Uint8Array,
+  begin: number,
+  end: number,
+  range: Int32Array,
+): void {
+  for (let i = begin; i < end; i++) {
+    if (selected[pair[i] as number] !== 1) continue;
+    const k = grid[day[i] as number] as number;
+    if (k < 0) continue;
+    marks[k] = 1;
+    if (k < (range[0] as number)) range[0] = k;
+    if (k > (range[1] as number)) range[1] = k;
+  }
+}

@@ -86,6 +86,16 @@ export function selects(s: TimelineSelector, name: number, page: number): boolea
   return s.name === name && (s.pages === null || s.pages[page] === 1);
 }
 
+/** Per pair, 1 when it is the selector's event on a page the global filters keep. */
+export function selectedPairs(pairs: TimelinePairs, keep: Uint8Array | null, event: TimelineSelector): Uint8Array {
+  const selected = new Uint8Array(pairs.name.length);
+  for (let p = 0; p < selected.length; p++) {
+    const page = pairs.page[p] as number;
+    if (kept(keep, page) && selects(event, pairs.name[p] as number, page)) selected[p] = 1;
+  }
+  return selected;
+}
+
 /** Whether the global filters (per page, null: none) keep a page. */
 export function kept(keep: Uint8Array | null, page: number): boolean {
   return keep === null || keep[page] === 1;
