@@ -7,9 +7,10 @@
 // Also `POST /api/batch` (500 events a request) under wrk, in events/s.
 // Writes bench/results/collector.json.
 //   tsx bench/collector.bench.ts [--duration 20] [--connections 256] [--paced-rate 5000] [--fresh-visitors]
-// Scale-out (issue #22): `--clickhouse` runs the server on ClickHouse (CLICKHOUSE_URL's server when
-// set, else a private clickhouse-server started for the run), with PostgreSQL-free metadata but
-// the Redis shared state and bus (REDIS_URL, default the local one), and writes
+// Scale-out (issue #22): `--clickhouse` runs the server as DESIGN.md §1's scale-out mode: events on
+// ClickHouse (CLICKHOUSE_URL's server when set, else a private clickhouse-server started for the
+// run), metadata on PostgreSQL (a database of its own on the test server, dropped after), the
+// Redis shared state and bus (REDIS_URL, default the local one), and writes
 // bench/results/collector-clickhouse.json; the engine-independent 202-only floors are skipped.
 import { execFile, execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -19,6 +20,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
 import { type ClickHouseServer, REDIS_TEST_URL, startClickHouse } from "@lookout/storage/test-services";
 import { freePort, login, ROOT, runCli, startServer } from "../e2e/harness.js";
+import { createPostgresDatabase } from "../e2e/server/scale-support.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -284,8 +286,13 @@ async function probeVisible(
 
 ensureWrk();
 let ownClickHouse: ClickHouseServer | undefined;
+let metadata: Awaited<ReturnType<typeof createPostgresDatabase>> | undefined;
 const scaleOutEnv: Record<string, string> = {};
 if (CLICKHOUSE) {
+  metadata = await createPostgresDatabase();
+  // The CLI below (owner and property) writes to the same metadata as the server.
+  process.env.DATABASE_URL = metadata.url;
+  scaleOutEnv.DATABASE_URL = metadata.url;
   const base = process.env.CLICKHOUSE_URL
     ? new URL(process.env.CLICKHOUSE_URL).origin
     : (ownClickHouse = await startClickHouse()).url;
@@ -336,7 +343,7 @@ try {
 
   const visible = await probeVisible(server.url, property, token, "idle", 5);
   const result = {
-    mode: CLICKHOUSE ? "scale-out: ClickHouse events, Redis shared state and bus, PGlite metadata" : "embedded",
+    mode: CLICKHOUSE ? "scale-out: ClickHouse events, PostgreSQL metadata, Redis shared state and bus" : "embedded",
     duration_s: DURATION,
     traffic: FRESH ? "every event a new visitor" : "visits of 1 to 7 events, 10 000 visitors at a time",
     connections: CONNECTIONS,
@@ -390,4 +397,5 @@ try {
   await server.stop({ keepData: true });
   if (existsSync(dataDir)) rmSync(dataDir, { recursive: true, force: true });
   await ownClickHouse?.stop();
+  await metadata?.drop();
 }

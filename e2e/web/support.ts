@@ -61,12 +61,15 @@ export interface WatchedPage {
  * A fresh context and page; Gravatar answers with a local image because the test machine is offline.
  * The page asks for reduced motion, as some people do: charts draw at once and placeholders hold
  * still (the app honours the setting), which saves a fifth of Chromium's work in these tests.
+ * Actions may take 60 s instead of Playwright's 30: under the whole suite's load on 2 cores a
+ * full-page screenshot of a chart at phone width once took longer than 30 s.
  */
 export async function openPage(browser: Browser, options: BrowserContextOptions = {}): Promise<WatchedPage> {
   const context = await browser.newContext({ viewport: DESKTOP, reducedMotion: "reduce", ...options });
   await context.route("https://www.gravatar.com/**", (route) =>
     route.fulfill({ status: 200, contentType: "image/svg+xml", body: PLACEHOLDER_AVATAR }),
   );
+  context.setDefaultTimeout(60_000);
   const page = await context.newPage();
   const problems: string[] = [];
   watch(page, problems);

@@ -217,19 +217,36 @@ describe("day rollups", () => {
       await expect(snapshotText(c)).toMatchFileSnapshot(`./__snapshots__/sql/duckdb/day_rollups_${name}.sql`);
     });
   }
-  // ClickHouse's day rows (clickhouse-day-rows.ts): the same printer, its read form, the settled
-  // batches bound; every day before the first live one settled.
+  // ClickHouse's day rows (clickhouse-day-rows.ts): the same printer, its read form. Every day
+  // before 2 April settled, each with its batch (a step's base plus the UTC day); the pair's rows
+  // up to 1 April's UTC midnight (02:00 in Berlin): 1 April's batch has none yet.
+  const utcDay = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 86_400_000;
+  const batchOf = (day: number) => String(7 * 65_536 + day);
+  const settledDays = Array.from({ length: 200 }, (_, i) => utcDay("2024-04-01") - 199 + i);
   const SETTLED: CompileContext = {
     ...DAYS,
-    settledVisits: { firstLiveDay: Date.parse("2024-04-01T00:00:00Z") / 86_400_000, batches: ["65537", "65538"] },
+    dayRollupThrough: Date.parse("2024-04-01T00:00:00Z"),
+    settledVisits: { firstLiveDay: utcDay("2024-04-02"), batches: settledDays.map(batchOf) },
   };
   for (const [name, spec] of Object.entries(cases)) {
     it(`clickhouse: day_rows_${name}`, async () => {
       const c = compile(spec, "clickhouse", SETTLED);
-      expect(c.sql).toMatch(
-        /FROM visit_days WHERE property = \{p\d+:String\} AND tz = .* AND batch IN \(\{lookout_settled:UInt64s\}\)/,
-      );
-      expect(c.params.lookout_settled).toEqual(["65537", "65538"]);
+      const reads = [
+        ...c.sql.matchAll(
+          /FROM visit_days WHERE property = \{p\d+:String\} AND tz = .*? AND lday < (\d+) AND batch IN \(([\d, ]+)\)/g,
+        ),
+      ];
+      // The current period's (a comparison's ends earlier).
+      const rows = reads.sort((a, b) => Number(a[1]) - Number(b[1])).at(-1);
+      // The rows of Berlin's 1 April too (its visits before 02:00), from the batches of the range's days before 1 April only.
+      expect(Number(rows?.[1])).toBe(utcDay("2024-04-02"));
+      const listed = (rows?.[2] ?? "").split(", ").map((b) => Number(b) % 65_536);
+      expect(listed.at(-1)).toBe(0);
+      expect(Math.max(...listed)).toBe(utcDay("2024-03-31"));
+      expect(listed.length).toBeLessThan(settledDays.length);
+      // The rest, from visit rows, from 1 April's UTC midnight; its settled rows bound with every batch.
+      expect(Object.values(c.params)).toContain("2024-04-01 00:00:00");
+      expect(c.params.lookout_settled).toEqual(settledDays.map(batchOf));
       expect(sqlProblems(c, "clickhouse", PROPERTY, MAX_ROWS)).toEqual([]);
       await expect(snapshotText(c)).toMatchFileSnapshot(`./__snapshots__/sql/clickhouse/day_rows_${name}.sql`);
     });
@@ -256,8 +273,8 @@ describe("day rollups", () => {
       batches: ["65537"],
       ...(day ? { dayRows: { [dayRowsKey(PROPERTY, CTX.timezone)]: Date.parse(`${day}T00:00:00Z`) / 86_400_000 } } : {}),
     });
-    // The local midnight at or before that UTC day's start: Berlin's 1 April began at 31 March 22:00 UTC.
-    expect(dayRowsThrough(settled("2024-04-01"), PROPERTY, CTX.timezone)).toBe(Date.parse("2024-03-31T22:00:00Z"));
+    // That UTC day's start, inside Berlin's 1 April (rows are per UTC batch).
+    expect(dayRowsThrough(settled("2024-04-01"), PROPERTY, CTX.timezone)).toBe(Date.parse("2024-04-01T00:00:00Z"));
     expect(dayRowsThrough(settled("2024-04-01"), PROPERTY, "UTC")).toBeUndefined();
     expect(dayRowsThrough(settled(undefined), PROPERTY, CTX.timezone)).toBeUndefined();
     expect(dayRowsThrough(undefined, PROPERTY, CTX.timezone)).toBeUndefined();

@@ -17,7 +17,8 @@
 import type { Metric } from "@lookout/schema";
 import type { Ingredients } from "./catalog.js";
 import { chDayBucket, VISIT_DAYS_TABLE } from "./clickhouse-day-rows.js";
-import { WINNERS } from "./clickhouse-visits.js";
+import { settledBatchList, WINNERS } from "./clickhouse-visits.js";
+import type { SettledVisits } from "./compiled.js";
 import { duckdb, type SqlDialect } from "./dialects.js";
 import { offsetCase } from "./parts.js";
 import { type TableScope, tableRead } from "./relation.js";
@@ -109,13 +110,24 @@ export const SUMMED_INGREDIENTS: Ingredients = {
 };
 
 /**
- * Where the whole local days of `period` that day rows cover end (rows exist before `through`),
- * or null when none do: the period must start at a local midnight for them to answer it.
+ * Where the part of `period` that day rows answer ends (rows exist for the visits before
+ * `through`), or null when none do: the period must start at a local midnight for them to answer
+ * it. DuckDB's `through` is a local midnight; ClickHouse's may fall inside a local day (its rows
+ * are per UTC batch: clickhouse-day-rows.ts's dayRowsThrough), and then so may the end.
  */
 export function wholeDaysEnd(tz: string, period: { from: number; to: number }, through: number | undefined): number | null {
   if (through === undefined || midnightAtOrBefore(tz, period.from) !== period.from) return null;
   const to = Math.min(through, midnightAtOrBefore(tz, period.to));
   return to > period.from ? to : null;
+}
+
+/**
+ * The first local day day rows are not read for when they answer up to `end` (wholeDaysEnd): the
+ * day of `end` when it is a local midnight, else the day after (its day's rows hold the visits
+ * before `end`).
+ */
+export function rowsEndDay(tz: string, end: number): number {
+  return localDayNumber(tz, end - 1) + 1;
 }
 
 /** The local day number of a local midnight (the key of lday). */
@@ -148,7 +160,8 @@ const DAY_ROWS_READ: Record<
   {
     table: "day_rollup" | "visit_days";
     dim: string;
-    where: () => string[];
+    /** Conditions on the rows of visits starting in [from, end) (epoch ms; `from` a local midnight). */
+    where: (o: { from: number; end: number; settled: SettledVisits | undefined }) => string[];
     bucket: typeof dayBucket;
     sumIf(e: string, c: string): string;
   }
@@ -160,11 +173,15 @@ const DAY_ROWS_READ: Record<
     bucket: dayBucket,
     sumIf: (e, c) => `coalesce(sum(${e}) FILTER (WHERE ${c}), 0)`,
   },
-  // ClickHouse's rows of the settled days' winning batches (clickhouse-day-rows.ts).
+  // ClickHouse's rows of the settled days' winning batches (clickhouse-day-rows.ts): those of the
+  // read's UTC days when the settled visits are known when compiling, none of the day its rows end
+  // in (rows may be there before the batch is marked filled).
   clickhouse: {
     table: VISIT_DAYS_TABLE,
     dim: "dimension",
-    where: () => [`batch IN ${WINNERS}`],
+    where: (o) => [
+      `batch IN ${o.settled ? settledBatchList(o.settled, Math.floor(o.from / DAY_MS), Math.ceil(o.end / DAY_MS)) : WINNERS}`,
+    ],
     bucket: chDayBucket,
     sumIf: (e, c) => `sumIf(${e}, ${c})`,
   },
@@ -185,6 +202,8 @@ export function dayRollupSelect(
     /** Grouped into `dim` (breakdowns) or `k` (chart buckets), as the visit-rollup half is. */
     key: { by: "value" } | { by: "bucket"; interval: DayInterval } | null;
     ingredients: (keyof Ingredients)[];
+    /** The visits the rows answer for: starting in [from, end) (wholeDaysEnd), and the settled visits when known. */
+    span: { from: number; end: number; settled: SettledVisits | undefined };
   },
 ): string {
   const read = DAY_ROWS_READ[s.d.name];
@@ -206,7 +225,13 @@ export function dayRollupSelect(
     if (i === "conversions") throw new Error("conversions are not in day rollups");
     cols.push(`${i === "visitors" ? read.sumIf("visits", counted) : ROW_SUM[i]} AS ${ingredientColumn(i)}`);
   }
-  const where = [`tz = ${o.tz}`, `${read.dim} = ${o.dim}`, `lday >= ${from}`, `lday < ${Math.trunc(o.toDay)}`, ...read.where()];
+  const where = [
+    `tz = ${o.tz}`,
+    `${read.dim} = ${o.dim}`,
+    `lday >= ${from}`,
+    `lday < ${Math.trunc(o.toDay)}`,
+    ...read.where(o.span),
+  ];
   return `SELECT ${cols.join(", ")} FROM ${tableRead(s, read.table, where)}${keyExpr ? ` GROUP BY ${keyExpr}` : ""}`;
 }
 

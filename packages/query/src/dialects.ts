@@ -45,6 +45,13 @@ export interface EventBounds {
    */
   historyFrom?: string;
   historyFromMs?: number;
+  /**
+   * With `settled`: the earliest start of a visit the read keeps (the stats printer's reads keep
+   * their periods' visits: Scope.derivedWhere). Settled rows are keyed by their visit's start day,
+   * so none before it is read, and a read that starts in the live days reads no settled rows.
+   */
+  startsFrom?: string;
+  startsFromMs?: number;
 }
 
 export interface Dialect {

@@ -62,6 +62,7 @@ export class Scope implements TableScope {
     const fromMs = Math.min(...this.periods.map((x) => x.from)) - DAY;
     const historyMs = this.hullFrom - DAY;
     const toMs = this.hullTo + DAY;
+    const startsMs = fromMs + DAY;
     const b: EventBounds = {
       property: this.property,
       from: this.p.ts(fromMs),
@@ -69,6 +70,7 @@ export class Scope implements TableScope {
       fromMs,
       toMs,
       settled: this.settled,
+      ...(this.settled ? { startsFrom: this.p.ts(startsMs), startsFromMs: startsMs } : {}),
     };
     return historyMs < fromMs ? { ...b, historyFrom: this.p.ts(historyMs), historyFromMs: historyMs } : b;
   }

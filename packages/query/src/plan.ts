@@ -12,7 +12,7 @@
 import type { SettledVisits } from "./compiled.js";
 import { type Dimension, type Filter, type Interval, isPropDimension, type Metric } from "@lookout/schema";
 import { DIMENSION_LEVELS, type Ingredients, PAGEVIEW_METRICS, VISIT_ROW_METRICS } from "./catalog.js";
-import { ANY_DIM, additiveIngredients, type DayRollupDim, localDayNumber, wholeDaysEnd } from "./day-rollup.js";
+import { ANY_DIM, additiveIngredients, type DayRollupDim, localDayNumber, rowsEndDay, wholeDaysEnd } from "./day-rollup.js";
 import { isNegative, isSingleIs, type SortedFilters, sortFilters } from "./filters.js";
 import type { Period } from "./parts.js";
 import { type Column, col } from "./relation.js";
@@ -63,8 +63,10 @@ export const GRAIN_TABLE = {
 
 export interface PlannedPeriod extends Period {
   /**
-   * The day-rollup fast path for this period: local days [fromDay, toDay) from day rows, the rest
-   * ([restFrom, to), when restFrom < to) from the visit rollups; null when day rows cannot answer.
+   * The day-rollup fast path for this period: the visits of local days [fromDay, toDay) that start
+   * before restFrom from day rows, the rest ([restFrom, to), when restFrom < to) from the visit
+   * rollups; null when day rows cannot answer. restFrom is a local midnight, or on ClickHouse
+   * a UTC midnight inside the day before toDay (wholeDaysEnd).
    */
   dayRows: { fromDay: number; toDay: number; restFrom: number } | null;
 }
@@ -154,7 +156,7 @@ export function planQuery(input: PlanInput): QueryPlan {
       x.countFrom === undefined ? { from: x.from, to: x.to } : { from: x.from, to: x.to, countFrom: x.countFrom };
     return {
       ...base,
-      dayRows: to === null ? null : { fromDay: localDayNumber(tz, x.from), toDay: localDayNumber(tz, to), restFrom: to },
+      dayRows: to === null ? null : { fromDay: localDayNumber(tz, x.from), toDay: rowsEndDay(tz, to), restFrom: to },
     };
   });
 

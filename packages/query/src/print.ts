@@ -193,6 +193,7 @@ export function printQuery(plan: QueryPlan, dialect: SqlDialect): CompiledQuery 
       toDay: x.dayRows.toDay,
       key: dayKey,
       ingredients,
+      span: { from: x.from, end: x.dayRows.restFrom, settled: plan.settledVisits },
     });
     const restFrom = x.dayRows.restFrom;
     const rest =

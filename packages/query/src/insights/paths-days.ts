@@ -22,7 +22,7 @@ import {
   VISIT_PATH_VISITS_TABLE,
   VISIT_PATHS_TABLE,
 } from "../clickhouse-path-days.js";
-import { DONE_TABLES, WINNERS } from "../clickhouse-visits.js";
+import { DONE_TABLES, settledBatchList, WINNERS } from "../clickhouse-visits.js";
 import type { SettledVisits } from "../compiled.js";
 import { localDayNumber } from "../day-rollup.js";
 import type { Dialect } from "../dialects.js";
@@ -50,13 +50,8 @@ export function pathDaysStatement(
   // about 0.6 s to analyse at 10M events (a thousand batches, nine times). Every settled visit
   // read starts before R, so its batch's day is before R's UTC day ends (R may be a UTC midnight
   // inside a local day: pathRowsThrough).
-  const firstDay = Math.floor(o.from / DAY) - 3;
   const endDay = Math.ceil(o.rollupTo / DAY);
-  const inDays = (b: string) => {
-    const day = Number(BigInt(b) % 65536n);
-    return day >= firstDay && day < endDay;
-  };
-  const winners = o.settled ? `(${[...o.settled.batches.filter(inDays).map((b) => int(Number(b))), 0].join(", ")})` : WINNERS;
+  const winners = o.settled ? settledBatchList(o.settled, Math.floor(o.from / DAY) - 3, endDay) : WINNERS;
   const A = p.ts(o.from);
   const R = p.ts(o.rollupTo);
   const TO = p.ts(o.to);
