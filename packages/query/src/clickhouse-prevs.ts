@@ -53,7 +53,7 @@ export function withPrevs(
  * `property` and the `keep` columns of `done` (a history row only those that order and match the
  * `prevs`' values; the others are typed constants).
  */
-export function prevRows(
+function prevRows(
   table: VisitStateTable,
   done: readonly DoneColumn[],
   fresh: string,
@@ -76,7 +76,7 @@ export function prevRows(
  * The fresh rows of `rows` (a SELECT of prevRows' shape, with at least `names`) with the prev_*
  * columns `prevs` and `names`.
  */
-export function prevsOver(table: VisitStateTable, names: readonly string[], rows: string, prevs: readonly string[]): string {
+function prevsOver(table: VisitStateTable, names: readonly string[], rows: string, prevs: readonly string[]): string {
   const spec = PREV_COLUMNS[table].filter(([p]) => prevs.includes(p));
   const [one] = spec;
   if (spec.length === 1 && one) return withOnePrev(names, rows, one);
