@@ -7,16 +7,8 @@
 import type { LifecycleSpec } from "@lookout/schema";
 import { timelineHoldsFilters } from "./funnel-timeline.js";
 import type { LifecyclePlan, LifecycleRow } from "./lifecycle.js";
-import {
-  freshLikeBase,
-  freshOfBase,
-  pairFresh,
-  selectedPairs,
-  type Timeline,
-  type TimelinePairs,
-  type TimelineSelector,
-} from "./timeline.js";
-import { dayIntervals, markIntervals, type TimelineDays } from "./timeline-days.js";
+import { selectedPairs, type Timeline, type TimelinePairs, type TimelineSelector } from "./timeline.js";
+import { markIntervals, type TimelineDays, visitByDays } from "./timeline-days.js";
 
 /** Whether a timeline holds what the spec needs: every filter on a dimension it keeps. */
 export function lifecycleTimelineCovers(spec: LifecycleSpec): boolean {
@@ -72,31 +64,26 @@ export function timelineLifecycleRows(
   const n = starts.length; // the grid's intervals and the one after it
   // An event counts in the last interval that starts at or before it (not the one after the grid), within the range.
   const bounds = { starts, last: n - 2, from: starts[0] as number, to: q.plan.range.to.getTime() };
-  const baseGrid = dayIntervals(days.base, q.timezone, bounds);
-  const freshGrid = dayIntervals(days.fresh, q.timezone, bounds);
-  if (baseGrid === null || freshGrid === null) return null;
   const selected = selectedPairs(q.pairs, q.keep, q.event);
   const active = new Uint8Array(n + 1);
   // Per interval: new, returning, resurrecting, dormant.
   const counts = new Int32Array(4 * n);
   const range = new Int32Array(4);
-  const fresh = freshLikeBase(base, freshPart);
-  const { alsoFresh, freshOnly } = pairFresh(base, fresh);
-  const visit = (a: Timeline, aDays: TimelineDays, aGrid: Int32Array, va: number, vb: number) => {
+  const walked = visitByDays(base, freshPart, days, q.timezone, bounds, (a, va, fresh, vf) => {
     range[0] = n;
     range[1] = -1;
     range[2] = -1;
     range[3] = 0x7fffffff;
-    mark(a.pair, aDays, aGrid, selected, active, a.starts[va] as number, a.starts[va + 1] as number, range);
-    if (vb >= 0)
+    mark(a.tl.pair, a.days, a.grid, selected, active, a.tl.starts[va] as number, a.tl.starts[va + 1] as number, range);
+    if (vf >= 0)
       mark(
-        fresh.pair,
-        days.fresh,
-        freshGrid,
+        fresh.tl.pair,
+        fresh.days,
+        fresh.grid,
         selected,
         active,
-        fresh.starts[vb] as number,
-        fresh.starts[vb + 1] as number,
+        fresh.tl.starts[vf] as number,
+        fresh.tl.starts[vf + 1] as number,
         range,
       );
     const lo = range[0] as number;
@@ -112,10 +99,8 @@ export function timelineLifecycleRows(
       if (at >= 0) counts[4 * k + at] = (counts[4 * k + at] as number) + 1;
     }
     for (let k = lo; k <= hi; k++) active[k] = 0;
-  };
-  const freshOf = freshOfBase(base, alsoFresh);
-  for (let v = 0; v < base.keys.length; v++) visit(base, days.base, baseGrid, v, freshOf[v] as number);
-  for (const f of freshOnly) visit(fresh, days.fresh, freshGrid, f, -1);
+  });
+  if (!walked) return null;
   return Array.from({ length: n }, (_, idx) => ({
     idx,
     new: counts[4 * idx] as number,

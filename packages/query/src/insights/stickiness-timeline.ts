@@ -11,16 +11,8 @@ import { resolveDateRange } from "../date-range.js";
 import { parseDay, startOfDay } from "../tz.js";
 import { timelineHoldsFilters } from "./funnel-timeline.js";
 import type { StickinessPlan, StickinessRow } from "./stickiness.js";
-import {
-  freshLikeBase,
-  freshOfBase,
-  pairFresh,
-  selectedPairs,
-  type Timeline,
-  type TimelinePairs,
-  type TimelineSelector,
-} from "./timeline.js";
-import { dayIntervals, markIntervals, type TimelineDays } from "./timeline-days.js";
+import { selectedPairs, type Timeline, type TimelinePairs, type TimelineSelector } from "./timeline.js";
+import { markIntervals, type TimelineDays, visitByDays } from "./timeline-days.js";
 
 /** Whether a timeline holds what the spec needs: every filter on a dimension it keeps. */
 export function stickinessTimelineCovers(spec: StickinessSpec): boolean {
@@ -62,28 +54,32 @@ export function timelineStickinessRows(
 ): StickinessRow[] | null {
   const n = q.starts.length;
   const bounds = { starts: q.starts, last: n - 1, from: q.from, to: q.to };
-  const baseGrid = dayIntervals(days.base, q.timezone, bounds);
-  const freshGrid = dayIntervals(days.fresh, q.timezone, bounds);
-  if (baseGrid === null || freshGrid === null) return null;
   const selected = selectedPairs(q.pairs, q.keep, q.event);
   const marks = new Uint8Array(n);
   const counts = new Array<number>(n + 1).fill(0);
   const range = new Int32Array(2);
-  const fresh = freshLikeBase(base, freshPart);
-  const { alsoFresh, freshOnly } = pairFresh(base, fresh);
-  const visit = (a: Timeline, aDays: TimelineDays, aGrid: Int32Array, va: number, vb: number) => {
+  const walked = visitByDays(base, freshPart, days, q.timezone, bounds, (a, va, fresh, vf) => {
     range[0] = n;
     range[1] = -1;
-    markIntervals(a.pair, aDays.day, aGrid, selected, marks, a.starts[va] as number, a.starts[va + 1] as number, range);
-    if (vb >= 0)
+    markIntervals(
+      a.tl.pair,
+      a.days.day,
+      a.grid,
+      selected,
+      marks,
+      a.tl.starts[va] as number,
+      a.tl.starts[va + 1] as number,
+      range,
+    );
+    if (vf >= 0)
       markIntervals(
-        fresh.pair,
-        days.fresh.day,
-        freshGrid,
+        fresh.tl.pair,
+        fresh.days.day,
+        fresh.grid,
         selected,
         marks,
-        fresh.starts[vb] as number,
-        fresh.starts[vb + 1] as number,
+        fresh.tl.starts[vf] as number,
+        fresh.tl.starts[vf + 1] as number,
         range,
       );
     if ((range[1] as number) < 0) return;
@@ -93,10 +89,8 @@ export function timelineStickinessRows(
       marks[k] = 0;
     }
     counts[c] = (counts[c] as number) + 1;
-  };
-  const freshOf = freshOfBase(base, alsoFresh);
-  for (let v = 0; v < base.keys.length; v++) visit(base, days.base, baseGrid, v, freshOf[v] as number);
-  for (const f of freshOnly) visit(fresh, days.fresh, freshGrid, f, -1);
+  });
+  if (!walked) return null;
   const rows: StickinessRow[] = [];
   for (let c = 1; c <= n; c++) if ((counts[c] as number) > 0) rows.push({ intervals: c, visitors: counts[c] as number });
   return rows;

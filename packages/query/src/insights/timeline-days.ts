@@ -5,7 +5,7 @@
 // store's timelines keep a base's days for the last timezone asked (timelines.ts).
 import { midnightAtOrBefore } from "../day-rollup.js";
 import { offsetMinutes, offsetSegments } from "../tz.js";
-import { T_HI, type Timeline } from "./timeline.js";
+import { freshLikeBase, freshOfBase, pairFresh, T_HI, type Timeline } from "./timeline.js";
 
 const DAY = 86_400_000;
 const MINUTE = 60_000;
@@ -92,4 +92,37 @@ export function markIntervals(
     if (k < (range[0] as number)) range[0] = k;
     if (k > (range[1] as number)) range[1] = k;
   }
+}
+
+/** One part of the timelines a pass walks: its events, their local days and each day's grid interval. */
+export interface DayPart {
+  tl: Timeline;
+  days: TimelineDays;
+  grid: Int32Array;
+}
+
+/**
+ * Walks each visitor once over `base` and `freshPart` (the events appended since base was read):
+ * `visit(part, v, fresh, vf)` with the visitor's index in `part` and in the fresh part (-1: none
+ * there), their events' intervals through the grid of `bounds` (dayIntervals). False, visiting
+ * no one, when the grid is not of whole local days in `tz` (the caller answers by SQL).
+ */
+export function visitByDays(
+  base: Timeline,
+  freshPart: Timeline,
+  days: { base: TimelineDays; fresh: TimelineDays },
+  tz: string,
+  bounds: Parameters<typeof dayIntervals>[2],
+  visit: (part: DayPart, v: number, fresh: DayPart, vf: number) => void,
+): boolean {
+  const baseGrid = dayIntervals(days.base, tz, bounds);
+  const freshGrid = dayIntervals(days.fresh, tz, bounds);
+  if (baseGrid === null || freshGrid === null) return false;
+  const fresh: DayPart = { tl: freshLikeBase(base, freshPart), days: days.fresh, grid: freshGrid };
+  const basePart: DayPart = { tl: base, days: days.base, grid: baseGrid };
+  const { alsoFresh, freshOnly } = pairFresh(base, fresh.tl);
+  const freshOf = freshOfBase(base, alsoFresh);
+  for (let v = 0; v < base.keys.length; v++) visit(basePart, v, fresh, freshOf[v] as number);
+  for (const f of freshOnly) visit(fresh, f, fresh, -1);
+  return true;
 }
